@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/* Command-line parsing of "ibgap client" and "ibgap server". */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+	OPT_WARMUP = 256,
+	OPT_WINDOW,
+	OPT_FORMAT,
+	OPT_TIMEOUT,
+	OPT_TX_DEPTH,
+	OPT_CQ_MOD,
+	OPT_INLINE,
+	OPT_ONCE,
+};
+
+#define FAIL(...)                                                             \
+	do {                                                                  \
+		snprintf(err, errlen, __VA_ARGS__);                           \
+		return -EINVAL;                                               \
+	} while (0)
+
+static int parse_tests(const char *arg, struct ig_client_opts *o, char *err,
+		       size_t errlen)
+{
+	char buf[256], *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof(buf))
+		FAIL("-t: the list is too long (%zu characters)", strlen(arg));
+	strcpy(buf, arg);
+	o->ntests = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int t = ig_test_parse(tok);
+
+		if (t < 0)
+			FAIL("-t: unknown test '%s': allowed tcp_bw, tcp_lat, "
+			     "send_bw, write_bw, send_lat, write_lat", tok);
+		if (o->ntests == IG_TEST_COUNT)
+			FAIL("-t: more than %d tests in '%s'", IG_TEST_COUNT,
+			     arg);
+		o->tests[o->ntests++] = t;
+	}
+	if (!o->ntests)
+		FAIL("-t: empty test list '%s'", arg);
+	return 0;
+}
+
+static int parse_u32(const char *opt, const char *arg, uint32_t *v,
+		     char *err, size_t errlen)
+{
+	uint64_t x;
+
+	if (ig_parse_u64(arg, &x) || x > UINT32_MAX)
+		FAIL("%s: '%s' is not a whole number from 0 to %u", opt, arg,
+		     UINT32_MAX);
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int parse_secs(const char *opt, const char *arg, uint64_t *ns,
+		      char *err, size_t errlen)
+{
+	if (ig_parse_seconds(arg, ns))
+		FAIL("%s: '%s' is not a number of seconds (e.g. 10 or 0.5)",
+		     opt, arg);
+	return 0;
+}
+
+static int parse_bytes(const char *opt, const char *arg, uint64_t *v,
+		       char *err, size_t errlen)
+{
+	if (ig_parse_size(arg, v))
+		FAIL("%s: '%s' is not a byte count: use digits with an "
+		     "optional K, M or G suffix (powers of two)", opt, arg);
+	return 0;
+}
+
+static int check_port(const char *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (ig_parse_u64(arg, &v) || v < 1 || v > 65535)
+		FAIL("-p: '%s' is not a port: allowed 1 to 65535", arg);
+	return 0;
+}
+
+static const struct option client_longopts[] = {
+	{ "port", required_argument, NULL, 'p' },
+	{ "tests", required_argument, NULL, 't' },
+	{ "size", required_argument, NULL, 's' },
+	{ "duration", required_argument, NULL, 'D' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "streams", required_argument, NULL, 'P' },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
+	{ "cq-mod", required_argument, NULL, OPT_CQ_MOD },
+	{ "inline", required_argument, NULL, OPT_INLINE },
+	{ "help", no_argument, NULL, 'h' },
+	{}
+};
+
+static int timeout_opt(const char *arg, uint32_t *ms, char *err,
+		       size_t errlen)
+{
+	uint64_t ns;
+
+	if (parse_secs("--timeout", arg, &ns, err, errlen))
+		return -EINVAL;
+	if (ns < 100 * 1000000ull || ns > IG_MAX_TIMEOUT_MS * 1000000ull)
+		FAIL("--timeout: '%s' is out of range: allowed 0.1 to %d "
+		     "seconds", arg, IG_MAX_TIMEOUT_MS / 1000);
+	*ms = (uint32_t)(ns / 1000000);
+	return 0;
+}
+
+static int client_opt(int c, const char *arg, struct ig_client_opts *o,
+		      bool *iters_given, char *err, size_t errlen)
+{
+	struct ig_params *p = &o->p;
+	uint64_t v;
+	int ret = 0;
+
+	switch (c) {
+	case 'p':
+		o->port = arg;
+		ret = check_port(arg, err, errlen);
+		break;
+	case 't': ret = parse_tests(arg, o, err, errlen); break;
+	case 's': ret = parse_bytes("-s", arg, &p->size, err, errlen); break;
+	case 'D': ret = parse_secs("-D", arg, &p->duration_ns, err, errlen);
+		  break;
+	case 'n':
+		if (ig_parse_u64(arg, &p->iterations) || !p->iterations)
+			FAIL("-n: '%s' is not a whole number of iterations "
+			     "from 1 to %llu", arg, IG_MAX_ITERATIONS);
+		*iters_given = true;
+		break;
+	case OPT_WARMUP:
+		ret = parse_secs("--warmup", arg, &p->warmup_ns, err, errlen);
+		break;
+	case 'P': ret = parse_u32("-P", arg, &p->streams, err, errlen); break;
+	case OPT_WINDOW:
+		ret = parse_bytes("--window", arg, &p->window, err, errlen);
+		break;
+	case OPT_FORMAT:
+		ret = ig_format_parse(arg);
+		if (ret < 0)
+			FAIL("--format: '%s' is not a format: allowed text, "
+			     "json, csv", arg);
+		o->format = ret;
+		ret = 0;
+		break;
+	case 'o': o->outfile = arg; break;
+	case OPT_TIMEOUT: ret = timeout_opt(arg, &p->timeout_ms, err, errlen);
+		break;
+	case OPT_TX_DEPTH: ret = parse_u32("--tx-depth", arg, &p->tx_depth,
+					   err, errlen); break;
+	case OPT_CQ_MOD: ret = parse_u32("--cq-mod", arg, &p->cq_mod, err,
+					 errlen); break;
+	case OPT_INLINE:
+		ret = parse_bytes("--inline", arg, &v, err, errlen);
+		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
+		break;
+	default:
+		FAIL("unknown option: see 'ibgap client --help'");
+	}
+	return ret;
+}
+
+static int client_finish(struct ig_client_opts *o, bool iters_given,
+			 char *err, size_t errlen)
+{
+	char why[256];
+
+	if (iters_given)
+		o->p.duration_ns = 0;
+	if (ig_params_check(&o->p, why, sizeof(why)))
+		FAIL("bad option value: %s", why);
+	return 0;
+}
+
+int ig_cli_client(int argc, char **argv, struct ig_client_opts *o,
+		  char *err, size_t errlen)
+{
+	bool iters_given = false;
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	ig_params_default(&o->p);
+	o->tests[0] = IG_TEST_TCP_BW;
+	o->tests[1] = IG_TEST_TCP_LAT;
+	o->ntests = 2;
+	o->format = IG_FMT_TEXT;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+p:t:s:D:n:P:o:h",
+				client_longopts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == '?' || c == ':')
+			FAIL("option '%s' is unknown or lacks its value: see "
+			     "'ibgap client --help'", argv[optind - 1]);
+		ret = client_opt(c, optarg, o, &iters_given, err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (optind != argc - 1)
+		FAIL("client needs exactly one HOST argument (got %d): "
+		     "ibgap client HOST [options]", argc - optind);
+	o->host = argv[optind];
+	return client_finish(o, iters_given, err, errlen);
+}
+
+static const struct option server_longopts[] = {
+	{ "port", required_argument, NULL, 'p' },
+	{ "bind", required_argument, NULL, 'B' },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "help", no_argument, NULL, 'h' },
+	{}
+};
+
+int ig_cli_server(int argc, char **argv, struct ig_server_opts *o,
+		  char *err, size_t errlen)
+{
+	uint32_t ms;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->timeout_ms = IG_DEFAULT_TIMEOUT_MS;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+p:B:h", server_longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h': return 1;
+		case 'p':
+			o->port = optarg;
+			if (check_port(optarg, err, errlen))
+				return -EINVAL;
+			break;
+		case 'B': o->bind = optarg; break;
+		case OPT_ONCE: o->once = true; break;
+		case OPT_TIMEOUT:
+			if (timeout_opt(optarg, &ms, err, errlen))
+				return -EINVAL;
+			o->timeout_ms = (int)ms;
+			break;
+		default:
+			FAIL("option '%s' is unknown or lacks its value: see "
+			     "'ibgap server --help'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		FAIL("server takes no positional argument, got '%s'",
+		     argv[optind]);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_CLI_H
+#define IG_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "params.h"
+#include "report.h"
+
+struct ig_client_opts {
+	const char *host;
+	const char *port;
+	enum ig_test tests[IG_TEST_COUNT];
+	unsigned int ntests;
+	struct ig_params p; /* applies to every test */
+	enum ig_format format;
+	const char *outfile;
+};
+
+struct ig_server_opts {
+	const char *port;
+	const char *bind;
+	bool once;
+	int timeout_ms;
+};
+
+/*
+ * Parse the arguments of "ibgap client" / "ibgap server" (argv[0] is the
+ * subcommand).  Return 0, 1 when help was printed, or -EINVAL with one
+ * line in err naming the option, the value and what is allowed.
+ */
+int ig_cli_client(int argc, char **argv, struct ig_client_opts *o,
+		  char *err, size_t errlen);
+int ig_cli_server(int argc, char **argv, struct ig_server_opts *o,
+		  char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/* The client: connects, says HELLO, runs each test, writes the report. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "ctrl.h"
+#include "engine.h"
+#include "net.h"
+#include "report.h"
+#include "sysinfo.h"
+
+static int say_hello(struct ig_ctrl *c, struct ig_report_env *env)
+{
+	json_object *o = json_object_new_object(), *w, *si;
+	int ret;
+
+	ig_sysinfo_get(&env->client);
+	json_object_object_add(o, "sysinfo", ig_sysinfo_to_json(&env->client));
+	ret = ig_ctrl_send(c, IG_MSG_HELLO, o);
+	json_object_put(o);
+	if (ret)
+		return ret;
+	ret = ig_ctrl_expect(c, IG_MSG_WELCOME, &w);
+	if (ret)
+		return ret;
+	if (!json_object_object_get_ex(w, "sysinfo", &si) ||
+	    ig_sysinfo_from_json(si, &env->server))
+		ret = ig_ctrl_fail(c, EPROTO, "WELCOME from %s carries no "
+				   "usable sysinfo", c->peer);
+	json_object_put(w);
+	return ret;
+}
+
+static int write_report(const struct ig_client_opts *o,
+			const struct ig_report_env *env,
+			const struct ig_result *res, size_t n)
+{
+	FILE *f = stdout;
+	int ret;
+
+	if (o->outfile) {
+		f = fopen(o->outfile, "w");
+		if (!f) {
+			fprintf(stderr, "ibgap: cannot write -o '%s': %s\n",
+				o->outfile, strerror(errno));
+			return -errno;
+		}
+	}
+	ret = ig_report_write(f, o->format, env, res, n);
+	if (f != stdout && fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, "ibgap: writing the report failed: %s\n",
+			strerror(-ret));
+	return ret;
+}
+
+static int run_tests(const struct ig_client_opts *o, struct ig_ctrl *c,
+		     struct ig_result *res)
+{
+	char err[512];
+
+	for (unsigned int i = 0; i < o->ntests; i++) {
+		struct ig_params p = o->p;
+
+		p.test = o->tests[i];
+		if (ig_engine_client(c, &p, &res[i], err, sizeof(err))) {
+			fprintf(stderr, "ibgap: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ig_client_run(const struct ig_client_opts *o)
+{
+	struct ig_report_env env = { 0 };
+	struct ig_result *res;
+	struct ig_ctrl c;
+	char err[512], port[16];
+	int fd, ret;
+
+
+	snprintf(port, sizeof(port), "%s", o->port ? o->port : "");
+	if (!o->port)
+		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
+	fd = ig_net_connect(o->host, port,
+			    (int)o->p.timeout_ms, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "ibgap: %s\n", err);
+		return 1;
+	}
+	ig_ctrl_init(&c, fd, (int)o->p.timeout_ms);
+	ret = say_hello(&c, &env);
+	if (ret) {
+		fprintf(stderr, "ibgap: %s\n", c.err);
+		ig_ctrl_close(&c);
+		return 1;
+	}
+	res = calloc(o->ntests, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "ibgap: out of memory for %u results\n",
+			o->ntests);
+		ig_ctrl_close(&c);
+		return 1;
+	}
+	ret = run_tests(o, &c, res);
+	if (!ret)
+		ig_ctrl_send(&c, IG_MSG_BYE, NULL);
+	ig_ctrl_close(&c);
+	if (!ret)
+		ret = write_report(o, &env, res, o->ntests);
+	free(res);
+	return ret ? 1 : 0;
+}

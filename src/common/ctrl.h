@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_CTRL_H
+#define IG_CTRL_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <json-c/json.h>
+
+#include "proto.h"
+
+/*
+ * One control connection.  Every read has a deadline of timeout_ms; on any
+ * failure the functions return a negative errno and leave one line in err
+ * saying what failed (the first error wins; callers print it once).
+ */
+struct ig_ctrl {
+	int fd;
+	int timeout_ms;
+	char peer[64]; /* "host:port" for messages */
+	char err[256];
+	/* the peer's message when it sent ERROR or BUSY */
+	char remote_msg[256];
+};
+
+void ig_ctrl_init(struct ig_ctrl *c, int fd, int timeout_ms);
+void ig_ctrl_close(struct ig_ctrl *c);
+/* Records the first error of the connection; returns -err (err > 0)
+ * passed through, so callers can write: return ig_ctrl_fail(c, e, ...). */
+int ig_ctrl_fail(struct ig_ctrl *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Sends one message; body may be NULL (sent as {}).  Does not consume the
+ * caller's reference. */
+int ig_ctrl_send(struct ig_ctrl *c, enum ig_msg_type type, json_object *body);
+/* Sends {"message": msg}: ERROR or BUSY. */
+int ig_ctrl_send_msg(struct ig_ctrl *c, enum ig_msg_type type,
+		     const char *msg);
+/*
+ * Receives one message within timeout_ms.  On success *type and *body (a
+ * new reference the caller puts) are set.  -ETIMEDOUT, -ECONNRESET (peer
+ * closed), -EPROTO/-EPROTONOSUPPORT/-EMSGSIZE/-EBADMSG (bad message).
+ */
+int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type,
+		 json_object **body);
+/*
+ * Receives and requires type want.  ERROR or BUSY from the peer gives
+ * -EREMOTEIO (the peer's text in remote_msg and err); another type gives
+ * -EPROTO.  body may be NULL when the caller needs none.
+ */
+int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want,
+		   json_object **body);
+/* Waits up to ms for the control socket to become readable: 1 readable,
+ * 0 not yet, negative errno. */
+int ig_ctrl_poll(struct ig_ctrl *c, int ms);
+
+/* Socket address of fd's peer or local end as "host:port" / "[v6]:port". */
+void ig_sockaddr_str(const struct sockaddr_storage *ss, char *buf,
+		     size_t len);
+
+#endif

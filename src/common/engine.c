@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The engine: owns the clock, the phases (set-up, warm-up, measurement,
+ * result exchange), the worker threads and the statistics.  Transports
+ * only move messages (xport.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "engine_int.h"
+#include "report.h"
+
+int ig_session_fail(struct ig_session *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->ctrl->err[0]) {
+		va_start(ap, fmt);
+		vsnprintf(s->ctrl->err, sizeof(s->ctrl->err), fmt, ap);
+		va_end(ap);
+	}
+	return -err;
+}
+
+const char *ig_session_err(struct ig_session *s)
+{
+	return s->ctrl->err[0] ? s->ctrl->err : "unknown error";
+}
+
+const struct ig_xport_ops *ig_xport_for(enum ig_test t)
+{
+	if (!strcmp(ig_test_transport(t), "tcp"))
+		return &ig_tcp_ops;
+	return &ig_verbs_ops;
+}
+
+void ig_eng_wake_all(struct ig_session *s)
+{
+	pthread_mutex_lock(&s->lock);
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void ig_stream_rx(struct ig_stream *st, uint64_t n)
+{
+	uint64_t rx = atomic_fetch_add(&st->rx_bytes, n) + n;
+
+	if (rx >= atomic_load(&st->rx_target))
+		ig_eng_wake_all(st->s);
+}
+
+/* A worker failed: every thread stops at its next check. */
+static void session_abort(struct ig_session *s, struct ig_stream *st, int err)
+{
+	st->err = err;
+	atomic_store(&s->failed, 1);
+	atomic_store(&s->stop_warm, 1);
+	atomic_store(&s->stop, 1);
+	ig_eng_wake_all(s);
+}
+
+/* Worker: arrive at a meeting point, wait until the session thread says
+ * go for that phase. */
+static void meet(struct ig_session *s, unsigned int phase)
+{
+	pthread_mutex_lock(&s->lock);
+	s->arrived++;
+	pthread_cond_broadcast(&s->cond);
+	while (s->go < phase)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void ig_eng_go(struct ig_session *s, unsigned int phase)
+{
+	pthread_mutex_lock(&s->lock);
+	s->go = phase;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
+			const struct ig_params *p, bool server)
+{
+	pthread_condattr_t ca;
+
+	memset(s, 0, sizeof(*s));
+	s->p = *p;
+	s->ctrl = ctrl;
+	s->server = server;
+	s->cpu_root = "/";
+	s->ops = ig_xport_for(p->test);
+	s->nstreams = p->streams;
+	s->st = calloc(s->nstreams, sizeof(*s->st));
+	if (!s->st)
+		return ig_session_fail(s, ENOMEM, "out of memory for %u "
+				       "streams", s->nstreams);
+	for (unsigned int i = 0; i < s->nstreams; i++) {
+		s->st[i].s = s;
+		s->st[i].idx = i;
+		atomic_init(&s->st[i].rx_target, UINT64_MAX);
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return 0;
+}
+
+void ig_eng_session_destroy(struct ig_session *s)
+{
+	if (!s->st)
+		return;
+	for (unsigned int i = 0; i < s->nstreams; i++)
+		free(s->st[i].lat);
+	free(s->st);
+	s->st = NULL;
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->lock);
+}
+
+int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *))
+{
+	for (unsigned int i = 0; i < s->nstreams; i++) {
+		int ret = pthread_create(&s->st[i].thread, NULL, fn, &s->st[i]);
+
+		if (ret) {
+			session_abort(s, &s->st[i], -ret);
+			return ig_session_fail(s, ret, "cannot start the "
+					       "thread of stream %u: %s", i,
+					       strerror(ret));
+		}
+		s->st[i].started = true;
+	}
+	return 0;
+}
+
+int ig_eng_join_workers(struct ig_session *s)
+{
+	int err = 0;
+
+	for (unsigned int i = 0; i < s->nstreams; i++) {
+		if (!s->st[i].started)
+			continue;
+		pthread_join(s->st[i].thread, NULL);
+		s->st[i].started = false;
+		if (s->st[i].err && !err)
+			err = s->st[i].err;
+	}
+	return err;
+}
+
+/* ---- client workers ------------------------------------------------- */
+
+static int send_until(struct ig_stream *st, atomic_int *flag)
+{
+	struct ig_session *s = st->s;
+
+	while (!atomic_load_explicit(flag, memory_order_relaxed)) {
+		ssize_t n = s->ops->bw_send(st, UINT64_MAX);
+
+		if (n < 0)
+			return (int)n;
+		st->tx_msgs += n;
+	}
+	return 0;
+}
+
+static int send_count(struct ig_stream *st, uint64_t count)
+{
+	struct ig_session *s = st->s;
+
+	while (count && !atomic_load_explicit(&s->failed,
+					      memory_order_relaxed)) {
+		ssize_t n = s->ops->bw_send(st, count);
+
+		if (n < 0)
+			return (int)n;
+		st->tx_msgs += n;
+		count -= n;
+	}
+	return 0;
+}
+
+void *ig_eng_bw_sender(void *arg)
+{
+	struct ig_stream *st = arg;
+	struct ig_session *s = st->s;
+	int ret = 0;
+
+	if (s->p.warmup_ns)
+		ret = send_until(st, &s->stop_warm);
+	if (!ret)
+		ret = s->ops->bw_flush(st);
+	st->warm_msgs = st->tx_msgs;
+	if (ret)
+		session_abort(s, st, ret);
+	meet(s, 1);
+	if (!atomic_load(&s->failed)) {
+		if (s->p.iterations)
+			ret = send_count(st, s->p.iterations);
+		else
+			ret = send_until(st, &s->stop);
+		if (!ret)
+			ret = s->ops->bw_flush(st);
+		if (ret)
+			session_abort(s, st, ret);
+	}
+	meet(s, 2);
+	return NULL;
+}
+
+static int ping_until(struct ig_stream *st, atomic_int *flag)
+{
+	while (!atomic_load_explicit(flag, memory_order_relaxed)) {
+		int ret = st->s->ops->lat_ping(st);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int ping_timed(struct ig_stream *st)
+{
+	struct ig_session *s = st->s;
+	const struct ig_xport_ops *ops = s->ops;
+	uint64_t left = s->p.iterations ? s->p.iterations : UINT64_MAX;
+	atomic_int *flag = s->p.iterations ? &s->failed : &s->stop;
+
+	while (left-- && !atomic_load_explicit(flag, memory_order_relaxed)) {
+		uint64_t t0 = ig_now_ns();
+		int ret = ops->lat_ping(st);
+
+		if (ret)
+			return ret;
+		ig_hist_add(st->lat, (ig_now_ns() - t0) / 2);
+		st->lat_rounds++;
+	}
+	return 0;
+}
+
+void *ig_eng_lat_initiator(void *arg)
+{
+	struct ig_stream *st = arg;
+	struct ig_session *s = st->s;
+	int ret = 0;
+
+	if (s->p.warmup_ns)
+		ret = ping_until(st, &s->stop_warm);
+	if (ret)
+		session_abort(s, st, ret);
+	meet(s, 1);
+	if (!atomic_load(&s->failed)) {
+		ret = ping_timed(st);
+		if (ret)
+			session_abort(s, st, ret);
+	}
+	meet(s, 2);
+	return NULL;
+}
+
+/* ---- server workers ------------------------------------------------- */
+
+void *ig_eng_bw_receiver(void *arg)
+{
+	struct ig_stream *st = arg;
+	int ret = st->s->ops->bw_recv(st);
+
+	if (ret)
+		session_abort(st->s, st, ret);
+	return NULL;
+}
+
+void *ig_eng_lat_responder(void *arg)
+{
+	struct ig_stream *st = arg;
+	int ret = st->s->ops->lat_pong(st);
+
+	if (ret)
+		session_abort(st->s, st, ret);
+	return NULL;
+}
+

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_ENGINE_H
+#define IG_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "ctrl.h"
+#include "hist.h"
+#include "params.h"
+#include "result.h"
+#include "xport.h"
+
+/* One stream: a TCP connection or a QP, driven by one thread. */
+struct ig_stream {
+	struct ig_session *s;
+	unsigned int idx;
+	void *priv; /* the transport's */
+	pthread_t thread;
+	bool started;
+	uint64_t tx_msgs;          /* sender: messages handed over, total */
+	uint64_t warm_msgs;        /* sender: of which in the warm-up */
+	_Atomic uint64_t rx_bytes; /* receiver: bytes received, total */
+	_Atomic uint64_t rx_target;
+	uint64_t lat_rounds;       /* initiator: measured round trips */
+	struct ig_hist *lat;       /* initiator: half round trips, ns */
+	int err;
+};
+
+/* One test between a client and a server. */
+struct ig_session {
+	const struct ig_xport_ops *ops;
+	struct ig_params p;
+	struct ig_ctrl *ctrl;
+	bool server;
+	const char *cpu_root; /* root prefix of /proc, "/" live */
+	void *xpriv;          /* the transport's session-wide state */
+	unsigned int nstreams;
+	struct ig_stream *st;
+
+	/* phases: workers and the session thread meet here */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int arrived;
+	unsigned int go;
+	atomic_int stop_warm;
+	atomic_int stop;
+	atomic_int failed;
+
+	/* what the transport reports about itself */
+	uint64_t window_snd, window_rcv;
+	char xinfo[512]; /* device, port, MTU, GID... for the report */
+	char warning[256];
+};
+
+/* Records the session's first error line; returns -err. */
+int ig_session_fail(struct ig_session *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *ig_session_err(struct ig_session *s);
+
+/* Receiver side: count n bytes received on a stream. */
+void ig_stream_rx(struct ig_stream *st, uint64_t n);
+
+const struct ig_xport_ops *ig_xport_for(enum ig_test t);
+
+/*
+ * Client: runs one test described by p against the server on ctrl (HELLO
+ * already exchanged): SETUP, transport set-up, warm-up, measurement,
+ * result exchange.  Fills r.  Returns 0 or a negative errno with one line
+ * in err.
+ */
+int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
+		     struct ig_result *r, char *err, size_t errlen);
+/*
+ * Server: runs the test whose SETUP body is setup; returns when it is
+ * over or failed, with every resource freed.
+ */
+int ig_engine_server(struct ig_ctrl *ctrl, json_object *setup, char *err,
+		     size_t errlen);
+
+#endif

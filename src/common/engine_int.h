@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal to engine*.c: shared between the client and server halves. */
+#ifndef IG_ENGINE_INT_H
+#define IG_ENGINE_INT_H
+
+#include "engine.h"
+
+void ig_eng_wake_all(struct ig_session *s);
+void ig_eng_go(struct ig_session *s, unsigned int phase);
+int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
+			const struct ig_params *p, bool server);
+void ig_eng_session_destroy(struct ig_session *s);
+int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *));
+/* Joins every started worker; returns the first worker error. */
+int ig_eng_join_workers(struct ig_session *s);
+
+void *ig_eng_bw_sender(void *arg);
+void *ig_eng_lat_initiator(void *arg);
+void *ig_eng_bw_receiver(void *arg);
+void *ig_eng_lat_responder(void *arg);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_HIST_H
+#define IG_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Log-linear latency histogram of unsigned 64-bit values (nanoseconds).
+ *
+ * Values below IG_HIST_SUB are counted exactly.  Above, every power-of-two
+ * range [2^k, 2^(k+1)) is cut into IG_HIST_SUB/2 equal buckets, so a bucket
+ * is at most 2^k / (IG_HIST_SUB/2) wide and a value reported as the bucket
+ * midpoint is within 1/IG_HIST_SUB (< 1%) of any value in it.  Memory is
+ * fixed: it does not grow with the number of samples.
+ *
+ * min, max, mean and standard deviation are exact (not bucketed): mean and
+ * variance are kept with Welford's method in double precision.
+ */
+#define IG_HIST_SUB_BITS 7
+#define IG_HIST_SUB (1u << IG_HIST_SUB_BITS) /* 128 */
+#define IG_HIST_NBUCKETS ((64 - IG_HIST_SUB_BITS + 1) * (IG_HIST_SUB / 2) + IG_HIST_SUB / 2)
+
+struct ig_hist {
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	double mean;
+	double m2; /* sum of squared deviations from the mean */
+	uint64_t buckets[IG_HIST_NBUCKETS];
+};
+
+void ig_hist_init(struct ig_hist *h);
+void ig_hist_add(struct ig_hist *h, uint64_t v);
+/* Adds every sample of src into dst (per-stream histograms -> total). */
+void ig_hist_merge(struct ig_hist *dst, const struct ig_hist *src);
+
+double ig_hist_mean(const struct ig_hist *h);
+/* Sample standard deviation (n - 1); 0 when count < 2. */
+double ig_hist_stdev(const struct ig_hist *h);
+
+/*
+ * Percentile q in (0, 1).  Returns false (absent) when the sample count
+ * cannot support q: at least one sample must lie above the q-th quantile,
+ * i.e. count * (1 - q) >= 1 (p50 needs 2 samples, p99 100, p99.99 10000).
+ * Otherwise stores in *out the value of the sample of rank ceil(q * count)
+ * (nearest-rank), as its bucket midpoint clamped to [min, max].
+ */
+bool ig_hist_percentile(const struct ig_hist *h, double q, double *out);
+
+#endif

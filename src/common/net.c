@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/* Control-connection sockets: resolve, connect with a deadline, listen. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ctrl.h"
+#include "net.h"
+
+static int connect_timed(const struct addrinfo *ai, int timeout_ms)
+{
+	struct pollfd pfd;
+	int fd, fl, err = 0, one = 1;
+	socklen_t el = sizeof(err);
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+	if (fd < 0)
+		return -errno;
+	fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
+		err = errno;
+	} else {
+		pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
+		if (poll(&pfd, 1, timeout_ms) <= 0)
+			err = ETIMEDOUT;
+		else
+			getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el);
+	}
+	if (err) {
+		close(fd);
+		return -err;
+	}
+	fcntl(fd, F_SETFL, fl);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+}
+
+int ig_net_connect(const char *host, const char *port, int timeout_ms,
+		   char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	int ret, fd = -ECONNREFUSED;
+
+	ret = getaddrinfo(host, port, &hints, &res);
+	if (ret) {
+		snprintf(err, errlen, "cannot resolve host '%s': %s", host,
+			 gai_strerror(ret));
+		return -EHOSTUNREACH;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = connect_timed(ai, timeout_ms);
+		if (fd >= 0)
+			break;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		snprintf(err, errlen, "cannot connect to %s port %s: %s%s",
+			 host, port, strerror(-fd),
+			 fd == -ECONNREFUSED ? " (is 'ibgap server' running "
+			 "there?)" : "");
+	return fd;
+}
+
+static int listen_on(const struct addrinfo *ai)
+{
+	int fd, one = 1, zero = 0;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ai->ai_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+int ig_net_listen(const char *bind_addr, const char *port, int *bound,
+		  char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE },
+			*res, *ai;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int ret, fd = -EADDRNOTAVAIL;
+
+	if (!bind_addr)
+		hints.ai_family = AF_INET6; /* dual stack; falls back below */
+	ret = getaddrinfo(bind_addr, port, &hints, &res);
+	if (ret && !bind_addr) {
+		hints.ai_family = AF_UNSPEC;
+		ret = getaddrinfo(NULL, port, &hints, &res);
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot resolve bind address '%s': %s",
+			 bind_addr ? bind_addr : "*", gai_strerror(ret));
+		return -EADDRNOTAVAIL;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = listen_on(ai);
+		if (fd >= 0)
+			break;
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot listen on %s port %s: %s",
+			 bind_addr ? bind_addr : "*", port, strerror(-fd));
+		return fd;
+	}
+	if (bound && !getsockname(fd, (struct sockaddr *)&ss, &sl))
+		*bound = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	return fd;
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/* Test parameters: names, defaults, parsing of option values, validation. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "params.h"
+
+static const struct {
+	const char *name;
+	const char *transport;
+	enum ig_pattern pattern;
+} tests[IG_TEST_COUNT] = {
+	[IG_TEST_TCP_BW] = { "tcp_bw", "tcp", IG_PATTERN_BW },
+	[IG_TEST_TCP_LAT] = { "tcp_lat", "tcp", IG_PATTERN_LAT },
+	[IG_TEST_SEND_BW] = { "send_bw", "verbs", IG_PATTERN_BW },
+	[IG_TEST_WRITE_BW] = { "write_bw", "verbs", IG_PATTERN_BW },
+	[IG_TEST_SEND_LAT] = { "send_lat", "verbs", IG_PATTERN_LAT },
+	[IG_TEST_WRITE_LAT] = { "write_lat", "verbs", IG_PATTERN_LAT },
+};
+
+const char *ig_test_name(enum ig_test t)
+{
+	return (unsigned int)t < IG_TEST_COUNT ? tests[t].name : "unknown";
+}
+
+const char *ig_test_transport(enum ig_test t)
+{
+	return (unsigned int)t < IG_TEST_COUNT ? tests[t].transport : "unknown";
+}
+
+enum ig_pattern ig_test_pattern(enum ig_test t)
+{
+	return tests[t].pattern;
+}
+
+int ig_test_parse(const char *name)
+{
+	for (int i = 0; i < IG_TEST_COUNT; i++)
+		if (!strcmp(name, tests[i].name))
+			return i;
+	return -EINVAL;
+}
+
+void ig_params_default(struct ig_params *p)
+{
+	*p = (struct ig_params){
+		.test = IG_TEST_TCP_BW,
+		.size = 65536,
+		.iterations = 0,
+		.duration_ns = 2 * IG_NSEC_PER_SEC,
+		.warmup_ns = IG_NSEC_PER_SEC / 2,
+		.streams = 1,
+		.window = 0,
+		.timeout_ms = IG_DEFAULT_TIMEOUT_MS,
+		.tx_depth = 128,
+		.cq_mod = 16,
+		.inline_size = 0,
+	};
+}
+
+static int range(uint64_t v, uint64_t lo, uint64_t hi, const char *what,
+		 char *err, size_t errlen)
+{
+	if (v >= lo && v <= hi)
+		return 0;
+	snprintf(err, errlen, "%s %" PRIu64 " is out of range: allowed %" PRIu64
+		 " to %" PRIu64, what, v, lo, hi);
+	return -EINVAL;
+}
+
+#define CHECK_RANGE(field, lo, hi, what)                                      \
+	do {                                                                  \
+		if (range(p->field, lo, hi, what, err, errlen))               \
+			return -EINVAL;                                       \
+	} while (0)
+
+static int check_mode(const struct ig_params *p, char *err, size_t errlen)
+{
+	if (p->iterations && p->duration_ns) {
+		snprintf(err, errlen,
+			 "iterations and duration are both set: choose one");
+		return -EINVAL;
+	}
+	if (!p->iterations && !p->duration_ns) {
+		snprintf(err, errlen,
+			 "neither iterations nor duration is set: give one");
+		return -EINVAL;
+	}
+	CHECK_RANGE(iterations, 0, IG_MAX_ITERATIONS, "iterations");
+	CHECK_RANGE(duration_ns, 0, IG_MAX_DURATION_S * IG_NSEC_PER_SEC,
+		    "duration (ns)");
+	return 0;
+}
+
+static int check_memory(const struct ig_params *p, char *err, size_t errlen)
+{
+	/* each stream holds at most tx_depth buffers of size bytes on verbs,
+	 * and one buffer on TCP; count both ends' worst case on one host */
+	uint64_t per = p->size * (uint64_t)(p->tx_depth ? p->tx_depth : 1);
+	uint64_t total = per * p->streams;
+
+	if (strcmp(ig_test_transport(p->test), "tcp") == 0)
+		total = p->size * p->streams;
+	if (total > IG_MAX_TOTAL_MEM) {
+		snprintf(err, errlen,
+			 "buffer memory %" PRIu64 " bytes (size x streams%s) "
+			 "exceeds the cap of %llu bytes",
+			 total,
+			 strcmp(ig_test_transport(p->test), "tcp") ?
+				 " x tx-depth" : "",
+			 IG_MAX_TOTAL_MEM);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ig_params_check(const struct ig_params *p, char *err, size_t errlen)
+{
+	int ret;
+
+	if ((unsigned int)p->test >= IG_TEST_COUNT) {
+		snprintf(err, errlen, "test %u is unknown: allowed 0 to %u",
+			 (unsigned int)p->test, IG_TEST_COUNT - 1);
+		return -EINVAL;
+	}
+	CHECK_RANGE(size, 1, IG_MAX_SIZE, "size");
+	CHECK_RANGE(streams, 1, IG_MAX_STREAMS, "streams");
+	CHECK_RANGE(warmup_ns, 0, IG_MAX_WARMUP_S * IG_NSEC_PER_SEC,
+		    "warmup (ns)");
+	CHECK_RANGE(window, 0, IG_MAX_WINDOW, "window");
+	CHECK_RANGE(timeout_ms, 100, IG_MAX_TIMEOUT_MS, "timeout (ms)");
+	CHECK_RANGE(tx_depth, 1, IG_MAX_TX_DEPTH, "tx-depth");
+	CHECK_RANGE(cq_mod, 1, p->tx_depth, "cq-mod");
+	CHECK_RANGE(inline_size, 0, 1024, "inline");
+	ret = check_mode(p, err, errlen);
+	if (ret)
+		return ret;
+	return check_memory(p, err, errlen);
+}
+
+int ig_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int ig_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned int shift = 0;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	switch (toupper((unsigned char)*end)) {
+	case '\0':
+		break;
+	case 'K':
+		shift = 10;
+		break;
+	case 'M':
+		shift = 20;
+		break;
+	case 'G':
+		shift = 30;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (shift && end[1])
+		return -EINVAL;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int ig_parse_seconds(const char *s, uint64_t *out_ns)
+{
+	char *end;
+	double v;
+
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno == ERANGE || *end)
+		return -EINVAL;
+	if (v > 1e9)
+		return -ERANGE;
+	*out_ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}

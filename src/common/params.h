@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_PARAMS_H
+#define IG_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Default TCP port of the server's control channel. */
+#define IG_DEFAULT_PORT 18515
+/* Default deadline of every control-channel read, milliseconds. */
+#define IG_DEFAULT_TIMEOUT_MS 10000
+
+/* Caps enforced on every parameter, by the client on input and by the
+ * server again before it allocates anything. */
+#define IG_MAX_SIZE (64ull << 20)          /* one message */
+#define IG_MAX_STREAMS 64
+#define IG_MAX_DURATION_S 3600
+#define IG_MAX_ITERATIONS 1000000000ull
+#define IG_MAX_WARMUP_S 60
+#define IG_MAX_WINDOW (1ull << 30)
+#define IG_MAX_TOTAL_MEM (1ull << 30)     /* buffers of all streams */
+#define IG_MAX_TIMEOUT_MS 3600000
+#define IG_MAX_TX_DEPTH 8192
+
+enum ig_test {
+	IG_TEST_TCP_BW,
+	IG_TEST_TCP_LAT,
+	IG_TEST_SEND_BW,
+	IG_TEST_WRITE_BW,
+	IG_TEST_SEND_LAT,
+	IG_TEST_WRITE_LAT,
+	IG_TEST_COUNT
+};
+
+enum ig_pattern {
+	IG_PATTERN_BW,  /* one-way stream, client sends */
+	IG_PATTERN_LAT, /* ping-pong */
+};
+
+/* Everything one test needs; the client fills it, sends it, and the server
+ * adopts it after ig_params_check(). */
+struct ig_params {
+	enum ig_test test;
+	uint64_t size;        /* bytes per message */
+	uint64_t iterations;  /* per stream; 0 = duration mode */
+	uint64_t duration_ns; /* measured interval in duration mode */
+	uint64_t warmup_ns;
+	uint32_t streams;     /* TCP connections or QPs */
+	uint64_t window;      /* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
+	uint32_t timeout_ms;  /* every control read, and data-path stalls */
+	/* verbs only */
+	uint32_t tx_depth;
+	uint32_t cq_mod;
+	uint32_t inline_size;
+};
+
+const char *ig_test_name(enum ig_test t);
+/* Returns the test or -EINVAL. */
+int ig_test_parse(const char *name);
+enum ig_pattern ig_test_pattern(enum ig_test t);
+/* "tcp" or "verbs" */
+const char *ig_test_transport(enum ig_test t);
+
+void ig_params_default(struct ig_params *p);
+
+/*
+ * Checks every field against the caps above.  Returns 0, or -EINVAL and
+ * writes one line into err naming the field, its value and what is allowed.
+ * Pure: used by the client on its options and by the server on what it
+ * received, before anything is allocated.
+ */
+int ig_params_check(const struct ig_params *p, char *err, size_t errlen);
+
+/*
+ * Parses a byte count with an optional K, M or G suffix (powers of two,
+ * case-insensitive), e.g. "64K" = 65536.  Returns 0 or -EINVAL/-ERANGE.
+ */
+int ig_parse_size(const char *s, uint64_t *out);
+/* Parses seconds, decimals allowed ("0.5"), into nanoseconds. */
+int ig_parse_seconds(const char *s, uint64_t *out_ns);
+/* Parses a non-negative decimal integer. */
+int ig_parse_u64(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/* Control-channel message codec: pure functions, no I/O. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "proto.h"
+
+static const char *const type_names[IG_MSG_TYPE_MAX] = {
+	[IG_MSG_HELLO] = "HELLO",	  [IG_MSG_WELCOME] = "WELCOME",
+	[IG_MSG_BUSY] = "BUSY",		  [IG_MSG_ERROR] = "ERROR",
+	[IG_MSG_SETUP] = "SETUP",	  [IG_MSG_XPORT] = "XPORT",
+	[IG_MSG_READY] = "READY",	  [IG_MSG_SYNC] = "SYNC",
+	[IG_MSG_SYNCED] = "SYNCED",	  [IG_MSG_BEGIN] = "BEGIN",
+	[IG_MSG_END] = "END",		  [IG_MSG_RESULT] = "RESULT",
+	[IG_MSG_KEEPALIVE] = "KEEPALIVE", [IG_MSG_BYE] = "BYE",
+};
+
+const char *ig_msg_type_name(unsigned int type)
+{
+	if (type < IG_MSG_TYPE_MAX && type_names[type])
+		return type_names[type];
+	return "UNKNOWN";
+}
+
+static uint16_t get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+void ig_msg_hdr_encode(uint8_t *buf, uint16_t type, uint32_t len)
+{
+	memcpy(buf, IG_PROTO_MAGIC, 4);
+	buf[4] = IG_PROTO_VERSION >> 8;
+	buf[5] = IG_PROTO_VERSION & 0xff;
+	buf[6] = type >> 8;
+	buf[7] = type & 0xff;
+	buf[8] = len >> 24;
+	buf[9] = (len >> 16) & 0xff;
+	buf[10] = (len >> 8) & 0xff;
+	buf[11] = len & 0xff;
+}
+
+int ig_msg_hdr_decode(const uint8_t *buf, struct ig_msg_hdr *h)
+{
+	if (memcmp(buf, IG_PROTO_MAGIC, 4))
+		return -EPROTO;
+	h->version = get_be16(buf + 4);
+	h->type = get_be16(buf + 6);
+	h->len = get_be32(buf + 8);
+	if (h->version != IG_PROTO_VERSION)
+		return -EPROTONOSUPPORT;
+	if (h->len > IG_MSG_MAX_BODY)
+		return -EMSGSIZE;
+	if (h->type == 0 || h->type >= IG_MSG_TYPE_MAX)
+		return -EBADMSG;
+	return 0;
+}
+
+int ig_msg_body_decode(const uint8_t *buf, size_t len, json_object **body)
+{
+	struct json_tokener *tok;
+	json_object *o;
+
+	*body = NULL;
+	if (len == 0 || len > IG_MSG_MAX_BODY || memchr(buf, 0, len))
+		return -EBADMSG;
+	tok = json_tokener_new_ex(32);
+	if (!tok)
+		return -ENOMEM;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	o = json_tokener_parse_ex(tok, (const char *)buf, (int)len);
+	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != len ||
+	    !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		json_tokener_free(tok);
+		return -EBADMSG;
+	}
+	json_tokener_free(tok);
+	*body = o;
+	return 0;
+}
+
+int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
+		  json_object **body)
+{
+	int ret;
+
+	*body = NULL;
+	if (len < IG_MSG_HDR_LEN)
+		return -EAGAIN;
+	ret = ig_msg_hdr_decode(buf, h);
+	if (ret)
+		return ret;
+	if (len - IG_MSG_HDR_LEN < h->len)
+		return -EAGAIN;
+	ret = ig_msg_body_decode(buf + IG_MSG_HDR_LEN, h->len, body);
+	if (ret)
+		return ret;
+	return IG_MSG_HDR_LEN + (int)h->len;
+}
+
+int ig_json_get_u64(json_object *o, const char *key, uint64_t *v)
+{
+	json_object *f;
+
+	if (!json_object_object_get_ex(o, key, &f) ||
+	    !json_object_is_type(f, json_type_int))
+		return -EINVAL;
+	errno = 0;
+	*v = json_object_get_uint64(f);
+	if (errno || (json_object_get_int64(f) < 0 &&
+		      json_object_get_uint64(f) == 0))
+		return -EINVAL;
+	return 0;
+}
+
+int ig_json_get_str(json_object *o, const char *key, const char **v)
+{
+	json_object *f;
+
+	if (!json_object_object_get_ex(o, key, &f) ||
+	    !json_object_is_type(f, json_type_string))
+		return -EINVAL;
+	*v = json_object_get_string(f);
+	return 0;
+}
+
+#define PARAM_FIELDS(X)                                                       \
+	X(size) X(iterations) X(duration_ns) X(warmup_ns) X(streams)         \
+	X(window) X(timeout_ms) X(tx_depth) X(cq_mod) X(inline_size)
+
+json_object *ig_params_to_json(const struct ig_params *p)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "test",
+			       json_object_new_string(ig_test_name(p->test)));
+#define ADD(f) json_object_object_add(o, #f, json_object_new_uint64(p->f));
+	PARAM_FIELDS(ADD)
+#undef ADD
+	return o;
+}
+
+static int get_field(json_object *o, const char *key, uint64_t max,
+		     uint64_t *v, char *err, size_t errlen)
+{
+	if (ig_json_get_u64(o, key, v)) {
+		snprintf(err, errlen,
+			 "parameter '%s' is missing or not a non-negative "
+			 "integer", key);
+		return -EINVAL;
+	}
+	if (*v > max) {
+		snprintf(err, errlen, "parameter '%s' = %" PRIu64
+			 " does not fit its field (max %" PRIu64 ")",
+			 key, *v, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
+			size_t errlen)
+{
+	const char *name;
+	uint64_t v;
+	int t;
+
+	if (ig_json_get_str(o, "test", &name)) {
+		snprintf(err, errlen, "parameter 'test' is missing");
+		return -EINVAL;
+	}
+	t = ig_test_parse(name);
+	if (t < 0) {
+		snprintf(err, errlen, "test '%.64s' is unknown to this server",
+			 name);
+		return -EINVAL;
+	}
+	p->test = t;
+#define GET(f)                                                                \
+	if (get_field(o, #f, (__typeof__(p->f))~0ull, &v, err, errlen))      \
+		return -EINVAL;                                               \
+	p->f = (__typeof__(p->f))v;
+	PARAM_FIELDS(GET)
+#undef GET
+	return 0;
+}

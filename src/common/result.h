@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_RESULT_H
+#define IG_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "hist.h"
+#include "params.h"
+#include "sysinfo.h"
+
+/*
+ * The result of one test, as the engine computed it.  Units:
+ *   bytes      payload bytes delivered in the measured interval
+ *   seconds    first post -> last delivery confirmation, sender's clock
+ *   bw_gbps    bytes * 8 / seconds / 1e9   (Gb/s = 10^9 bit/s)
+ *   msg_rate   messages / seconds          (messages per second)
+ *   lat        half round trip, nanoseconds, in the histogram
+ */
+struct ig_result {
+	struct ig_params params;
+	const char *test;      /* ig_test_name() */
+	const char *transport; /* "tcp" or "verbs" */
+	uint64_t iterations;   /* messages (bw) or round trips (lat), all streams */
+	uint64_t bytes;
+	double seconds;
+	double bw_gbps;
+	double msg_rate;
+	bool has_lat;
+	struct ig_hist lat; /* nanoseconds */
+	struct ig_cpu_usage cpu_client;
+	struct ig_cpu_usage cpu_server;
+	bool has_cpu_server;
+	uint64_t window_requested;
+	uint64_t window_snd; /* as read back with getsockopt */
+	uint64_t window_rcv; /* the receiver's, as it read it back */
+	char warning[256];   /* e.g. the kernel capped the window; "" if none */
+};
+
+struct ig_report_env {
+	struct ig_sysinfo client;
+	struct ig_sysinfo server;
+};
+
+#endif

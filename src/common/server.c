@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The persistent server: accepts control connections, one thread each
+ * (at most MAX_HANDLERS), and runs one session at a time.  A client that
+ * arrives while a session runs is told BUSY; a connection that says nothing
+ * is dropped after the timeout without ever holding the session.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctrl.h"
+#include "engine.h"
+#include "net.h"
+#include "report.h"
+#include "server.h"
+#include "sysinfo.h"
+
+#define MAX_HANDLERS 16
+
+struct ig_server {
+	struct ig_server_opts o;
+	bool quiet;
+	int lfd;
+	int port;
+	atomic_int handlers;
+	atomic_int busy;
+	atomic_int sessions; /* completed sessions, for --once */
+	char busy_peer[64];
+};
+
+struct handler {
+	struct ig_server *srv;
+	int fd;
+};
+
+static void slog(struct ig_server *srv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void slog(struct ig_server *srv, const char *fmt, ...)
+{
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+
+	if (srv->quiet)
+		return;
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
+	va_start(ap, fmt);
+	flockfile(stderr);
+	fprintf(stderr, "%s ibgap server: ", ts);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+	va_end(ap);
+}
+
+static int welcome(struct ig_ctrl *c)
+{
+	struct ig_sysinfo si;
+	json_object *o = json_object_new_object();
+	int ret;
+
+	ig_sysinfo_get(&si);
+	json_object_object_add(o, "sysinfo", ig_sysinfo_to_json(&si));
+	ret = ig_ctrl_send(c, IG_MSG_WELCOME, o);
+	json_object_put(o);
+	return ret;
+}
+
+/* Runs tests until BYE, an error, or the client goes away. */
+static void session(struct ig_server *srv, struct ig_ctrl *c)
+{
+	char err[512];
+	enum ig_msg_type type;
+	json_object *o;
+
+	if (welcome(c))
+		goto out;
+	for (;;) {
+		if (ig_ctrl_recv(c, &type, &o))
+			goto out;
+		if (type == IG_MSG_BYE) {
+			json_object_put(o);
+			slog(srv, "%s: session ended", c->peer);
+			return;
+		}
+		if (type != IG_MSG_SETUP) {
+			ig_ctrl_fail(c, EPROTO, "expected SETUP or BYE, got %s",
+				     ig_msg_type_name(type));
+			ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+			json_object_put(o);
+			goto out;
+		}
+		err[0] = 0;
+		if (ig_engine_server(c, o, err, sizeof(err))) {
+			json_object_put(o);
+			slog(srv, "%s: %s", c->peer, err);
+			return;
+		}
+		json_object_put(o);
+	}
+out:
+	slog(srv, "%s: session failed: %s", c->peer,
+	     c->err[0] ? c->err : "unknown error");
+}
+
+static int hello(struct ig_server *srv, struct ig_ctrl *c)
+{
+	enum ig_msg_type type;
+	json_object *o;
+	int ret = ig_ctrl_recv(c, &type, &o);
+
+	if (ret == -EPROTONOSUPPORT)
+		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+	if (ret)
+		return ret;
+	json_object_put(o);
+	if (type != IG_MSG_HELLO) {
+		ret = ig_ctrl_fail(c, EPROTO, "expected HELLO, got %s",
+				   ig_msg_type_name(type));
+		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+	}
+	return ret;
+}
+
+static void *handle(void *arg)
+{
+	struct handler *h = arg;
+	struct ig_server *srv = h->srv;
+	struct ig_ctrl c;
+	int idle = 0;
+
+	ig_ctrl_init(&c, h->fd, srv->o.timeout_ms);
+	free(h);
+	if (hello(srv, &c)) {
+		slog(srv, "%s: dropped: %s", c.peer, c.err);
+		goto out;
+	}
+	if (!atomic_compare_exchange_strong(&srv->busy, &idle, 1)) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "another session (from %s) is "
+			 "running; try again when it ends", srv->busy_peer);
+		ig_ctrl_send_msg(&c, IG_MSG_BUSY, msg);
+		slog(srv, "%s: told busy", c.peer);
+		goto out;
+	}
+	snprintf(srv->busy_peer, sizeof(srv->busy_peer), "%s", c.peer);
+	slog(srv, "%s: session started", c.peer);
+	session(srv, &c);
+	atomic_fetch_add(&srv->sessions, 1);
+	atomic_store(&srv->busy, 0);
+out:
+	ig_ctrl_close(&c);
+	atomic_fetch_sub(&srv->handlers, 1);
+	return NULL;
+}
+
+static void spawn(struct ig_server *srv, int fd)
+{
+	struct handler *h;
+	pthread_attr_t a;
+	pthread_t t;
+
+	if (atomic_fetch_add(&srv->handlers, 1) >= MAX_HANDLERS)
+		goto drop;
+	h = malloc(sizeof(*h));
+	if (!h)
+		goto drop;
+	h->srv = srv;
+	h->fd = fd;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &a, handle, h)) {
+		free(h);
+		pthread_attr_destroy(&a);
+		goto drop;
+	}
+	pthread_attr_destroy(&a);
+	return;
+drop:
+	atomic_fetch_sub(&srv->handlers, 1);
+	close(fd);
+}
+
+struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
+				char *err, size_t errlen)
+{
+	struct ig_server *srv = calloc(1, sizeof(*srv));
+	char port[16];
+
+	if (!srv) {
+		snprintf(err, errlen, "out of memory for the server");
+		return NULL;
+	}
+	srv->o = *o;
+	srv->quiet = quiet;
+	if (o->port)
+		snprintf(port, sizeof(port), "%s", o->port);
+	else
+		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
+	srv->lfd = ig_net_listen(o->bind, port, &srv->port, err, errlen);
+	if (srv->lfd < 0) {
+		errno = -srv->lfd;
+		free(srv);
+		return NULL;
+	}
+	return srv;
+}
+
+int ig_server_port(const struct ig_server *srv)
+{
+	return srv->port;
+}
+
+static bool done(struct ig_server *srv, volatile sig_atomic_t *quit)
+{
+	return *quit || (srv->o.once && atomic_load(&srv->sessions) > 0);
+}
+
+int ig_server_run(struct ig_server *srv, volatile sig_atomic_t *quit)
+{
+	struct pollfd pfd = { .fd = srv->lfd, .events = POLLIN };
+
+	slog(srv, "listening on port %d", srv->port);
+	while (!done(srv, quit)) {
+		int fd;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		fd = accept4(srv->lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0)
+			spawn(srv, fd);
+	}
+	/* handlers end by themselves within the timeout */
+	for (int i = 0; atomic_load(&srv->handlers) > 0 &&
+			i < srv->o.timeout_ms / 10 + 100; i++)
+		usleep(10000);
+	return 0;
+}
+
+void ig_server_free(struct ig_server *srv)
+{
+	if (!srv)
+		return;
+	close(srv->lfd);
+	free(srv);
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/* ibgap: subcommand table. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client.h"
+#include "cli.h"
+#include "server.h"
+#include "sysinfo.h"
+#include "usage.h"
+
+/* Set by SIGINT/SIGTERM in the server; nothing else writes it. */
+static volatile sig_atomic_t quit_flag;
+
+static void on_signal(int sig)
+{
+	quit_flag = 1;
+}
+
+static int usage_error(const char *err, const char *cmd)
+{
+	fprintf(stderr, "ibgap: %s\n", err);
+	return 2;
+}
+
+static int server_main(int argc, char **argv)
+{
+	struct ig_server_opts o;
+	struct ig_server *srv;
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[256];
+	int ret = ig_cli_server(argc, argv, &o, err, sizeof(err));
+
+	if (ret == 1)
+		return fputs(ig_usage_server, stdout), 0;
+	if (ret)
+		return usage_error(err, "server");
+	srv = ig_server_new(&o, false, err, sizeof(err));
+	if (!srv) {
+		fprintf(stderr, "ibgap server: %s\n", err);
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	ret = ig_server_run(srv, &quit_flag);
+	ig_server_free(srv);
+	return ret ? 1 : 0;
+}
+
+static int client_main(int argc, char **argv)
+{
+	struct ig_client_opts o;
+	char err[256];
+	int ret = ig_cli_client(argc, argv, &o, err, sizeof(err));
+
+	if (ret == 1)
+		return fputs(ig_usage_client, stdout), 0;
+	if (ret)
+		return usage_error(err, "client");
+	signal(SIGPIPE, SIG_IGN);
+	return ig_client_run(&o);
+}
+
+struct local_server {
+	struct ig_server *srv;
+	volatile sig_atomic_t quit;
+};
+
+static void *local_server_thread(void *arg)
+{
+	struct local_server *ls = arg;
+
+	ig_server_run(ls->srv, &ls->quit);
+	return NULL;
+}
+
+/* "ibgap" alone: the default comparison on this machine over loopback,
+ * against a server of our own on a free port. */
+static int local_main(void)
+{
+	struct ig_server_opts so = { .bind = "127.0.0.1", .port = "0",
+				     .timeout_ms = 10000 };
+	struct local_server ls = { 0 };
+	struct ig_client_opts co;
+	char port[16], err[256];
+	char *argv[] = { "client", "-p", port, "127.0.0.1", NULL };
+	pthread_t t;
+	int ret;
+
+	signal(SIGPIPE, SIG_IGN);
+	ls.srv = ig_server_new(&so, true, err, sizeof(err));
+	if (!ls.srv) {
+		fprintf(stderr, "ibgap: local server: %s\n", err);
+		return 1;
+	}
+	snprintf(port, sizeof(port), "%d", ig_server_port(ls.srv));
+	if (ig_cli_client(4, argv, &co, err, sizeof(err)))
+		return usage_error(err, "client");
+	fprintf(stderr, "ibgap: no RDMA comparison yet in this build: TCP "
+		"alone over loopback (127.0.0.1)\n");
+	if (pthread_create(&t, NULL, local_server_thread, &ls)) {
+		fprintf(stderr, "ibgap: cannot start the local server\n");
+		return 1;
+	}
+	ret = ig_client_run(&co);
+	ls.quit = 1;
+	pthread_join(t, NULL);
+	ig_server_free(ls.srv);
+	return ret;
+}
+
+static int version_main(int argc, char **argv)
+{
+	printf("ibgap %s\n", IG_VERSION);
+	return 0;
+}
+
+static int help_main(int argc, char **argv)
+{
+	fputs(ig_usage_main, stdout);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} subcommands[] = {
+	{ "server", server_main },
+	{ "client", client_main },
+	{ "version", version_main },
+	{ "--version", version_main },
+	{ "help", help_main },
+	{ "--help", help_main },
+	{ "-h", help_main },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return local_main();
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(*subcommands); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "ibgap: unknown command '%s': allowed server, client, "
+		"version, help\n", argv[1]);
+	return 2;
+}

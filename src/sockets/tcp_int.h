@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_TCP_INT_H
+#define IG_TCP_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ig_session;
+
+struct tcp_stream {
+	int fd;
+	char *buf;
+	size_t buflen;
+};
+
+/* Data-connection hello: 8-byte cookie, 4-byte stream index, big endian */
+#define IG_TCP_HELLO_LEN 12
+
+int ig_tcp_setup_server(struct ig_session *s);
+int ig_tcp_setup_client(struct ig_session *s);
+/* Takes ownership of fd (closed on error) as stream idx. */
+int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd);
+
+#endif
