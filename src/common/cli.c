@@ -2,6 +2,7 @@
 /* Command-line parsing of "ibgap client" and "ibgap server". */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,10 @@ enum {
 	OPT_CQ_MOD,
 	OPT_INLINE,
 	OPT_ONCE,
+	OPT_DEVICE,
+	OPT_IB_PORT,
+	OPT_GID_INDEX,
+	OPT_CPU,
 };
 
 #define FAIL(...)                                                             \
@@ -24,6 +29,19 @@ enum {
 		snprintf(err, errlen, __VA_ARGS__);                           \
 		return -EINVAL;                                               \
 	} while (0)
+
+/* getopt leaves an unknown short option in optopt; for a long option
+ * (optopt 0, or its value >= 256 when its argument is missing) the word
+ * is argv[optind - 1]. */
+static int bad_option(char **argv, int opt, const char *cmd, char *err,
+		      size_t errlen)
+{
+	if (opt > 0 && opt < 256)
+		FAIL("option '-%c' is unknown or lacks its value: see "
+		     "--help", opt);
+	FAIL("option '%s' is unknown or lacks its value: see --help",
+	     argv[optind - 1]);
+}
 
 static int parse_tests(const char *arg, struct ig_client_opts *o, char *err,
 		       size_t errlen)
@@ -105,9 +123,47 @@ static const struct option client_longopts[] = {
 	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
 	{ "cq-mod", required_argument, NULL, OPT_CQ_MOD },
 	{ "inline", required_argument, NULL, OPT_INLINE },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "ib-port", required_argument, NULL, OPT_IB_PORT },
+	{ "gid-index", required_argument, NULL, OPT_GID_INDEX },
+	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
+
+static int local_opt(int c, const char *arg, struct ig_local_opts *l,
+		     char *err, size_t errlen)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_DEVICE:
+		if (!*arg || strlen(arg) >= sizeof(l->device))
+			FAIL("--device: '%s' is not a device name: give one "
+			     "that ibv_devices lists (1 to %zu characters)",
+			     arg, sizeof(l->device) - 1);
+		strcpy(l->device, arg);
+		return 0;
+	case OPT_IB_PORT:
+		if (ig_parse_u64(arg, &v) || v < 1 || v > 255)
+			FAIL("--ib-port: '%s' is not an HCA port: allowed 1 "
+			     "to 255", arg);
+		l->ib_port = (int)v;
+		return 0;
+	case OPT_GID_INDEX:
+		if (ig_parse_u64(arg, &v) || v > 65535)
+			FAIL("--gid-index: '%s' is not a GID index: allowed 0 "
+			     "to 65535", arg);
+		l->gid_index = (int)v;
+		return 0;
+	default:
+		if (ig_parse_u64(arg, &v) || v >= CPU_SETSIZE)
+			FAIL("--cpu: '%s' is not a CPU number: allowed 0 to "
+			     "%d", arg, CPU_SETSIZE - 1);
+		l->cpu = (int)v;
+		return 0;
+	}
+}
 
 static int timeout_opt(const char *arg, uint32_t *ms, char *err,
 		       size_t errlen)
@@ -136,7 +192,10 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		ret = check_port(arg, err, errlen);
 		break;
 	case 't': ret = parse_tests(arg, o, err, errlen); break;
-	case 's': ret = parse_bytes("-s", arg, &p->size, err, errlen); break;
+	case 's':
+		ret = parse_bytes("-s", arg, &p->size, err, errlen);
+		o->size_given = true;
+		break;
 	case 'D': ret = parse_secs("-D", arg, &p->duration_ns, err, errlen);
 		  break;
 	case 'n':
@@ -171,6 +230,12 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		ret = parse_bytes("--inline", arg, &v, err, errlen);
 		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
 		break;
+	case OPT_DEVICE:
+	case OPT_IB_PORT:
+	case OPT_GID_INDEX:
+	case OPT_CPU:
+		ret = local_opt(c, arg, &o->local, err, errlen);
+		break;
 	default:
 		FAIL("unknown option: see 'ibgap client --help'");
 	}
@@ -197,26 +262,29 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o,
 
 	memset(o, 0, sizeof(*o));
 	ig_params_default(&o->p);
+	ig_local_opts_default(&o->local);
 	o->tests[0] = IG_TEST_TCP_BW;
 	o->tests[1] = IG_TEST_TCP_LAT;
 	o->ntests = 2;
 	o->format = IG_FMT_TEXT;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+p:t:s:D:n:P:o:h",
+	while ((c = getopt_long(argc, argv, "p:t:s:D:n:P:o:h",
 				client_longopts, NULL)) != -1) {
 		if (c == 'h')
 			return 1;
 		if (c == '?' || c == ':')
-			FAIL("option '%s' is unknown or lacks its value: see "
-			     "'ibgap client --help'", argv[optind - 1]);
+			return bad_option(argv, optopt, "client", err, errlen);
 		ret = client_opt(c, optarg, o, &iters_given, err, errlen);
 		if (ret)
 			return ret;
 	}
-	if (optind != argc - 1)
-		FAIL("client needs exactly one HOST argument (got %d): "
-		     "ibgap client HOST [options]", argc - optind);
+	if (optind == argc)
+		FAIL("client needs a HOST argument: ibgap client HOST "
+		     "[options]");
+	if (optind < argc - 1)
+		FAIL("client takes one HOST, got '%s' and also '%s'",
+		     argv[optind], argv[optind + 1]);
 	o->host = argv[optind];
 	return client_finish(o, iters_given, err, errlen);
 }
@@ -240,7 +308,7 @@ int ig_cli_server(int argc, char **argv, struct ig_server_opts *o,
 	o->timeout_ms = IG_DEFAULT_TIMEOUT_MS;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+p:B:h", server_longopts,
+	while ((c = getopt_long(argc, argv, "p:B:h", server_longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'h': return 1;
@@ -257,8 +325,7 @@ int ig_cli_server(int argc, char **argv, struct ig_server_opts *o,
 			o->timeout_ms = (int)ms;
 			break;
 		default:
-			FAIL("option '%s' is unknown or lacks its value: see "
-			     "'ibgap server --help'", argv[optind - 1]);
+			return bad_option(argv, optopt, "server", err, errlen);
 		}
 	}
 	if (optind != argc)

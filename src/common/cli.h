@@ -8,12 +8,17 @@
 #include "params.h"
 #include "report.h"
 
+/* perftest's default for latency tests; bandwidth tests default to 64K */
+#define IG_DEFAULT_LAT_SIZE 2
+
 struct ig_client_opts {
 	const char *host;
 	const char *port;
 	enum ig_test tests[IG_TEST_COUNT];
 	unsigned int ntests;
 	struct ig_params p; /* applies to every test */
+	struct ig_local_opts local;
+	bool size_given;    /* else latency tests use IG_DEFAULT_LAT_SIZE */
 	enum ig_format format;
 	const char *outfile;
 };

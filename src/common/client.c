@@ -67,7 +67,11 @@ static int run_tests(const struct ig_client_opts *o, struct ig_ctrl *c,
 		struct ig_params p = o->p;
 
 		p.test = o->tests[i];
-		if (ig_engine_client(c, &p, &res[i], err, sizeof(err))) {
+		if (!o->size_given &&
+		    ig_test_pattern(p.test) == IG_PATTERN_LAT)
+			p.size = IG_DEFAULT_LAT_SIZE;
+		if (ig_engine_client(c, &p, &o->local, &res[i], err,
+				     sizeof(err))) {
 			fprintf(stderr, "ibgap: %s\n", err);
 			return -1;
 		}

@@ -67,6 +67,20 @@ void ig_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 	}
 }
 
+void ig_sockaddr_unmap(struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in6 s6 = *(struct sockaddr_in6 *)ss;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+	if (ss->ss_family != AF_INET6 || !IN6_IS_ADDR_V4MAPPED(&s6.sin6_addr))
+		return;
+	memset(ss, 0, sizeof(*ss));
+	s4->sin_family = AF_INET;
+	s4->sin_port = s6.sin6_port;
+	memcpy(&s4->sin_addr, &s6.sin6_addr.s6_addr[12], 4);
+	*len = sizeof(*s4);
+}
+
 int ig_ctrl_poll(struct ig_ctrl *c, int ms)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };

@@ -58,4 +58,8 @@ int ig_ctrl_poll(struct ig_ctrl *c, int ms);
 void ig_sockaddr_str(const struct sockaddr_storage *ss, char *buf,
 		     size_t len);
 
+/* Turns an IPv4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack
+ * listener sees) into plain AF_INET, port kept; *len updated. */
+void ig_sockaddr_unmap(struct sockaddr_storage *ss, socklen_t *len);
+
 #endif

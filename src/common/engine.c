@@ -5,6 +5,7 @@
  * only move messages (xport.h).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
 	s->server = server;
 	s->cpu_root = "/";
 	s->ops = ig_xport_for(p->test);
+	ig_local_opts_default(&s->local);
 	s->nstreams = p->streams;
 	s->st = calloc(s->nstreams, sizeof(*s->st));
 	if (!s->st)
@@ -103,6 +105,7 @@ int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		s->st[i].s = s;
 		s->st[i].idx = i;
+		s->st[i].cpu = -1;
 		atomic_init(&s->st[i].rx_target, UINT64_MAX);
 	}
 	pthread_mutex_init(&s->lock, NULL);
@@ -128,7 +131,18 @@ void ig_eng_session_destroy(struct ig_session *s)
 int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *))
 {
 	for (unsigned int i = 0; i < s->nstreams; i++) {
-		int ret = pthread_create(&s->st[i].thread, NULL, fn, &s->st[i]);
+		pthread_attr_t a;
+		cpu_set_t set;
+		int ret;
+
+		pthread_attr_init(&a);
+		if (s->st[i].cpu >= 0) {
+			CPU_ZERO(&set);
+			CPU_SET(s->st[i].cpu, &set);
+			pthread_attr_setaffinity_np(&a, sizeof(set), &set);
+		}
+		ret = pthread_create(&s->st[i].thread, &a, fn, &s->st[i]);
+		pthread_attr_destroy(&a);
 
 		if (ret) {
 			session_abort(s, &s->st[i], -ret);

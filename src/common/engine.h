@@ -26,6 +26,7 @@ struct ig_stream {
 	_Atomic uint64_t rx_bytes; /* receiver: bytes received, total */
 	_Atomic uint64_t rx_target;
 	uint64_t lat_rounds;       /* initiator: measured round trips */
+	int cpu;                   /* pin the thread here; -1: don't */
 	struct ig_hist *lat;       /* initiator: half round trips, ns */
 	int err;
 };
@@ -36,6 +37,7 @@ struct ig_session {
 	struct ig_params p;
 	struct ig_ctrl *ctrl;
 	bool server;
+	struct ig_local_opts local; /* this host's options */
 	const char *cpu_root; /* root prefix of /proc, "/" live */
 	void *xpriv;          /* the transport's session-wide state */
 	unsigned int nstreams;
@@ -52,7 +54,7 @@ struct ig_session {
 
 	/* what the transport reports about itself */
 	uint64_t window_snd, window_rcv;
-	char xinfo[512]; /* device, port, MTU, GID... for the report */
+	struct ig_xinfo xinfo; /* the transport fills it (verbs) */
 	char warning[256];
 };
 
@@ -73,7 +75,8 @@ const struct ig_xport_ops *ig_xport_for(enum ig_test t);
  * in err.
  */
 int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
-		     struct ig_result *r, char *err, size_t errlen);
+		     const struct ig_local_opts *local, struct ig_result *r,
+		     char *err, size_t errlen);
 /*
  * Server: runs the test whose SETUP body is setup; returns when it is
  * over or failed, with every resource freed.

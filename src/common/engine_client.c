@@ -193,7 +193,11 @@ static int ready(struct ig_session *s, struct ig_result *r)
 
 	if (ret)
 		return ret;
+	json_object *x;
+
 	ig_json_get_u64(o, "window_rcv", &r->window_rcv);
+	if (json_object_object_get_ex(o, "xinfo", &x))
+		ig_xinfo_from_json(x, &r->xinfo_server);
 	json_object_put(o);
 	return 0;
 }
@@ -231,7 +235,8 @@ static int alloc_hists(struct ig_session *s)
 }
 
 int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
-		     struct ig_result *r, char *err, size_t errlen)
+		     const struct ig_local_opts *local, struct ig_result *r,
+		     char *err, size_t errlen)
 {
 	struct ig_session s;
 	struct measure m = { 0 };
@@ -242,6 +247,7 @@ int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
 	r->test = ig_test_name(p->test);
 	r->transport = ig_test_transport(p->test);
 	ret = ig_eng_session_init(&s, ctrl, p, false);
+	s.local = *local;
 	if (!ret)
 		ret = alloc_hists(&s);
 	if (!ret)
@@ -253,6 +259,7 @@ int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
 		ret = wret;
 	if (!ret) {
 		fill_counts(&s, &m, r);
+		r->xinfo = s.xinfo;
 		ret = get_result(&s, r);
 		check_window(&s, r);
 	}

@@ -138,7 +138,8 @@ static int send_ready(struct ig_session *s)
 			       json_object_new_uint64(s->window_rcv));
 	json_object_object_add(o, "window_snd",
 			       json_object_new_uint64(s->window_snd));
-	json_object_object_add(o, "xinfo", json_object_new_string(s->xinfo));
+	if (s->xinfo.valid)
+		json_object_object_add(o, "xinfo", ig_xinfo_to_json(&s->xinfo));
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_READY, o);
 	json_object_put(o);
 	return ret;

@@ -35,6 +35,8 @@ const char *ig_test_transport(enum ig_test t)
 
 enum ig_pattern ig_test_pattern(enum ig_test t)
 {
+	if ((unsigned int)t >= IG_TEST_COUNT)
+		return IG_PATTERN_BW;
 	return tests[t].pattern;
 }
 
@@ -44,6 +46,11 @@ int ig_test_parse(const char *name)
 		if (!strcmp(name, tests[i].name))
 			return i;
 	return -EINVAL;
+}
+
+void ig_local_opts_default(struct ig_local_opts *l)
+{
+	*l = (struct ig_local_opts){ .gid_index = -1, .cpu = -1 };
 }
 
 void ig_params_default(struct ig_params *p)
@@ -82,8 +89,9 @@ static int range(uint64_t v, uint64_t lo, uint64_t hi, const char *what,
 static int check_mode(const struct ig_params *p, char *err, size_t errlen)
 {
 	if (p->iterations && p->duration_ns) {
-		snprintf(err, errlen,
-			 "iterations and duration are both set: choose one");
+		snprintf(err, errlen, "iterations %" PRIu64 " and duration "
+			 "%" PRIu64 " ns are both set: choose one",
+			 p->iterations, p->duration_ns);
 		return -EINVAL;
 	}
 	if (!p->iterations && !p->duration_ns) {
@@ -200,7 +208,7 @@ int ig_parse_seconds(const char *s, uint64_t *out_ns)
 	char *end;
 	double v;
 
-	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+	if (!s || !*s || strspn(s, "0123456789.") != strlen(s))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);

@@ -55,6 +55,18 @@ struct ig_params {
 	uint32_t inline_size;
 };
 
+/* Options of this host only: never sent to the peer.  The client's apply
+ * to the client; a server picks its device from the address the client
+ * connected to. */
+struct ig_local_opts {
+	char device[64]; /* --device; "" = the device behind the address */
+	int ib_port;     /* --port; 0 = the port behind the address */
+	int gid_index;   /* --gid-index; -1 = chosen by rdma_cm */
+	int cpu;         /* --cpu; -1 = a CPU local to the HCA */
+};
+
+void ig_local_opts_default(struct ig_local_opts *l);
+
 const char *ig_test_name(enum ig_test t);
 /* Returns the test or -EINVAL. */
 int ig_test_parse(const char *name);

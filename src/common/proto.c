@@ -70,7 +70,9 @@ int ig_msg_body_decode(const uint8_t *buf, size_t len, json_object **body)
 	json_object *o;
 
 	*body = NULL;
-	if (len == 0 || len > IG_MSG_MAX_BODY || memchr(buf, 0, len))
+	/* strict: exactly one object, no white space around it */
+	if (len < 2 || len > IG_MSG_MAX_BODY || buf[0] != '{' ||
+	    buf[len - 1] != '}' || memchr(buf, 0, len))
 		return -EBADMSG;
 	tok = json_tokener_new_ex(32);
 	if (!tok)

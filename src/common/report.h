@@ -36,5 +36,7 @@ int ig_cpu_usage_from_json(json_object *o, struct ig_cpu_usage *u);
 json_object *ig_result_to_json(const struct ig_result *r);
 json_object *ig_sysinfo_to_json(const struct ig_sysinfo *si);
 int ig_sysinfo_from_json(json_object *o, struct ig_sysinfo *si);
+json_object *ig_xinfo_to_json(const struct ig_xinfo *x);
+int ig_xinfo_from_json(json_object *o, struct ig_xinfo *x);
 
 #endif

@@ -10,6 +10,20 @@
 #include "params.h"
 #include "sysinfo.h"
 
+/* What the verbs transport used, for the report (valid = false on TCP). */
+struct ig_xinfo {
+	bool valid;
+	char device[64];
+	int port;
+	char link_layer[16]; /* "InfiniBand" or "Ethernet" */
+	int mtu;             /* active path MTU, bytes */
+	char gid[48];        /* GID in IPv6 notation */
+	int gid_index;
+	double rate_gbps;    /* port data rate after line encoding */
+	int numa_node;       /* the HCA's, -1 unknown */
+	int cpu;             /* CPU the test thread ran on, -1 not pinned */
+};
+
 /*
  * The result of one test, as the engine computed it.  Units:
  *   bytes      payload bytes delivered in the measured interval
@@ -36,6 +50,8 @@ struct ig_result {
 	uint64_t window_snd; /* as read back with getsockopt */
 	uint64_t window_rcv; /* the receiver's, as it read it back */
 	char warning[256];   /* e.g. the kernel capped the window; "" if none */
+	struct ig_xinfo xinfo;        /* this host's device (client) */
+	struct ig_xinfo xinfo_server; /* the server's */
 };
 
 struct ig_report_env {

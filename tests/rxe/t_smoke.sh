@@ -68,7 +68,8 @@ srv_pid=
 	fail "ib_write_bw server exited $srv_rc: $(cat "$tmp/server.log")"
 
 # The result line: bytes, iterations, peak and average MB/s, Mpps.
-line=$(grep -E '^[[:space:]]*65536[[:space:]]+200([[:space:]]+[0-9.]+){3}' "$tmp/client.log") ||
+re='^[[:space:]]*65536[[:space:]]+200([[:space:]]+[0-9.]+){3}'
+line=$(grep -E "$re" "$tmp/client.log") ||
 	fail "ib_write_bw printed no bandwidth line: $(cat "$tmp/client.log")"
 echo "t_smoke: ib_write_bw 65536 B x 200 over $IG_RDMA_DEV: $line"
 echo "t_smoke: 3 passed, 0 failed"

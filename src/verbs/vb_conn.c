@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verbs connection set-up through librdmacm, to the very IP address the
+ * control connection uses.  The QPs are created by us, not by rdma_cm, and
+ * moved INIT -> RTR -> RTS with the attributes rdma_init_qp_attr() gives,
+ * so that a failed transition can be reported with its attributes and
+ * --gid-index can override the source GID.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "verbs_int.h"
+
+#define PRIV_LEN 12 /* cookie (8) + stream index (4), big endian */
+
+static void put_be(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = v & 0xff;
+}
+
+static uint64_t get_be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Next rdma_cm event before the deadline; the caller acks it. */
+static int get_event(struct ig_session *s, uint64_t deadline,
+		     struct rdma_cm_event **ev)
+{
+	struct vb_session *vb = s->xpriv;
+	struct pollfd pfd = { .fd = vb->ec->fd, .events = POLLIN };
+
+	for (;;) {
+		uint64_t now = ig_now_ns();
+
+		if (now >= deadline)
+			return ig_session_fail(s, ETIMEDOUT, "no rdma_cm event "
+					       "within %u ms during connection "
+					       "set-up", s->p.timeout_ms);
+		if (poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1) <= 0)
+			continue;
+		if (rdma_get_cm_event(vb->ec, ev) == 0)
+			return 0;
+		if (errno != EAGAIN && errno != EINTR)
+			return ig_session_fail(s, errno, "rdma_get_cm_event: "
+					       "%s", strerror(errno));
+	}
+}
+
+static int expect_event(struct ig_session *s, enum rdma_cm_event_type want,
+			const char *what, uint64_t deadline)
+{
+	struct rdma_cm_event *ev;
+	int ret = get_event(s, deadline, &ev);
+	enum rdma_cm_event_type got;
+	int status;
+
+	if (ret)
+		return ret;
+	got = ev->event;
+	status = ev->status;
+	rdma_ack_cm_event(ev);
+	if (got == want)
+		return 0;
+	return ig_session_fail(s, EHOSTUNREACH, "%s failed: rdma_cm reported "
+			       "%s (status %d)%s", what, rdma_event_str(got),
+			       status, got == RDMA_CM_EVENT_ADDR_ERROR ?
+			       ": the server's address is not reachable "
+			       "through an RDMA port (use the IPoIB or RoCE "
+			       "netdev's address)" : "");
+}
+
+static const char *qp_state_name(enum ibv_qp_state st)
+{
+	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS",
+					     "SQD", "SQE", "ERR" };
+
+	return (unsigned int)st < 7 ? names[st] : "?";
+}
+
+static int modify(struct ig_session *s, struct ig_stream *st,
+		  enum ibv_qp_state to)
+{
+	struct vb_session *vb = s->xpriv;
+	struct vb_stream *vs = st->priv;
+	struct ibv_qp_attr a = { .qp_state = to };
+	int mask = 0, ret;
+
+	ret = rdma_init_qp_attr(vs->id, &a, &mask);
+	if (ret)
+		return ig_session_fail(s, errno, "rdma_init_qp_attr for %s on "
+				       "stream %u: %s", qp_state_name(to),
+				       st->idx, strerror(errno));
+	if (to == IBV_QPS_INIT)
+		a.qp_access_flags = vb->access;
+	if (to == IBV_QPS_RTR && s->local.gid_index >= 0)
+		a.ah_attr.grh.sgid_index = (uint8_t)s->local.gid_index;
+	if (to == IBV_QPS_RTR) {
+		s->xinfo.gid_index = a.ah_attr.grh.sgid_index;
+		if (a.path_mtu)
+			s->xinfo.mtu = 128 << a.path_mtu;
+	}
+	ret = ibv_modify_qp(vs->qp, &a, mask);
+	if (ret)
+		return ig_session_fail(s, ret, "modify QP 0x%x of stream %u to "
+				       "%s failed: %s (attr mask 0x%x, path_mtu "
+				       "%d, dest_qp 0x%x, sgid_index %u, "
+				       "hop_limit %u, port %u, access 0x%x, "
+				       "max_dest_rd_atomic %u)",
+				       vs->qp->qp_num, st->idx,
+				       qp_state_name(to), strerror(ret), mask,
+				       a.path_mtu ? 128 << a.path_mtu : 0,
+				       a.dest_qp_num, a.ah_attr.grh.sgid_index,
+				       a.ah_attr.grh.hop_limit, a.port_num,
+				       a.qp_access_flags, a.max_dest_rd_atomic);
+	return 0;
+}
+
+int vb_qp_to_rts(struct ig_session *s, struct ig_stream *st, bool passive)
+{
+	int ret = modify(s, st, IBV_QPS_RTR);
+
+	if (!ret)
+		ret = modify(s, st, IBV_QPS_RTS);
+	return ret;
+}
+
+static void fill_gid(struct ig_session *s, struct rdma_cm_id *id)
+{
+	union ibv_gid gid;
+
+	if (s->xinfo.gid_index < 0 ||
+	    ibv_query_gid(id->verbs, id->port_num, s->xinfo.gid_index, &gid))
+		return;
+	inet_ntop(AF_INET6, gid.raw, s->xinfo.gid, sizeof(s->xinfo.gid));
+}
+
+/* First stream: the device rdma_cm chose becomes the session's. */
+static int adopt_device(struct ig_session *s, struct rdma_cm_id *id)
+{
+	struct vb_session *vb = s->xpriv;
+	int ret;
+
+	if (!id->verbs)
+		return ig_session_fail(s, ENODEV, "rdma_cm found no RDMA "
+				       "device for the address");
+	if (vb->ctx) {
+		if (id->verbs != vb->ctx)
+			return ig_session_fail(s, EXDEV, "streams resolved to "
+					       "different RDMA devices");
+		return 0;
+	}
+	ret = vb_describe(s, id);
+	if (ret)
+		return ret;
+	vb->ctx = id->verbs;
+	vb->numa_node = s->xinfo.numa_node;
+	vb->pd = ibv_alloc_pd(vb->ctx);
+	if (!vb->pd)
+		return ig_session_fail(s, errno, "ibv_alloc_pd on %s: %s",
+				       s->xinfo.device, strerror(errno));
+	return vb_pick_cpu(s, vb->ctx);
+}
+
+/* Resources, INIT, receives posted: ready for the CM handshake. */
+static int prepare_stream(struct ig_session *s, struct ig_stream *st,
+			  struct rdma_cm_id *id)
+{
+	struct vb_stream *vs = st->priv;
+	int ret;
+
+	vs->id = id;
+	ret = adopt_device(s, id);
+	if (!ret)
+		ret = vb_stream_res(s, st);
+	if (!ret)
+		ret = modify(s, st, IBV_QPS_INIT);
+	if (!ret && s->p.test != IG_TEST_WRITE_BW &&
+	    s->p.test != IG_TEST_WRITE_LAT)
+		ret = vb_post_recvs(st, ((struct vb_stream *)st->priv)->rx_depth);
+	return ret;
+}
+
+static void conn_param(struct rdma_conn_param *cp, uint8_t *priv,
+		       struct vb_stream *vs)
+{
+	*cp = (struct rdma_conn_param){
+		.private_data = priv,
+		.private_data_len = priv ? PRIV_LEN : 0,
+		.responder_resources = 1,
+		.initiator_depth = 1,
+		.retry_count = 7,
+		.rnr_retry_count = 7,
+		.qp_num = vs->qp->qp_num,
+	};
+}
+
+/* ---- server ------------------------------------------------------- */
+
+static int on_request(struct ig_session *s, struct rdma_cm_event *ev)
+{
+	struct vb_session *vb = s->xpriv;
+	const uint8_t *priv = ev->param.conn.private_data;
+	struct rdma_conn_param cp;
+	struct ig_stream *st;
+	uint64_t idx;
+	int ret;
+
+	if (ev->param.conn.private_data_len < PRIV_LEN ||
+	    get_be(priv, 8) != vb->cookie ||
+	    (idx = get_be(priv + 8, 4)) >= s->nstreams ||
+	    ((struct vb_stream *)s->st[idx].priv)->id) {
+		rdma_reject(ev->id, NULL, 0);
+		return 1; /* not one of ours: destroyed once acked */
+	}
+	st = &s->st[idx];
+	ev->id->context = st;
+	ret = prepare_stream(s, st, ev->id);
+	if (!ret)
+		ret = vb_qp_to_rts(s, st, true);
+	if (ret) {
+		rdma_reject(ev->id, NULL, 0);
+		return ret;
+	}
+	conn_param(&cp, NULL, st->priv);
+	if (rdma_accept(ev->id, &cp))
+		return ig_session_fail(s, errno, "rdma_accept of stream %u: "
+				       "%s", st->idx, strerror(errno));
+	fill_gid(s, ev->id);
+	return 0;
+}
+
+static int accept_all(struct ig_session *s)
+{
+	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
+	unsigned int up = 0;
+
+	while (up < s->nstreams) {
+		struct rdma_cm_event *ev;
+		struct rdma_cm_id *stranger = NULL;
+		int ret = get_event(s, deadline, &ev);
+
+		if (ret)
+			return ret;
+		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+			ret = on_request(s, ev);
+		else if (ev->event == RDMA_CM_EVENT_ESTABLISHED &&
+			 ev->id->context) {
+			struct ig_stream *st = ev->id->context;
+
+			((struct vb_stream *)st->priv)->established = true;
+			up++;
+		}
+		else if (ev->event != RDMA_CM_EVENT_DISCONNECTED)
+			ret = ig_session_fail(s, ECONNREFUSED, "rdma_cm "
+					      "reported %s (status %d) while "
+					      "accepting streams",
+					      rdma_event_str(ev->event),
+					      ev->status);
+		if (ret == 1) {
+			stranger = ev->id;
+			ret = 0;
+		}
+		rdma_ack_cm_event(ev);
+		if (stranger)
+			rdma_destroy_id(stranger);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int listen_rdma(struct ig_session *s, uint16_t *port)
+{
+	struct vb_session *vb = s->xpriv;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char a[64];
+
+	if (getsockname(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
+		return ig_session_fail(s, errno, "getsockname: %s",
+				       strerror(errno));
+	ig_sockaddr_unmap(&ss, &sl);
+	((struct sockaddr_in *)&ss)->sin_port = 0;
+	ig_sockaddr_str(&ss, a, sizeof(a));
+	if (rdma_create_id(vb->ec, &vb->listen_id, NULL, RDMA_PS_TCP))
+		return ig_session_fail(s, errno, "rdma_create_id: %s",
+				       strerror(errno));
+	if (rdma_bind_addr(vb->listen_id, (struct sockaddr *)&ss))
+		return ig_session_fail(s, errno, "the server has no RDMA "
+				       "device for its address %s (%s): "
+				       "connect to an IPoIB or RoCE address",
+				       a, strerror(errno));
+	if (rdma_listen(vb->listen_id, (int)s->nstreams + 4))
+		return ig_session_fail(s, errno, "rdma_listen on %s: %s", a,
+				       strerror(errno));
+	*port = ntohs(rdma_get_src_port(vb->listen_id));
+	return 0;
+}
+
+int vb_setup_server(struct ig_session *s)
+{
+	struct vb_session *vb = s->xpriv;
+	json_object *o;
+	uint16_t port = 0;
+	int ret;
+
+	ret = listen_rdma(s, &port);
+	if (ret)
+		return ret;
+	o = json_object_new_object();
+	json_object_object_add(o, "port", json_object_new_int(port));
+	json_object_object_add(o, "cookie", json_object_new_uint64(vb->cookie));
+	ret = ig_ctrl_send(s->ctrl, IG_MSG_XPORT, o);
+	json_object_put(o);
+	if (!ret)
+		ret = accept_all(s);
+	return ret;
+}
+
+/* ---- client ------------------------------------------------------- */
+
+static int connect_one(struct ig_session *s, struct ig_stream *st,
+		       struct sockaddr *dst, const char *a)
+{
+	struct vb_session *vb = s->xpriv;
+	struct rdma_conn_param cp;
+	struct rdma_cm_id *id;
+	uint8_t priv[PRIV_LEN];
+	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
+	int ret;
+
+	if (rdma_create_id(vb->ec, &id, st, RDMA_PS_TCP))
+		return ig_session_fail(s, errno, "rdma_create_id: %s",
+				       strerror(errno));
+	((struct vb_stream *)st->priv)->id = id;
+	if (rdma_resolve_addr(id, NULL, dst, (int)s->p.timeout_ms))
+		return ig_session_fail(s, errno, "rdma_cm cannot resolve %s "
+				       "to an RDMA device: %s", a,
+				       strerror(errno));
+	ret = expect_event(s, RDMA_CM_EVENT_ADDR_RESOLVED, "resolving the "
+			   "address", deadline);
+	if (!ret && rdma_resolve_route(id, (int)s->p.timeout_ms))
+		ret = ig_session_fail(s, errno, "rdma_resolve_route to %s: %s",
+				      a, strerror(errno));
+	if (!ret)
+		ret = expect_event(s, RDMA_CM_EVENT_ROUTE_RESOLVED, "resolving "
+				   "the route", deadline);
+	if (!ret)
+		ret = prepare_stream(s, st, id);
+	if (ret)
+		return ret;
+	put_be(priv, vb->cookie, 8);
+	put_be(priv + 8, st->idx, 4);
+	conn_param(&cp, priv, st->priv);
+	if (rdma_connect(id, &cp))
+		return ig_session_fail(s, errno, "rdma_connect to %s: %s", a,
+				       strerror(errno));
+	ret = expect_event(s, RDMA_CM_EVENT_CONNECT_RESPONSE, "connecting "
+			   "the QP", deadline);
+	if (!ret)
+		ret = vb_qp_to_rts(s, st, false);
+	if (!ret && rdma_establish(id))
+		ret = ig_session_fail(s, errno, "rdma_establish: %s",
+				      strerror(errno));
+	if (!ret) {
+		((struct vb_stream *)st->priv)->established = true;
+		fill_gid(s, id);
+	}
+	return ret;
+}
+
+int vb_setup_client(struct ig_session *s)
+{
+	struct vb_session *vb = s->xpriv;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	uint64_t port;
+	json_object *o;
+	char a[64];
+	int ret;
+
+	ret = ig_ctrl_expect(s->ctrl, IG_MSG_XPORT, &o);
+	if (ret)
+		return ret;
+	ret = ig_json_get_u64(o, "port", &port) ||
+	      ig_json_get_u64(o, "cookie", &vb->cookie) || !port ||
+	      port > 65535;
+	json_object_put(o);
+	if (ret)
+		return ig_session_fail(s, EPROTO, "server sent no usable "
+				       "rdma_cm port");
+	if (getpeername(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
+		return ig_session_fail(s, errno, "getpeername: %s",
+				       strerror(errno));
+	ig_sockaddr_unmap(&ss, &sl);
+	((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
+	ig_sockaddr_str(&ss, a, sizeof(a));
+	for (unsigned int i = 0; i < s->nstreams; i++) {
+		ret = connect_one(s, &s->st[i], (struct sockaddr *)&ss, a);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verbs transport: session set-up and the data path.  Every loop busy-polls
+ * its CQ (as perftest does); a stall longer than the session's timeout is
+ * an error, checked on the clock only every VB_SPIN_CHECK empty polls.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "verbs_int.h"
+
+/* Called on every empty poll: fails once nothing happened for timeout. */
+int vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what)
+{
+	uint64_t now;
+
+	if (++w->spins % VB_SPIN_CHECK)
+		return 0;
+	now = ig_now_ns();
+	if (!w->since) {
+		w->since = now;
+		return 0;
+	}
+	if (now - w->since < st->s->p.timeout_ms * IG_NSEC_PER_MSEC)
+		return 0;
+	return ig_session_fail(st->s, ETIMEDOUT, "verbs stream %u: no %s "
+			       "within %u ms: the peer stalled or died",
+			       st->idx, what, st->s->p.timeout_ms);
+}
+
+int vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc)
+{
+	if (st->s->server && atomic_load(&st->s->stop))
+		return 0; /* flushed while the test is torn down: ignore */
+	return ig_session_fail(st->s, EIO, "verbs stream %u: work completion "
+			       "error %s (vendor error 0x%x, opcode %d)",
+			       st->idx, vb_wc_status(wc->status),
+			       wc->vendor_err, wc->opcode);
+}
+
+/* Reaps send completions; each signaled one covers wr_id requests. */
+int vb_reap(struct ig_stream *st)
+{
+	struct vb_stream *vs = st->priv;
+	struct ibv_wc wc[VB_POLL];
+	int ne = ibv_poll_cq(vs->cq, VB_POLL, wc);
+
+	if (ne < 0)
+		return ig_session_fail(st->s, EIO, "verbs stream %u: "
+				       "ibv_poll_cq failed", st->idx);
+	for (int i = 0; i < ne; i++) {
+		if (wc[i].status != IBV_WC_SUCCESS) {
+			int ret = vb_wc_fail(st, &wc[i]);
+
+			if (ret)
+				return ret;
+			continue;
+		}
+		vs->outstanding -= (uint32_t)wc[i].wr_id;
+	}
+	return ne;
+}
+
+/* Posts wrs[0..k) as one chain; the last signaled covers `unsignaled`. */
+int vb_post_chain(struct ig_stream *st, uint32_t k)
+{
+	struct vb_stream *vs = st->priv;
+	uint32_t mod = st->s->p.cq_mod;
+	struct ibv_send_wr *bad, *saved = vs->wr[k - 1].next;
+	int ret;
+
+	for (uint32_t i = 0; i < k; i++) {
+		vs->wr[i].send_flags &= ~IBV_SEND_SIGNALED;
+		if (++vs->unsignaled == mod) {
+			vs->wr[i].send_flags |= IBV_SEND_SIGNALED;
+			vs->wr[i].wr_id = mod;
+			vs->unsignaled = 0;
+		}
+	}
+	vs->wr[k - 1].next = NULL;
+	ret = ibv_post_send(vs->qp, vs->wr, &bad);
+	vs->wr[k - 1].next = saved;
+	if (ret)
+		return ig_session_fail(st->s, ret, "verbs stream %u: "
+				       "ibv_post_send: %s", st->idx,
+				       strerror(ret));
+	vs->outstanding += k;
+	return 0;
+}
+
+ssize_t vb_bw_send(struct ig_stream *st, uint64_t n)
+{
+	struct vb_stream *vs = st->priv;
+	uint32_t k = st->s->p.tx_depth - vs->outstanding;
+	struct vb_wait w = { 0 };
+	int ret;
+
+	if (k > VB_POST_BATCH)
+		k = VB_POST_BATCH;
+	if (k > n)
+		k = (uint32_t)n;
+	if (k) {
+		ret = vb_post_chain(st, k);
+		if (ret)
+			return ret;
+	}
+	while ((ret = vb_reap(st)) == 0 && !k) {
+		ret = vb_idle(st, &w, "send completion");
+		if (ret)
+			return ret;
+	}
+	return ret < 0 ? ret : (ssize_t)k;
+}
+
+/* One zero-byte signaled request after the unsignaled tail, then wait for
+ * every completion: RC completes in order, so the last one means all. */
+int vb_bw_flush(struct ig_stream *st)
+{
+	struct vb_stream *vs = st->priv;
+	struct vb_wait w = { 0 };
+	int ret;
+
+	if (vs->unsignaled) {
+		struct ibv_send_wr wr = vs->wr[0], *bad;
+
+		wr.num_sge = 0;
+		wr.next = NULL;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.wr_id = vs->unsignaled + 1;
+		ret = ibv_post_send(vs->qp, &wr, &bad);
+		if (ret)
+			return ig_session_fail(st->s, ret, "verbs stream %u: "
+					       "posting the flush: %s", st->idx,
+					       strerror(ret));
+		vs->outstanding++;
+		vs->unsignaled = 0;
+	}
+	while (vs->outstanding) {
+		ret = vb_reap(st);
+		if (ret < 0)
+			return ret;
+		if (ret == 0 && (ret = vb_idle(st, &w, "send completion")))
+			return ret;
+	}
+	return 0;
+}
+
+/* send_bw receiver: count, repost; write_bw receiver: nothing to do. */
+int vb_bw_recv(struct ig_stream *st)
+{
+	struct vb_stream *vs = st->priv;
+	struct ibv_wc wc[VB_POLL];
+
+	if (st->s->p.test == IG_TEST_WRITE_BW) {
+		while (!atomic_load(&st->s->stop))
+			usleep(1000);
+		return 0;
+	}
+	while (!atomic_load_explicit(&st->s->stop, memory_order_relaxed)) {
+		uint64_t bytes = 0;
+		int ne = ibv_poll_cq(vs->cq, VB_POLL, wc), ret;
+
+		if (ne <= 0)
+			continue;
+		for (int i = 0; i < ne; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS)
+				return vb_wc_fail(st, &wc[i]);
+			bytes += wc[i].byte_len;
+		}
+		ig_stream_rx(st, bytes);
+		vs->rx_posted -= ne;
+		ret = vb_post_recvs(st, (uint32_t)ne);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+

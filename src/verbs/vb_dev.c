@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* Verbs device facts: presence, port state, rate, NUMA node, local CPUs,
+ * and the errors users meet first (no device, port down, memlock). */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "verbs_int.h"
+
+int vb_check_devices(struct ig_session *s)
+{
+	int n = 0;
+	struct ibv_device **list = ibv_get_device_list(&n);
+
+	if (list)
+		ibv_free_device_list(list);
+	if (n > 0)
+		return 0;
+	return ig_session_fail(s, ENODEV, "%s has no RDMA device (ibv_devices "
+			       "lists none): load the HCA driver, or create a "
+			       "Soft-RoCE device: rdma link add rxe0 type rxe "
+			       "netdev IFACE", s->server ? "the server" :
+			       "this host");
+}
+
+/* Data rate per lane in Gb/s after line encoding, from active_speed. */
+static double lane_gbps(unsigned int speed)
+{
+	switch (speed) {
+	case 1: return 2.5 * 0.8;        /* SDR, 8b/10b */
+	case 2: return 5.0 * 0.8;        /* DDR */
+	case 4: return 10.0 * 0.8;       /* QDR */
+	case 8: return 10.3125 * 64 / 66; /* FDR10, 64b/66b */
+	case 16: return 14.0625 * 64 / 66; /* FDR */
+	case 32: return 25.78125 * 64 / 66; /* EDR */
+	case 64: return 50.0;            /* HDR: 53.125 GBd PAM4, data 50 */
+	case 128: return 100.0;          /* NDR */
+	case 256: return 200.0;          /* XDR */
+	default: return 0;
+	}
+}
+
+static int lanes(uint8_t width)
+{
+	switch (width) {
+	case 1: return 1;
+	case 2: return 4;
+	case 4: return 8;
+	case 8: return 12;
+	case 16: return 2;
+	default: return 0;
+	}
+}
+
+static int read_int_file(const char *path, int dflt)
+{
+	FILE *f = fopen(path, "r");
+	int v = dflt;
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%d", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
+			const char *name)
+{
+	if (s->local.device[0] && strcmp(s->local.device, name))
+		return ig_session_fail(s, EINVAL, "the address of the route "
+				       "to the server is on RDMA device %s "
+				       "port %u, not on --device %s: use %s's "
+				       "IP address, or drop --device", name,
+				       id->port_num, s->local.device,
+				       s->local.device);
+	if (s->local.ib_port && s->local.ib_port != id->port_num)
+		return ig_session_fail(s, EINVAL, "the route to the server "
+				       "leaves through %s port %u, not "
+				       "--ib-port %d", name, id->port_num,
+				       s->local.ib_port);
+	return 0;
+}
+
+/* Fills s->xinfo from the device and port rdma_cm chose for id. */
+int vb_describe(struct ig_session *s, struct rdma_cm_id *id)
+{
+	struct ig_xinfo *x = &s->xinfo;
+	const char *name = ibv_get_device_name(id->verbs->device);
+	struct ibv_port_attr pa;
+	char path[PATH_MAX];
+	int ret = check_choice(s, id, name);
+
+	if (ret)
+		return ret;
+	ret = ibv_query_port(id->verbs, id->port_num, &pa);
+	if (ret)
+		return ig_session_fail(s, ret, "ibv_query_port %s port %u: %s",
+				       name, id->port_num, strerror(ret));
+	if (pa.state != IBV_PORT_ACTIVE)
+		return ig_session_fail(s, ENETDOWN, "%s port %u is %s, not "
+				       "ACTIVE: check the link (ibstat %s) and, "
+				       "on InfiniBand, the subnet manager",
+				       name, id->port_num,
+				       ibv_port_state_str(pa.state), name);
+	x->valid = true;
+	snprintf(x->device, sizeof(x->device), "%s", name);
+	x->port = id->port_num;
+	snprintf(x->link_layer, sizeof(x->link_layer), "%s",
+		 pa.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" :
+							    "InfiniBand");
+	x->mtu = 128 << pa.active_mtu;
+	x->rate_gbps = lane_gbps(pa.active_speed) * lanes(pa.active_width);
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/"
+		 "numa_node", name);
+	x->numa_node = read_int_file(path, -1);
+	x->gid_index = -1;
+	x->cpu = -1;
+	return 0;
+}
+
+/* n-th CPU (from the front on the client, from the back on the server, so
+ * that both ends of a single-host test do not share a CPU) of the device's
+ * local_cpulist that this process may run on; -1 when none is known. */
+static int nth_local_cpu(const char *list, int n, bool from_back)
+{
+	cpu_set_t allowed, local;
+	int count = 0, lo, hi, pos = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -1;
+	CPU_ZERO(&local);
+	while (sscanf(list + pos, "%d", &lo) == 1) {
+		hi = lo;
+		while (list[pos] >= '0' && list[pos] <= '9')
+			pos++;
+		if (list[pos] == '-' && sscanf(list + pos + 1, "%d", &hi) == 1)
+			for (pos++; list[pos] >= '0' && list[pos] <= '9';)
+				pos++;
+		for (int c = lo; c <= hi && c < CPU_SETSIZE; c++)
+			if (c >= 0 && CPU_ISSET(c, &allowed))
+				CPU_SET(c, &local);
+		if (list[pos] != ',')
+			break;
+		pos++;
+	}
+	count = CPU_COUNT(&local);
+	if (!count)
+		return -1;
+	n %= count;
+	for (int c = 0, k = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &local))
+			continue;
+		if (k++ == (from_back ? count - 1 - n : n))
+			return c;
+	}
+	return -1;
+}
+
+int vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
+{
+	char path[PATH_MAX], list[1024] = "";
+	FILE *f;
+
+	if (s->local.cpu >= 0) {
+		for (unsigned int i = 0; i < s->nstreams; i++)
+			s->st[i].cpu = s->local.cpu;
+		s->xinfo.cpu = s->local.cpu;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/"
+		 "local_cpulist", ibv_get_device_name(ctx->device));
+	f = fopen(path, "r");
+	if (!f)
+		return 0; /* e.g. Soft-RoCE: no PCI device, no locality */
+	if (!fgets(list, sizeof(list), f))
+		list[0] = 0;
+	fclose(f);
+	for (unsigned int i = 0; i < s->nstreams; i++)
+		s->st[i].cpu = nth_local_cpu(list, (int)i, s->server);
+	s->xinfo.cpu = s->st[0].cpu;
+	return 0;
+}
+
+int vb_memlock_fail(struct ig_session *s, int err, size_t len)
+{
+	struct rlimit rl;
+	char lim[32] = "unlimited";
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(lim, sizeof(lim), "%llu KiB",
+			 (unsigned long long)rl.rlim_cur / 1024);
+	if ((err == ENOMEM || err == EPERM || err == EAGAIN) &&
+	    rl.rlim_cur != RLIM_INFINITY)
+		return ig_session_fail(s, err, "cannot register %zu bytes of "
+				       "memory: %s; RLIMIT_MEMLOCK is %s: raise "
+				       "it (ulimit -l unlimited, or memlock in "
+				       "/etc/security/limits.conf, or "
+				       "LimitMEMLOCK= for a systemd service)",
+				       len, strerror(err), lim);
+	return ig_session_fail(s, err, "ibv_reg_mr of %zu bytes failed: %s "
+			       "(RLIMIT_MEMLOCK %s)", len, strerror(err), lim);
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/* Per-stream verbs resources: buffer on the HCA's NUMA node, MR, CQ, QP. */
+#include <errno.h>
+#include <numa.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "verbs_int.h"
+
+const char *vb_wc_status(enum ibv_wc_status st)
+{
+	return ibv_wc_status_str(st);
+}
+
+static int alloc_buf(struct ig_session *s, struct vb_stream *vs)
+{
+	struct vb_session *vb = s->xpriv;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	vs->buflen = (2 * s->p.size + page - 1) & ~(page - 1);
+	if (numa_available() >= 0 && vb->numa_node >= 0)
+		vs->buf = numa_alloc_onnode(vs->buflen, vb->numa_node);
+	else if (posix_memalign((void **)&vs->buf, page, vs->buflen))
+		vs->buf = NULL;
+	if (!vs->buf)
+		return ig_session_fail(s, ENOMEM, "out of memory for a %zu-byte "
+				       "verbs buffer", vs->buflen);
+	memset(vs->buf, 0, vs->buflen);
+	return 0;
+}
+
+static void free_buf(struct vb_stream *vs, int numa_node)
+{
+	if (!vs->buf)
+		return;
+	if (numa_available() >= 0 && numa_node >= 0)
+		numa_free(vs->buf, vs->buflen);
+	else
+		free(vs->buf);
+	vs->buf = NULL;
+}
+
+static int create_qp(struct ig_session *s, struct vb_stream *vs)
+{
+	struct vb_session *vb = s->xpriv;
+	struct ibv_qp_init_attr a = {
+		.send_cq = vs->cq,
+		.recv_cq = vs->cq,
+		.cap = {
+			.max_send_wr = s->p.tx_depth + 1, /* + flush */
+			.max_recv_wr = vs->rx_depth,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+			.max_inline_data = s->p.inline_size,
+		},
+		.qp_type = IBV_QPT_RC,
+	};
+
+	vs->qp = ibv_create_qp(vb->pd, &a);
+	if (!vs->qp)
+		return ig_session_fail(s, errno, "ibv_create_qp (send queue "
+				       "%u, receive queue %u, inline %u) on "
+				       "%s: %s", s->p.tx_depth + 1, vs->rx_depth,
+				       s->p.inline_size, s->xinfo.device,
+				       strerror(errno));
+	return 0;
+}
+
+/* Prepares the chain of send WRs the bandwidth loop posts. */
+static void build_wrs(struct ig_session *s, struct vb_stream *vs)
+{
+	bool write = s->p.test == IG_TEST_WRITE_BW ||
+		     s->p.test == IG_TEST_WRITE_LAT;
+
+	for (int i = 0; i < VB_POST_BATCH; i++) {
+		vs->sge[i] = (struct ibv_sge){ .addr = (uintptr_t)vs->buf,
+					       .length = (uint32_t)s->p.size,
+					       .lkey = vs->mr->lkey };
+		vs->wr[i] = (struct ibv_send_wr){
+			.sg_list = &vs->sge[i],
+			.num_sge = 1,
+			.opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_SEND,
+			.next = i + 1 < VB_POST_BATCH ? &vs->wr[i + 1] : NULL,
+		};
+		if (s->p.size <= s->p.inline_size)
+			vs->wr[i].send_flags = IBV_SEND_INLINE;
+	}
+}
+
+int vb_stream_res(struct ig_session *s, struct ig_stream *st)
+{
+	struct vb_session *vb = s->xpriv;
+	struct vb_stream *vs = st->priv;
+	int cqe, ret;
+
+	vs->rx_depth = s->p.tx_depth + 1 > VB_RX_DEPTH ? s->p.tx_depth + 1 :
+							 VB_RX_DEPTH;
+	cqe = (int)(s->p.tx_depth + vs->rx_depth + 16);
+	ret = alloc_buf(s, vs);
+	if (ret)
+		return ret;
+	vs->mr = ibv_reg_mr(vb->pd, vs->buf, vs->buflen,
+			    IBV_ACCESS_LOCAL_WRITE | vb->access);
+	if (!vs->mr)
+		return vb_memlock_fail(s, errno, vs->buflen);
+	vs->cq = ibv_create_cq(vb->ctx, cqe, NULL, NULL, 0);
+	if (!vs->cq)
+		return ig_session_fail(s, errno, "ibv_create_cq of %d entries "
+				       "on %s: %s", cqe, s->xinfo.device,
+				       strerror(errno));
+	ret = create_qp(s, vs);
+	if (ret)
+		return ret;
+	build_wrs(s, vs);
+	return 0;
+}
+
+int vb_post_recvs(struct ig_stream *st, uint32_t n)
+{
+	struct vb_stream *vs = st->priv;
+	struct ibv_sge sge = { .addr = (uintptr_t)vs->buf + st->s->p.size,
+			       .length = (uint32_t)st->s->p.size,
+			       .lkey = vs->mr->lkey };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	for (uint32_t i = 0; i < n; i++) {
+		int ret = ibv_post_recv(vs->qp, &wr, &bad);
+
+		if (ret)
+			return ig_session_fail(st->s, ret, "verbs stream %u: "
+					       "ibv_post_recv: %s", st->idx,
+					       strerror(ret));
+		vs->rx_posted++;
+	}
+	return 0;
+}
+
+void vb_stream_free(struct vb_stream *vs)
+{
+	if (vs->qp)
+		ibv_destroy_qp(vs->qp);
+	if (vs->cq)
+		ibv_destroy_cq(vs->cq);
+	if (vs->mr)
+		ibv_dereg_mr(vs->mr);
+	vs->qp = NULL;
+	vs->cq = NULL;
+	vs->mr = NULL;
+}
+
+void vb_stream_free_buf(struct vb_stream *vs, int numa_node)
+{
+	free_buf(vs, numa_node);
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/* Verbs transport: session set-up, memory key exchange, the ops table. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "verbs_int.h"
+
+static int exchange_mrs(struct ig_session *s);
+
+static int vb_setup(struct ig_session *s)
+{
+	struct vb_session *vb;
+	int ret = vb_check_devices(s);
+
+	if (ret)
+		return ret;
+	vb = calloc(1, sizeof(*vb));
+	if (!vb)
+		return ig_session_fail(s, ENOMEM, "out of memory");
+	s->xpriv = vb;
+	vb->numa_node = -1;
+	if (s->p.test == IG_TEST_WRITE_BW || s->p.test == IG_TEST_WRITE_LAT)
+		vb->access = IBV_ACCESS_REMOTE_WRITE;
+	for (unsigned int i = 0; i < s->nstreams; i++) {
+		s->st[i].priv = calloc(1, sizeof(struct vb_stream));
+		if (!s->st[i].priv)
+			return ig_session_fail(s, ENOMEM, "out of memory");
+	}
+	if (s->server && getrandom(&vb->cookie, 8, 0) != 8)
+		return ig_session_fail(s, EIO, "getrandom failed");
+	vb->ec = rdma_create_event_channel();
+	if (!vb->ec)
+		return ig_session_fail(s, errno, "rdma_create_event_channel: "
+				       "%s (is rdma_ucm loaded?)",
+				       strerror(errno));
+	ret = s->server ? vb_setup_server(s) : vb_setup_client(s);
+	if (!ret && vb->access)
+		ret = exchange_mrs(s);
+	return ret;
+}
+
+static int send_mrs(struct ig_session *s)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	int ret;
+
+	for (unsigned int i = 0; i < s->nstreams; i++) {
+		struct vb_stream *vs = s->st[i].priv;
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "addr", json_object_new_uint64(
+			(uintptr_t)vs->buf + s->p.size));
+		json_object_object_add(e, "rkey",
+				       json_object_new_uint64(vs->mr->rkey));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "mrs", a);
+	ret = ig_ctrl_send(s->ctrl, IG_MSG_XPORT, o);
+	json_object_put(o);
+	return ret;
+}
+
+static int recv_mrs(struct ig_session *s)
+{
+	json_object *o, *a;
+	int ret = ig_ctrl_expect(s->ctrl, IG_MSG_XPORT, &o);
+
+	if (ret)
+		return ret;
+	if (!json_object_object_get_ex(o, "mrs", &a) ||
+	    json_object_array_length(a) != s->nstreams)
+		ret = -EPROTO;
+	for (unsigned int i = 0; !ret && i < s->nstreams; i++) {
+		struct vb_stream *vs = s->st[i].priv;
+		json_object *e = json_object_array_get_idx(a, i);
+		uint64_t rkey;
+
+		if (ig_json_get_u64(e, "addr", &vs->remote.addr) ||
+		    ig_json_get_u64(e, "rkey", &rkey) || rkey > UINT32_MAX)
+			ret = -EPROTO;
+		vs->remote.rkey = (uint32_t)rkey;
+		for (int k = 0; k < VB_POST_BATCH; k++) {
+			vs->wr[k].wr.rdma.remote_addr = vs->remote.addr;
+			vs->wr[k].wr.rdma.rkey = vs->remote.rkey;
+		}
+	}
+	json_object_put(o);
+	if (ret)
+		return ig_session_fail(s, EPROTO, "the peer sent no usable "
+				       "memory keys");
+	return 0;
+}
+
+/* Write tests: each side learns where it may write in the other's. */
+static int exchange_mrs(struct ig_session *s)
+{
+	int ret;
+
+	if (s->server) {
+		ret = send_mrs(s);
+		return ret ? ret : recv_mrs(s);
+	}
+	ret = recv_mrs(s);
+	return ret ? ret : send_mrs(s);
+}
+
+static void vb_stop(struct ig_session *s)
+{
+	/* the data loops poll s->stop */
+}
+
+static void vb_cleanup(struct ig_session *s)
+{
+	struct vb_session *vb = s->xpriv;
+
+	for (unsigned int i = 0; s->st && i < s->nstreams; i++) {
+		struct vb_stream *vs = s->st[i].priv;
+
+		if (!vs)
+			continue;
+		if (vs->id && vs->established)
+			rdma_disconnect(vs->id);
+		vb_stream_free(vs);
+		if (vs->id)
+			rdma_destroy_id(vs->id);
+		vb_stream_free_buf(vs, vb ? vb->numa_node : -1);
+		free(vs);
+		s->st[i].priv = NULL;
+	}
+	if (!vb)
+		return;
+	if (vb->pd)
+		ibv_dealloc_pd(vb->pd);
+	if (vb->listen_id)
+		rdma_destroy_id(vb->listen_id);
+	if (vb->ec)
+		rdma_destroy_event_channel(vb->ec);
+	free(vb);
+	s->xpriv = NULL;
+}
+
+const struct ig_xport_ops ig_verbs_ops = {
+	.name = "verbs",
+	.setup = vb_setup,
+	.stop = vb_stop,
+	.cleanup = vb_cleanup,
+	.bw_send = vb_bw_send,
+	.bw_flush = vb_bw_flush,
+	.bw_recv = vb_bw_recv,
+	.lat_ping = vb_lat_ping,
+	.lat_pong = vb_lat_pong,
+	.rx_confirms = false,
+};

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal to src/verbs: resources of one verbs session. */
+#ifndef IG_VERBS_INT_H
+#define IG_VERBS_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "engine.h"
+
+/* Receives kept posted by a send_bw receiver and by latency tests. */
+#define VB_RX_DEPTH 512
+/* Work requests handed to one ibv_post_send call at most. */
+#define VB_POST_BATCH 32
+/* Latency tests signal every VB_LAT_SIGNAL-th send only. */
+#define VB_LAT_SIGNAL 64
+
+/* What the peer must know to write into a stream's buffer. */
+struct vb_remote {
+	uint64_t addr;
+	uint32_t rkey;
+};
+
+struct vb_stream {
+	struct rdma_cm_id *id;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	char *buf;     /* [0, size): send/source, [size, 2 size): target */
+	size_t buflen;
+	struct vb_remote remote;
+	/* data path */
+	struct ibv_send_wr wr[VB_POST_BATCH];
+	struct ibv_sge sge[VB_POST_BATCH];
+	uint32_t outstanding; /* posted, not yet completed */
+	uint32_t unsignaled;  /* posted since the last signaled one */
+	uint32_t rx_posted;
+	uint32_t rx_depth;
+	uint64_t sends;       /* latency: sends so far */
+	uint8_t seq;          /* write_lat: flag value */
+	bool established;
+};
+
+struct vb_session {
+	struct rdma_event_channel *ec;
+	struct rdma_cm_id *listen_id; /* server */
+	struct ibv_context *ctx;      /* of the first stream's id */
+	struct ibv_pd *pd;
+	int numa_node;
+	uint64_t cookie;
+	enum ibv_access_flags access; /* what the peer may do to our MR */
+};
+
+/* vb_dev.c */
+int vb_check_devices(struct ig_session *s);
+int vb_describe(struct ig_session *s, struct rdma_cm_id *id);
+int vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx);
+int vb_memlock_fail(struct ig_session *s, int err, size_t len);
+
+/* vb_res.c */
+int vb_stream_res(struct ig_session *s, struct ig_stream *st);
+void vb_stream_free(struct vb_stream *vs);
+void vb_stream_free_buf(struct vb_stream *vs, int numa_node);
+int vb_post_recvs(struct ig_stream *st, uint32_t n);
+const char *vb_wc_status(enum ibv_wc_status st);
+
+/* vb_data.c */
+#define VB_SPIN_CHECK (1u << 14)
+#define VB_POLL 32
+
+struct vb_wait {
+	uint32_t spins;
+	uint64_t since;
+};
+
+int vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what);
+int vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc);
+int vb_reap(struct ig_stream *st);
+int vb_post_chain(struct ig_stream *st, uint32_t k);
+ssize_t vb_bw_send(struct ig_stream *st, uint64_t n);
+int vb_bw_flush(struct ig_stream *st);
+int vb_bw_recv(struct ig_stream *st);
+
+/* vb_lat.c */
+int vb_lat_ping(struct ig_stream *st);
+int vb_lat_pong(struct ig_stream *st);
+
+/* vb_conn.c */
+int vb_setup_server(struct ig_session *s);
+int vb_setup_client(struct ig_session *s);
+int vb_qp_to_rts(struct ig_session *s, struct ig_stream *st, bool passive);
+
+#endif

@@ -1,0 +1,93 @@
+#!/bin/bash
+# bad_input.sh: a bad option value exits 2 with exactly one line on stderr
+# that names the option and the value as typed; nothing on stdout.  A client
+# to a port where nothing listens exits 1 with one line within 5 s.
+#   bash tests/integ/bad_input.sh /abs/path/to/ibgap
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
+ig_init bad_input "$@"
+
+# usage_error VALUE NAMES ARGS...: NAMES = '|'-separated spellings of the
+# option, one of which the line must contain (empty = do not check).
+usage_error()
+{
+	local value=$1 names=$2 what line re ok=1
+
+	shift 2
+	what="ibgap $*"
+	ig_run 10 usage "$@"
+	[[ $RC == 2 ]] || { ok=0; fail "$what: exit code $RC, expected 2"; }
+	line=$(cat "$TMP/usage.err")
+	if [[ $(wc -l <"$TMP/usage.err") != 1 ]]; then
+		ok=0
+		fail "$what: want exactly one line on stderr, got:" \
+			"$(head -c 1000 "$TMP/usage.err")"
+	fi
+	# the value as a whole token, e.g. "'0'" or " 0 ", not "10"
+	re=$(printf '%s' "$value" | sed 's/[][\\.*^$+?(){}|/]/\\&/g')
+	if ! grep -qE -- "(^|[^0-9A-Za-z])$re([^0-9A-Za-z]|\$)" <<<"$line"; then
+		ok=0
+		fail "$what: stderr does not name the value '$value': $line"
+	fi
+	if [[ -n $names ]] && ! grep -qE -- "(^|[^A-Za-z])($names)" \
+		<<<"$line"; then
+		ok=0
+		fail "$what: stderr does not name the option ($names): $line"
+	fi
+	if [[ -s $TMP/usage.out ]]; then
+		ok=0
+		fail "$what: printed on stdout: $(head -c 500 "$TMP/usage.out")"
+	fi
+	((ok)) && pass "$what: exit 2, one line: $line"
+}
+
+# Each bad client option twice: "client HOST OPTS" (the documented order,
+# 'ibgap client HOST [options]') and "client OPTS HOST".
+bad_client()
+{
+	local value=$1 names=$2
+
+	shift 2
+	usage_error "$value" "$names" client 127.0.0.1 "$@"
+	usage_error "$value" "$names" client "$@" 127.0.0.1
+}
+
+bad_client 12Q '-s|--size|size' -s 12Q
+bad_client 2G '-s|--size|size' -s 2G
+bad_client foo '-t|--tests' -t foo
+bad_client 70000 '-p|--port' -p 70000
+bad_client abc '-D|--duration' -D abc
+bad_client 0 '-D|--duration' -D 0
+bad_client 0 '-n|--iterations' -n 0
+bad_client 0 '-P|--streams|streams' -P 0
+bad_client 1000 '-P|--streams|streams' -P 1000
+bad_client xml '--format' --format xml
+bad_client 0 '--timeout' --timeout 0
+bad_client 5G '--window|window' --window 5G
+bad_client 1x2 '--warmup' --warmup 1x2
+bad_client --bogus '' --bogus
+usage_error frobnicate '' frobnicate
+usage_error 0 '-p|--port' server -p 0
+usage_error abc '-p|--port' server -p abc
+usage_error 0 '--timeout' server --timeout 0
+usage_error --bogus '' server --bogus
+
+# Nothing listens: exit 1, one line, within 5 s.
+port=
+for _ in $(seq 20); do
+	p=$(ig_random_port)
+	if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+		port=$p
+		break
+	fi
+done
+[[ -n $port ]] || die "found no closed port in 20 tries"
+ig_run 10 refused client -p "$port" -t tcp_lat -n 10 127.0.0.1
+expect_rc 1 "client to closed port $port"
+expect_one_line "$TMP/refused.err" "client to closed port $port"
+expect_grep "$TMP/refused.err" "$port" "client to closed port"
+if awk -v e="$ELAPSED" 'BEGIN { exit !(e <= 5) }'; then
+	pass "client to closed port gave up in $ELAPSED s"
+else
+	fail "client to closed port took $ELAPSED s, want <= 5"
+fi
+ig_done

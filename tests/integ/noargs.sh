@@ -1,0 +1,26 @@
+#!/bin/bash
+# noargs.sh: 'ibgap' alone runs the default comparison against a server of
+# its own on loopback: exit 0 within 30 s, a table with tcp_bw and tcp_lat
+# rows, and one line on stderr saying that TCP runs alone.
+#   bash tests/integ/noargs.sh /abs/path/to/ibgap
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
+ig_init noargs "$@"
+
+ig_run 30 noargs
+expect_client_ok noargs "ibgap (no arguments), $ELAPSED s"
+expect_grep "$TMP/noargs.out" "Gb/s = 10^9 bit/s" "table units line"
+for t in tcp_bw tcp_lat; do
+	if grep -qE "^$t[[:space:]]+tcp[[:space:]]" "$TMP/noargs.out"; then
+		pass "table has a $t row"
+	else
+		fail "table has no '$t tcp ...' row: $(cat "$TMP/noargs.out")"
+	fi
+done
+expect_one_line "$TMP/noargs.err" "stderr of 'ibgap'"
+if grep -q TCP "$TMP/noargs.err" && grep -qiE 'alone|only' "$TMP/noargs.err"
+then
+	pass "the note says TCP runs alone"
+else
+	fail "stderr does not say that TCP runs alone: $(cat "$TMP/noargs.err")"
+fi
+ig_done

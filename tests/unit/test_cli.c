@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for the "ibgap client" / "ibgap server" argument parsers.
+ * argv arrays are writable copies (getopt may permute them); expected
+ * values are written out here (64K = 65536, 2.5 s = 2500 ms, ...), and
+ * every rejection must return -EINVAL with an error that quotes the bad
+ * value.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define NS 1000000000ull
+#define MAX_ARGS 40
+
+struct args {
+	char buf[MAX_ARGS][96];
+	char *argv[MAX_ARGS + 1];
+	int argc;
+};
+
+/* Writable copy of a NULL-terminated list of words. */
+static void mkargs(struct args *a, const char *const *w)
+{
+	memset(a, 0, sizeof(*a));
+	for (a->argc = 0; w[a->argc]; a->argc++) {
+		ck_assert_int_lt(a->argc, MAX_ARGS);
+		ck_assert_uint_lt(strlen(w[a->argc]), sizeof(a->buf[0]));
+		strcpy(a->buf[a->argc], w[a->argc]);
+		a->argv[a->argc] = a->buf[a->argc];
+	}
+	a->argv[a->argc] = NULL;
+}
+
+#define WORDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static int client(struct args *a, const char *const *w,
+		  struct ig_client_opts *o, char *err, size_t errlen)
+{
+	mkargs(a, w);
+	err[0] = '\0';
+	return ig_cli_client(a->argc, a->argv, o, err, errlen);
+}
+
+static int server(struct args *a, const char *const *w,
+		  struct ig_server_opts *o, char *err, size_t errlen)
+{
+	mkargs(a, w);
+	err[0] = '\0';
+	return ig_cli_server(a->argc, a->argv, o, err, errlen);
+}
+
+static bool is_word_char(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_' || c == '.';
+}
+
+/* tok occurs in s, not as part of a longer word or number. */
+static bool has_token(const char *s, const char *tok)
+{
+	size_t n = strlen(tok);
+	const char *p = s;
+
+	while ((p = strstr(p, tok))) {
+		if ((p == s || !is_word_char(p[-1])) && !is_word_char(p[n]))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+START_TEST(test_client_defaults)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "host"), &o, err,
+				sizeof(err)), 0);
+	ck_assert_str_eq(o.host, "host");
+	ck_assert(!o.port || !strcmp(o.port, "18515"));
+	ck_assert_uint_eq(o.ntests, 2);
+	ck_assert_int_eq(o.tests[0], IG_TEST_TCP_BW);
+	ck_assert_int_eq(o.tests[1], IG_TEST_TCP_LAT);
+	ck_assert(!o.size_given);
+	ck_assert_int_eq(o.format, IG_FMT_TEXT);
+	ck_assert_ptr_null(o.outfile);
+	ck_assert_uint_eq(o.p.duration_ns, 2 * NS);
+	ck_assert_uint_eq(o.p.iterations, 0);
+	/* the defaults "ibgap client --help" states */
+	ck_assert_uint_eq(o.p.size, 65536);
+	ck_assert_uint_eq(o.p.warmup_ns, NS / 2);
+	ck_assert_uint_eq(o.p.streams, 1);
+	ck_assert_uint_eq(o.p.timeout_ms, 10000);
+	ck_assert_uint_eq(o.p.tx_depth, 128);
+	ck_assert_uint_eq(o.p.cq_mod, 16);
+	ck_assert_uint_eq(o.p.inline_size, 0);
+	ck_assert_uint_eq(o.p.window, 0);
+}
+END_TEST
+
+START_TEST(test_client_short_opts)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+	int ret;
+
+	ret = client(&a, WORDS("client", "-p", "1234", "-t",
+			       "send_bw,write_lat,tcp_bw", "-s", "1M", "-D",
+			       "5.5", "--warmup", "0.25", "-P", "4",
+			       "--window", "4M", "--format", "json", "-o",
+			       "out.json", "--timeout", "2.5", "--tx-depth",
+			       "256", "--cq-mod", "32", "--inline", "64",
+			       "10.0.0.1"),
+		     &o, err, sizeof(err));
+	ck_assert_msg(ret == 0, "refused: %s", err);
+	ck_assert_str_eq(o.host, "10.0.0.1");
+	ck_assert_str_eq(o.port, "1234");
+	ck_assert_uint_eq(o.ntests, 3);
+	ck_assert_int_eq(o.tests[0], IG_TEST_SEND_BW);
+	ck_assert_int_eq(o.tests[1], IG_TEST_WRITE_LAT);
+	ck_assert_int_eq(o.tests[2], IG_TEST_TCP_BW);
+	ck_assert(o.size_given);
+	ck_assert_uint_eq(o.p.size, 1048576);
+	ck_assert_uint_eq(o.p.duration_ns, 5500000000ull);
+	ck_assert_uint_eq(o.p.iterations, 0);
+	ck_assert_uint_eq(o.p.warmup_ns, 250000000);
+	ck_assert_uint_eq(o.p.streams, 4);
+	ck_assert_uint_eq(o.p.window, 4194304);
+	ck_assert_int_eq(o.format, IG_FMT_JSON);
+	ck_assert_str_eq(o.outfile, "out.json");
+	ck_assert_uint_eq(o.p.timeout_ms, 2500);
+	ck_assert_uint_eq(o.p.tx_depth, 256);
+	ck_assert_uint_eq(o.p.cq_mod, 32);
+	ck_assert_uint_eq(o.p.inline_size, 64);
+}
+END_TEST
+
+START_TEST(test_client_long_opts)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+	int ret;
+
+	ret = client(&a, WORDS("client", "--port", "9", "--tests",
+			       "send_lat,write_bw,tcp_lat,send_bw,write_lat,"
+			       "tcp_bw",
+			       "--size", "64k", "--iterations", "1000",
+			       "--streams", "64", "--format", "csv",
+			       "--output", "r.csv", "--timeout", "0.1",
+			       "host.example"),
+		     &o, err, sizeof(err));
+	ck_assert_msg(ret == 0, "refused: %s", err);
+	ck_assert_str_eq(o.host, "host.example");
+	ck_assert_str_eq(o.port, "9");
+	ck_assert_uint_eq(o.ntests, 6);
+	ck_assert_int_eq(o.tests[0], IG_TEST_SEND_LAT);
+	ck_assert_int_eq(o.tests[1], IG_TEST_WRITE_BW);
+	ck_assert_int_eq(o.tests[2], IG_TEST_TCP_LAT);
+	ck_assert_int_eq(o.tests[3], IG_TEST_SEND_BW);
+	ck_assert_int_eq(o.tests[4], IG_TEST_WRITE_LAT);
+	ck_assert_int_eq(o.tests[5], IG_TEST_TCP_BW);
+	ck_assert(o.size_given);
+	ck_assert_uint_eq(o.p.size, 65536);
+	ck_assert_uint_eq(o.p.iterations, 1000);
+	ck_assert_uint_eq(o.p.duration_ns, 0);
+	ck_assert_uint_eq(o.p.streams, 64);
+	ck_assert_int_eq(o.format, IG_FMT_CSV);
+	ck_assert_str_eq(o.outfile, "r.csv");
+	ck_assert_uint_eq(o.p.timeout_ms, 100);
+}
+END_TEST
+
+/* -n switches to iteration mode: the default duration goes away, and so
+ * does an explicit -D. */
+START_TEST(test_client_iterations)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "-n", "5", "h"), &o, err,
+				sizeof(err)), 0);
+	ck_assert_uint_eq(o.p.iterations, 5);
+	ck_assert_uint_eq(o.p.duration_ns, 0);
+	ck_assert_int_eq(client(&a, WORDS("client", "-D", "3", "-n", "77",
+					  "h"), &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.p.iterations, 77);
+	ck_assert_uint_eq(o.p.duration_ns, 0);
+	ck_assert_int_eq(client(&a, WORDS("client", "-n", "1000000000", "h"),
+				&o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.p.iterations, 1000000000);
+}
+END_TEST
+
+START_TEST(test_client_help)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "--help"), &o, err,
+				sizeof(err)), 1);
+	ck_assert_int_eq(client(&a, WORDS("client", "-h"), &o, err,
+				sizeof(err)), 1);
+	ck_assert_int_eq(client(&a, WORDS("client", "-s", "1K", "--help"), &o,
+				err, sizeof(err)), 1);
+}
+END_TEST
+
+/* Parsing again starts from scratch: nothing leaks from the last call. */
+START_TEST(test_client_repeat)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(client(&a, WORDS("client", "-s", "4K", "-P",
+						  "2", "-t", "tcp_lat", "a"),
+					&o, err, sizeof(err)), 0);
+		ck_assert_uint_eq(o.p.size, 4096);
+		ck_assert_uint_eq(o.p.streams, 2);
+		ck_assert_uint_eq(o.ntests, 1);
+		ck_assert_int_eq(client(&a, WORDS("client", "-s", "12Q", "b"),
+					&o, err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(client(&a, WORDS("client", "b"), &o, err,
+					sizeof(err)), 0);
+		ck_assert_str_eq(o.host, "b");
+		ck_assert(!o.size_given);
+		ck_assert_uint_eq(o.p.size, 65536);
+		ck_assert_uint_eq(o.p.streams, 1);
+		ck_assert_uint_eq(o.ntests, 2);
+	}
+}
+END_TEST
+
+struct err_case {
+	const char *argv[8];
+	const char *needle; /* the bad value, as a word of err */
+	const char *also;   /* another word err must hold, or NULL */
+};
+
+static const struct err_case client_errs[] = {
+	{ { "client", "-s", "12Q", "h" }, "12Q", "-s" },
+	{ { "client", "-t", "foo", "h" }, "foo", "-t" },
+	{ { "client", "-t", "", "h" }, "-t", NULL },
+	{ { "client", "-t", ",", "h" }, ",", "-t" },
+	{ { "client", "-t", "tcp_bw,nope", "h" }, "nope", "-t" },
+	{ { "client", "-p", "0", "h" }, "0", "-p" },
+	{ { "client", "-p", "70000", "h" }, "70000", "-p" },
+	{ { "client", "-p", "abc", "h" }, "abc", "-p" },
+	{ { "client", "-D", "abc", "h" }, "abc", "-D" },
+	{ { "client", "-n", "0", "h" }, "0", "-n" },
+	{ { "client", "-n", "-5", "h" }, "-5", "-n" },
+	{ { "client", "-P", "0", "h" }, "0", "streams" },
+	{ { "client", "-P", "100", "h" }, "100", "streams" },
+	{ { "client", "-P", "4294967296", "h" }, "4294967296", "-P" },
+	{ { "client", "--format", "xml", "h" }, "xml", "--format" },
+	{ { "client", "--timeout", "0.01", "h" }, "0.01", "--timeout" },
+	{ { "client", "--timeout", "3601", "h" }, "3601", "--timeout" },
+	{ { "client", "--window", "2G", "h" }, "2147483648", "window" },
+	{ { "client", "--inline", "2000", "h" }, "2000", "inline" },
+	{ { "client", "--cq-mod", "200", "h" }, "200", "cq-mod" },
+	{ { "client", "-n", "1000000001", "h" }, "1000000001", NULL },
+	{ { "client" }, "HOST", NULL },
+	{ { "client", "-s", "1K" }, "HOST", NULL },
+	{ { "client", "--bogus", "h" }, "--bogus", NULL },
+	{ { "client", "-x", "h" }, "-x", NULL },
+	{ { "client", "-P", "2", "-s" }, "-s", NULL },
+	{ { "client", "--format" }, "--format", NULL },
+};
+
+#define N_CLIENT_ERRS (sizeof(client_errs) / sizeof(client_errs[0]))
+
+/* The words of a case, for messages. */
+static const char *joined(const struct err_case *c, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 8 && c->argv[i] && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s'%s'",
+					i ? " " : "", c->argv[i]);
+	return buf;
+}
+
+static void check_err(int ret, const char *err, const struct err_case *c)
+{
+	char w[256];
+
+	ck_assert_msg(ret == -EINVAL, "%s: got %d, err '%s'",
+		      joined(c, w, sizeof(w)), ret, err);
+	ck_assert_msg(err[0], "%s: empty err", joined(c, w, sizeof(w)));
+	ck_assert_msg(has_token(err, c->needle), "'%s' does not quote '%s'",
+		      err, c->needle);
+	ck_assert_msg(!c->also || has_token(err, c->also),
+		      "'%s' does not name '%s'", err, c->also);
+}
+
+START_TEST(test_client_errors)
+{
+	const struct err_case *c = &client_errs[_i];
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	check_err(client(&a, c->argv, &o, err, sizeof(err)), err, c);
+}
+END_TEST
+
+/* The error for a second HOST must quote it. */
+START_TEST(test_client_two_hosts)
+{
+	static const struct err_case c = { { "client", "hostA", "hostB" },
+					   "hostB", NULL };
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	check_err(client(&a, c.argv, &o, err, sizeof(err)), err, &c);
+}
+END_TEST
+
+/* An unknown short option inside a cluster: the error must name it, not
+ * argv[0] or another word. */
+START_TEST(test_client_unknown_in_cluster)
+{
+	static const struct err_case c = { { "client", "-xy", "h" }, "-xy",
+					   NULL };
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+	int ret = client(&a, c.argv, &o, err, sizeof(err));
+
+	ck_assert_int_eq(ret, -EINVAL);
+	ck_assert_msg(!has_token(err, "client"), "'%s' names argv[0]", err);
+	ck_assert_msg(strstr(err, "-x") || strstr(err, "'x'"),
+		      "'%s' does not name -x", err);
+}
+END_TEST
+
+/* "usage: ibgap client HOST [options]": options after HOST. */
+START_TEST(test_client_host_first)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+	int ret;
+
+	ret = client(&a, WORDS("client", "host", "-s", "64K", "-P", "2"), &o,
+		     err, sizeof(err));
+	ck_assert_msg(ret == 0, "'client host -s 64K -P 2' refused: %s", err);
+	ck_assert_str_eq(o.host, "host");
+	ck_assert_uint_eq(o.p.size, 65536);
+	ck_assert_uint_eq(o.p.streams, 2);
+	ck_assert(o.size_given);
+}
+END_TEST
+
+START_TEST(test_server_defaults)
+{
+	struct ig_server_opts o;
+	struct args a;
+	char err[256];
+
+	memset(&o, 0x5a, sizeof(o));
+	ck_assert_int_eq(server(&a, WORDS("server"), &o, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(o.timeout_ms, 10000);
+	ck_assert(!o.once);
+	ck_assert(!o.port || !strcmp(o.port, "18515"));
+	ck_assert_ptr_null(o.bind);
+}
+END_TEST
+
+START_TEST(test_server_opts)
+{
+	struct ig_server_opts o;
+	struct args a;
+	char err[256];
+	int ret;
+
+	ret = server(&a, WORDS("server", "-p", "1234", "-B", "127.0.0.1",
+			       "--once", "--timeout", "2.5"),
+		     &o, err, sizeof(err));
+	ck_assert_msg(ret == 0, "refused: %s", err);
+	ck_assert_str_eq(o.port, "1234");
+	ck_assert_str_eq(o.bind, "127.0.0.1");
+	ck_assert(o.once);
+	ck_assert_int_eq(o.timeout_ms, 2500);
+	ret = server(&a, WORDS("server", "--port", "65535", "--bind", "::1",
+			       "--timeout", "3600"),
+		     &o, err, sizeof(err));
+	ck_assert_msg(ret == 0, "refused: %s", err);
+	ck_assert_str_eq(o.port, "65535");
+	ck_assert_str_eq(o.bind, "::1");
+	ck_assert(!o.once);
+	ck_assert_int_eq(o.timeout_ms, 3600000);
+	ck_assert_int_eq(server(&a, WORDS("server", "--help"), &o, err,
+				sizeof(err)), 1);
+	ck_assert_int_eq(server(&a, WORDS("server", "-h"), &o, err,
+				sizeof(err)), 1);
+}
+END_TEST
+
+static const struct err_case server_errs[] = {
+	{ { "server", "extra" }, "extra", NULL },
+	{ { "server", "--once", "extra" }, "extra", NULL },
+	{ { "server", "--bogus" }, "--bogus", NULL },
+	{ { "server", "-x" }, "-x", NULL },
+	{ { "server", "-p", "0" }, "0", "-p" },
+	{ { "server", "-p", "70000" }, "70000", "-p" },
+	{ { "server", "-p", "abc" }, "abc", "-p" },
+	{ { "server", "--timeout", "0.01" }, "0.01", "--timeout" },
+	{ { "server", "--timeout", "abc" }, "abc", "--timeout" },
+	{ { "server", "--timeout" }, "--timeout", NULL },
+	{ { "server", "-B" }, "-B", NULL },
+};
+
+#define N_SERVER_ERRS (sizeof(server_errs) / sizeof(server_errs[0]))
+
+START_TEST(test_server_errors)
+{
+	const struct err_case *c = &server_errs[_i];
+	struct ig_server_opts o;
+	struct args a;
+	char err[256];
+
+	check_err(server(&a, c->argv, &o, err, sizeof(err)), err, c);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("client");
+	TCase *ts = tcase_create("server");
+
+	tcase_add_test(tc, test_client_defaults);
+	tcase_add_test(tc, test_client_short_opts);
+	tcase_add_test(tc, test_client_long_opts);
+	tcase_add_test(tc, test_client_iterations);
+	tcase_add_test(tc, test_client_help);
+	tcase_add_test(tc, test_client_repeat);
+	tcase_add_loop_test(tc, test_client_errors, 0, N_CLIENT_ERRS);
+	tcase_add_test(tc, test_client_two_hosts);
+	tcase_add_test(tc, test_client_unknown_in_cluster);
+	tcase_add_test(tc, test_client_host_first);
+	suite_add_tcase(s, tc);
+	tcase_add_test(ts, test_server_defaults);
+	tcase_add_test(ts, test_server_opts);
+	tcase_add_loop_test(ts, test_server_errors, 0, N_SERVER_ERRS);
+	suite_add_tcase(s, ts);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cli_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
