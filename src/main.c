@@ -82,7 +82,8 @@ static void *local_server_thread(void *arg)
  * against a server of our own on a free port. */
 static int local_main(void)
 {
-	struct ig_server_opts so = { .bind = "127.0.0.1", .port = "0",
+	struct ig_server_opts so = { .bind = "127.0.0.1",
+				     .port = "0",
 				     .timeout_ms = 10000 };
 	struct local_server ls = { 0 };
 	struct ig_client_opts co;
@@ -101,7 +102,7 @@ static int local_main(void)
 	if (ig_cli_client(4, argv, &co, err, sizeof(err)))
 		return usage_error(err, "client");
 	fprintf(stderr, "ibgap: no RDMA comparison yet in this build: TCP "
-		"alone over loopback (127.0.0.1)\n");
+			"alone over loopback (127.0.0.1)\n");
 	if (pthread_create(&t, NULL, local_server_thread, &ls)) {
 		fprintf(stderr, "ibgap: cannot start the local server\n");
 		return 1;
@@ -129,12 +130,9 @@ static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } subcommands[] = {
-	{ "server", server_main },
-	{ "client", client_main },
-	{ "version", version_main },
-	{ "--version", version_main },
-	{ "help", help_main },
-	{ "--help", help_main },
+	{ "server", server_main },   { "client", client_main },
+	{ "version", version_main }, { "--version", version_main },
+	{ "help", help_main },	     { "--help", help_main },
 	{ "-h", help_main },
 };
 
@@ -145,7 +143,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(*subcommands); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "ibgap: unknown command '%s': allowed server, client, "
-		"version, help\n", argv[1]);
+	fprintf(stderr,
+		"ibgap: unknown command '%s': allowed server, client, "
+		"version, help\n",
+		argv[1]);
 	return 2;
 }

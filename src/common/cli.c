@@ -24,10 +24,10 @@ enum {
 	OPT_CPU,
 };
 
-#define FAIL(...)                                                             \
-	do {                                                                  \
-		snprintf(err, errlen, __VA_ARGS__);                           \
-		return -EINVAL;                                               \
+#define FAIL(...)                                   \
+	do {                                        \
+		snprintf(err, errlen, __VA_ARGS__); \
+		return -EINVAL;                     \
 	} while (0)
 
 /* getopt leaves an unknown short option in optopt; for a long option
@@ -38,7 +38,8 @@ static int bad_option(char **argv, int opt, const char *cmd, char *err,
 {
 	if (opt > 0 && opt < 256)
 		FAIL("option '-%c' is unknown or lacks its value: see "
-		     "--help", opt);
+		     "--help",
+		     opt);
 	FAIL("option '%s' is unknown or lacks its value: see --help",
 	     argv[optind - 1]);
 }
@@ -58,7 +59,8 @@ static int parse_tests(const char *arg, struct ig_client_opts *o, char *err,
 
 		if (t < 0)
 			FAIL("-t: unknown test '%s': allowed tcp_bw, tcp_lat, "
-			     "send_bw, write_bw, send_lat, write_lat", tok);
+			     "send_bw, write_bw, send_lat, write_lat",
+			     tok);
 		if (o->ntests == IG_TEST_COUNT)
 			FAIL("-t: more than %d tests in '%s'", IG_TEST_COUNT,
 			     arg);
@@ -69,8 +71,8 @@ static int parse_tests(const char *arg, struct ig_client_opts *o, char *err,
 	return 0;
 }
 
-static int parse_u32(const char *opt, const char *arg, uint32_t *v,
-		     char *err, size_t errlen)
+static int parse_u32(const char *opt, const char *arg, uint32_t *v, char *err,
+		     size_t errlen)
 {
 	uint64_t x;
 
@@ -81,8 +83,8 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *v,
 	return 0;
 }
 
-static int parse_secs(const char *opt, const char *arg, uint64_t *ns,
-		      char *err, size_t errlen)
+static int parse_secs(const char *opt, const char *arg, uint64_t *ns, char *err,
+		      size_t errlen)
 {
 	if (ig_parse_seconds(arg, ns))
 		FAIL("%s: '%s' is not a number of seconds (e.g. 10 or 0.5)",
@@ -90,12 +92,13 @@ static int parse_secs(const char *opt, const char *arg, uint64_t *ns,
 	return 0;
 }
 
-static int parse_bytes(const char *opt, const char *arg, uint64_t *v,
-		       char *err, size_t errlen)
+static int parse_bytes(const char *opt, const char *arg, uint64_t *v, char *err,
+		       size_t errlen)
 {
 	if (ig_parse_size(arg, v))
 		FAIL("%s: '%s' is not a byte count: use digits with an "
-		     "optional K, M or G suffix (powers of two)", opt, arg);
+		     "optional K, M or G suffix (powers of two)",
+		     opt, arg);
 	return 0;
 }
 
@@ -131,8 +134,8 @@ static const struct option client_longopts[] = {
 	{}
 };
 
-static int local_opt(int c, const char *arg, struct ig_local_opts *l,
-		     char *err, size_t errlen)
+static int local_opt(int c, const char *arg, struct ig_local_opts *l, char *err,
+		     size_t errlen)
 {
 	uint64_t v;
 
@@ -147,26 +150,28 @@ static int local_opt(int c, const char *arg, struct ig_local_opts *l,
 	case OPT_IB_PORT:
 		if (ig_parse_u64(arg, &v) || v < 1 || v > 255)
 			FAIL("--ib-port: '%s' is not an HCA port: allowed 1 "
-			     "to 255", arg);
+			     "to 255",
+			     arg);
 		l->ib_port = (int)v;
 		return 0;
 	case OPT_GID_INDEX:
 		if (ig_parse_u64(arg, &v) || v > 65535)
 			FAIL("--gid-index: '%s' is not a GID index: allowed 0 "
-			     "to 65535", arg);
+			     "to 65535",
+			     arg);
 		l->gid_index = (int)v;
 		return 0;
 	default:
 		if (ig_parse_u64(arg, &v) || v >= CPU_SETSIZE)
 			FAIL("--cpu: '%s' is not a CPU number: allowed 0 to "
-			     "%d", arg, CPU_SETSIZE - 1);
+			     "%d",
+			     arg, CPU_SETSIZE - 1);
 		l->cpu = (int)v;
 		return 0;
 	}
 }
 
-static int timeout_opt(const char *arg, uint32_t *ms, char *err,
-		       size_t errlen)
+static int timeout_opt(const char *arg, uint32_t *ms, char *err, size_t errlen)
 {
 	uint64_t ns;
 
@@ -174,7 +179,8 @@ static int timeout_opt(const char *arg, uint32_t *ms, char *err,
 		return -EINVAL;
 	if (ns < 100 * 1000000ull || ns > IG_MAX_TIMEOUT_MS * 1000000ull)
 		FAIL("--timeout: '%s' is out of range: allowed 0.1 to %d "
-		     "seconds", arg, IG_MAX_TIMEOUT_MS / 1000);
+		     "seconds",
+		     arg, IG_MAX_TIMEOUT_MS / 1000);
 	*ms = (uint32_t)(ns / 1000000);
 	return 0;
 }
@@ -191,23 +197,29 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		o->port = arg;
 		ret = check_port(arg, err, errlen);
 		break;
-	case 't': ret = parse_tests(arg, o, err, errlen); break;
+	case 't':
+		ret = parse_tests(arg, o, err, errlen);
+		break;
 	case 's':
 		ret = parse_bytes("-s", arg, &p->size, err, errlen);
 		o->size_given = true;
 		break;
-	case 'D': ret = parse_secs("-D", arg, &p->duration_ns, err, errlen);
-		  break;
+	case 'D':
+		ret = parse_secs("-D", arg, &p->duration_ns, err, errlen);
+		break;
 	case 'n':
 		if (ig_parse_u64(arg, &p->iterations) || !p->iterations)
 			FAIL("-n: '%s' is not a whole number of iterations "
-			     "from 1 to %llu", arg, IG_MAX_ITERATIONS);
+			     "from 1 to %llu",
+			     arg, IG_MAX_ITERATIONS);
 		*iters_given = true;
 		break;
 	case OPT_WARMUP:
 		ret = parse_secs("--warmup", arg, &p->warmup_ns, err, errlen);
 		break;
-	case 'P': ret = parse_u32("-P", arg, &p->streams, err, errlen); break;
+	case 'P':
+		ret = parse_u32("-P", arg, &p->streams, err, errlen);
+		break;
 	case OPT_WINDOW:
 		ret = parse_bytes("--window", arg, &p->window, err, errlen);
 		break;
@@ -215,17 +227,23 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		ret = ig_format_parse(arg);
 		if (ret < 0)
 			FAIL("--format: '%s' is not a format: allowed text, "
-			     "json, csv", arg);
+			     "json, csv",
+			     arg);
 		o->format = ret;
 		ret = 0;
 		break;
-	case 'o': o->outfile = arg; break;
-	case OPT_TIMEOUT: ret = timeout_opt(arg, &p->timeout_ms, err, errlen);
+	case 'o':
+		o->outfile = arg;
 		break;
-	case OPT_TX_DEPTH: ret = parse_u32("--tx-depth", arg, &p->tx_depth,
-					   err, errlen); break;
-	case OPT_CQ_MOD: ret = parse_u32("--cq-mod", arg, &p->cq_mod, err,
-					 errlen); break;
+	case OPT_TIMEOUT:
+		ret = timeout_opt(arg, &p->timeout_ms, err, errlen);
+		break;
+	case OPT_TX_DEPTH:
+		ret = parse_u32("--tx-depth", arg, &p->tx_depth, err, errlen);
+		break;
+	case OPT_CQ_MOD:
+		ret = parse_u32("--cq-mod", arg, &p->cq_mod, err, errlen);
+		break;
 	case OPT_INLINE:
 		ret = parse_bytes("--inline", arg, &v, err, errlen);
 		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
@@ -242,8 +260,8 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 	return ret;
 }
 
-static int client_finish(struct ig_client_opts *o, bool iters_given,
-			 char *err, size_t errlen)
+static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
+			 size_t errlen)
 {
 	char why[256];
 
@@ -254,8 +272,8 @@ static int client_finish(struct ig_client_opts *o, bool iters_given,
 	return 0;
 }
 
-int ig_cli_client(int argc, char **argv, struct ig_client_opts *o,
-		  char *err, size_t errlen)
+int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
+		  size_t errlen)
 {
 	bool iters_given = false;
 	int c, ret;
@@ -269,8 +287,8 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o,
 	o->format = IG_FMT_TEXT;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:t:s:D:n:P:o:h",
-				client_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:t:s:D:n:P:o:h", client_longopts,
+				NULL)) != -1) {
 		if (c == 'h')
 			return 1;
 		if (c == '?' || c == ':')
@@ -298,8 +316,8 @@ static const struct option server_longopts[] = {
 	{}
 };
 
-int ig_cli_server(int argc, char **argv, struct ig_server_opts *o,
-		  char *err, size_t errlen)
+int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
+		  size_t errlen)
 {
 	uint32_t ms;
 	int c;
@@ -308,17 +326,22 @@ int ig_cli_server(int argc, char **argv, struct ig_server_opts *o,
 	o->timeout_ms = IG_DEFAULT_TIMEOUT_MS;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:B:h", server_longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:B:h", server_longopts, NULL)) !=
+	       -1) {
 		switch (c) {
-		case 'h': return 1;
+		case 'h':
+			return 1;
 		case 'p':
 			o->port = optarg;
 			if (check_port(optarg, err, errlen))
 				return -EINVAL;
 			break;
-		case 'B': o->bind = optarg; break;
-		case OPT_ONCE: o->once = true; break;
+		case 'B':
+			o->bind = optarg;
+			break;
+		case OPT_ONCE:
+			o->once = true;
+			break;
 		case OPT_TIMEOUT:
 			if (timeout_opt(optarg, &ms, err, errlen))
 				return -EINVAL;

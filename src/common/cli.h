@@ -18,7 +18,7 @@ struct ig_client_opts {
 	unsigned int ntests;
 	struct ig_params p; /* applies to every test */
 	struct ig_local_opts local;
-	bool size_given;    /* else latency tests use IG_DEFAULT_LAT_SIZE */
+	bool size_given; /* else latency tests use IG_DEFAULT_LAT_SIZE */
 	enum ig_format format;
 	const char *outfile;
 };
@@ -35,9 +35,9 @@ struct ig_server_opts {
  * subcommand).  Return 0, 1 when help was printed, or -EINVAL with one
  * line in err naming the option, the value and what is allowed.
  */
-int ig_cli_client(int argc, char **argv, struct ig_client_opts *o,
-		  char *err, size_t errlen);
-int ig_cli_server(int argc, char **argv, struct ig_server_opts *o,
-		  char *err, size_t errlen);
+int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
+		  size_t errlen);
+int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
+		  size_t errlen);
 
 #endif

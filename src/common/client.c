@@ -28,8 +28,10 @@ static int say_hello(struct ig_ctrl *c, struct ig_report_env *env)
 		return ret;
 	if (!json_object_object_get_ex(w, "sysinfo", &si) ||
 	    ig_sysinfo_from_json(si, &env->server))
-		ret = ig_ctrl_fail(c, EPROTO, "WELCOME from %s carries no "
-				   "usable sysinfo", c->peer);
+		ret = ig_ctrl_fail(c, EPROTO,
+				   "WELCOME from %s carries no "
+				   "usable sysinfo",
+				   c->peer);
 	json_object_put(w);
 	return ret;
 }
@@ -67,8 +69,7 @@ static int run_tests(const struct ig_client_opts *o, struct ig_ctrl *c,
 		struct ig_params p = o->p;
 
 		p.test = o->tests[i];
-		if (!o->size_given &&
-		    ig_test_pattern(p.test) == IG_PATTERN_LAT)
+		if (!o->size_given && ig_test_pattern(p.test) == IG_PATTERN_LAT)
 			p.size = IG_DEFAULT_LAT_SIZE;
 		if (ig_engine_client(c, &p, &o->local, &res[i], err,
 				     sizeof(err))) {
@@ -87,12 +88,11 @@ int ig_client_run(const struct ig_client_opts *o)
 	char err[512], port[16];
 	int fd, ret;
 
-
 	snprintf(port, sizeof(port), "%s", o->port ? o->port : "");
 	if (!o->port)
 		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
-	fd = ig_net_connect(o->host, port,
-			    (int)o->p.timeout_ms, err, sizeof(err));
+	fd = ig_net_connect(o->host, port, (int)o->p.timeout_ms, err,
+			    sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "ibgap: %s\n", err);
 		return 1;

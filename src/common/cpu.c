@@ -25,8 +25,8 @@
 
 #define CPU_STAT_CAP (1024 * 1024) /* largest /proc/stat we accept */
 #define CPU_STAT_INIT 8192
-#define CPU_MIN_FIELDS 4   /* user nice system idle: Linux 2.4 */
-#define CPU_MAX_FIELDS 10  /* ... steal guest guest_nice */
+#define CPU_MIN_FIELDS 4  /* user nice system idle: Linux 2.4 */
+#define CPU_MAX_FIELDS 10 /* ... steal guest guest_nice */
 #define CPU_USER_HZ_DEFAULT 100
 
 /*
@@ -81,7 +81,7 @@ int ig_cpu_parse_stat(const char *text, struct ig_cpu_snap *s)
 
 	if (!text || !s)
 		return -EINVAL;
-	for (line = text; *line; ) {
+	for (line = text; *line;) {
 		const char *nl = strchr(line, '\n');
 
 		if (!have_agg && strncmp(line, "cpu", 3) == 0 &&
@@ -193,8 +193,8 @@ static int read_stat(const char *path, struct ig_cpu_snap *s)
 	if (fd < 0) {
 		ret = -errno;
 		fprintf(stderr,
-			"ibgap: cannot open %s for CPU accounting: %s\n",
-			path, strerror(-ret));
+			"ibgap: cannot open %s for CPU accounting: %s\n", path,
+			strerror(-ret));
 		return ret;
 	}
 	ret = read_all(fd, &text);
@@ -282,7 +282,7 @@ void ig_cpu_usage(const struct ig_cpu_snap *a, const struct ig_cpu_snap *b,
 	u->proc_sys_s = (double)delta(a->ru_stime_us, b->ru_stime_us) / 1e6;
 	u->seconds = (double)delta(a->wall_ns, b->wall_ns) / 1e9;
 	u->ncpus = b->ncpus;
-	u->us_per_kib = bytes ? busy * 1e6 / (double)hz /
-					((double)bytes / 1024.0)
-			      : -1.0;
+	u->us_per_kib =
+		bytes ? busy * 1e6 / (double)hz / ((double)bytes / 1024.0)
+		      : -1.0;
 }

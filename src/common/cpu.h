@@ -17,7 +17,7 @@ struct ig_cpu_snap {
 	/* getrusage(RUSAGE_SELF), microseconds */
 	uint64_t ru_utime_us, ru_stime_us;
 	uint64_t wall_ns; /* ig_now_ns() when the snapshot was taken */
-	int ncpus;        /* number of "cpuN" lines */
+	int ncpus;	  /* number of "cpuN" lines */
 };
 
 /* Utilisation and service demand; all percentages are of ALL CPUs
@@ -25,7 +25,7 @@ struct ig_cpu_snap {
 struct ig_cpu_usage {
 	double user_pct, sys_pct, irq_pct, softirq_pct, total_pct;
 	double proc_user_s, proc_sys_s; /* this process, seconds of CPU */
-	double seconds;                 /* wall time of the interval */
+	double seconds;			/* wall time of the interval */
 	int ncpus;
 	/* microseconds of CPU (all CPUs, user+nice+sys+irq+softirq+steal)
 	 * spent per KiB of payload; netperf's service demand unit.  Negative

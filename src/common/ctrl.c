@@ -62,8 +62,7 @@ void ig_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof(host));
 		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));
 	} else {
-		snprintf(buf, len, "unknown address family %d",
-			 ss->ss_family);
+		snprintf(buf, len, "unknown address family %d", ss->ss_family);
 	}
 }
 
@@ -108,22 +107,27 @@ static int read_full(struct ig_ctrl *c, void *buf, size_t len,
 			return ig_ctrl_fail(c, ETIMEDOUT,
 					    "no reply from %s within %d ms "
 					    "(raise --timeout if the peer is "
-					    "slow)", c->peer, c->timeout_ms);
-		ret = ig_ctrl_poll(c, (int)((deadline - now + 999999) /
-					     1000000));
+					    "slow)",
+					    c->peer, c->timeout_ms);
+		ret = ig_ctrl_poll(c,
+				   (int)((deadline - now + 999999) / 1000000));
 		if (ret < 0)
-			return ig_ctrl_fail(c, -ret, "poll on control "
-					    "connection to %s: %s", c->peer,
-					    strerror(-ret));
+			return ig_ctrl_fail(c, -ret,
+					    "poll on control "
+					    "connection to %s: %s",
+					    c->peer, strerror(-ret));
 		if (ret == 0)
 			continue;
 		ssize_t n = recv(c->fd, (char *)buf + got, len - got, 0);
 
 		if (n == 0)
-			return ig_ctrl_fail(c, ECONNRESET, "%s closed the "
-					    "control connection", c->peer);
+			return ig_ctrl_fail(c, ECONNRESET,
+					    "%s closed the "
+					    "control connection",
+					    c->peer);
 		if (n < 0 && errno != EINTR && errno != EAGAIN)
-			return ig_ctrl_fail(c, errno, "reading control "
+			return ig_ctrl_fail(c, errno,
+					    "reading control "
 					    "connection from %s: %s",
 					    c->peer, strerror(errno));
 		if (n > 0)
@@ -142,7 +146,8 @@ static int write_full(struct ig_ctrl *c, const void *buf, size_t len)
 		ssize_t n;
 
 		if (ig_now_ns() >= deadline)
-			return ig_ctrl_fail(c, ETIMEDOUT, "%s did not take "
+			return ig_ctrl_fail(c, ETIMEDOUT,
+					    "%s did not take "
 					    "a control message within %d ms",
 					    c->peer, c->timeout_ms);
 		if (poll(&pfd, 1, 100) <= 0)
@@ -170,7 +175,8 @@ int ig_ctrl_send(struct ig_ctrl *c, enum ig_msg_type type, json_object *body)
 						      JSON_C_TO_STRING_PLAIN);
 	len = strlen(text);
 	if (len > IG_MSG_MAX_BODY)
-		return ig_ctrl_fail(c, EMSGSIZE, "%s message of %zu bytes "
+		return ig_ctrl_fail(c, EMSGSIZE,
+				    "%s message of %zu bytes "
 				    "exceeds the cap of %u",
 				    ig_msg_type_name(type), len,
 				    IG_MSG_MAX_BODY);
@@ -181,8 +187,7 @@ int ig_ctrl_send(struct ig_ctrl *c, enum ig_msg_type type, json_object *body)
 	return ret;
 }
 
-int ig_ctrl_send_msg(struct ig_ctrl *c, enum ig_msg_type type,
-		     const char *msg)
+int ig_ctrl_send_msg(struct ig_ctrl *c, enum ig_msg_type type, const char *msg)
 {
 	json_object *o = json_object_new_object();
 	int ret;
@@ -197,26 +202,31 @@ static int hdr_error(struct ig_ctrl *c, int ret, const struct ig_msg_hdr *h)
 {
 	switch (ret) {
 	case -EPROTONOSUPPORT:
-		return ig_ctrl_fail(c, EPROTONOSUPPORT, "protocol version "
+		return ig_ctrl_fail(c, EPROTONOSUPPORT,
+				    "protocol version "
 				    "mismatch: %s speaks %u, this ibgap "
 				    "speaks %u: run the same ibgap version "
-				    "on both hosts", c->peer, h->version,
-				    IG_PROTO_VERSION);
+				    "on both hosts",
+				    c->peer, h->version, IG_PROTO_VERSION);
 	case -EMSGSIZE:
-		return ig_ctrl_fail(c, EMSGSIZE, "%s announced a %u-byte "
-				    "message; the cap is %u", c->peer,
-				    h->len, IG_MSG_MAX_BODY);
+		return ig_ctrl_fail(c, EMSGSIZE,
+				    "%s announced a %u-byte "
+				    "message; the cap is %u",
+				    c->peer, h->len, IG_MSG_MAX_BODY);
 	case -EBADMSG:
-		return ig_ctrl_fail(c, EBADMSG, "%s sent unknown message "
-				    "type %u", c->peer, h->type);
+		return ig_ctrl_fail(c, EBADMSG,
+				    "%s sent unknown message "
+				    "type %u",
+				    c->peer, h->type);
 	default:
-		return ig_ctrl_fail(c, EPROTO, "%s does not speak the ibgap "
-				    "control protocol (bad magic)", c->peer);
+		return ig_ctrl_fail(c, EPROTO,
+				    "%s does not speak the ibgap "
+				    "control protocol (bad magic)",
+				    c->peer);
 	}
 }
 
-int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type,
-		 json_object **body)
+int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type, json_object **body)
 {
 	uint64_t deadline = ig_now_ns() + c->timeout_ms * IG_NSEC_PER_MSEC;
 	uint8_t hdr[IG_MSG_HDR_LEN];
@@ -233,13 +243,16 @@ int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type,
 		return hdr_error(c, ret, &h);
 	buf = malloc(h.len ? h.len : 1);
 	if (!buf)
-		return ig_ctrl_fail(c, ENOMEM, "out of memory for a %u-byte "
-				    "control message", h.len);
+		return ig_ctrl_fail(c, ENOMEM,
+				    "out of memory for a %u-byte "
+				    "control message",
+				    h.len);
 	ret = read_full(c, buf, h.len, deadline);
 	if (!ret) {
 		ret = ig_msg_body_decode((uint8_t *)buf, h.len, body);
 		if (ret)
-			ret = ig_ctrl_fail(c, EBADMSG, "%s sent a %s message "
+			ret = ig_ctrl_fail(c, EBADMSG,
+					   "%s sent a %s message "
 					   "whose body is not a JSON object",
 					   c->peer, ig_msg_type_name(h.type));
 	}
@@ -248,8 +261,7 @@ int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type,
 	return ret;
 }
 
-int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want,
-		   json_object **body)
+int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want, json_object **body)
 {
 	enum ig_msg_type type;
 	json_object *o;
@@ -264,8 +276,10 @@ int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want,
 	if (type == IG_MSG_ERROR || type == IG_MSG_BUSY) {
 		ig_json_get_str(o, "message", &msg);
 		snprintf(c->remote_msg, sizeof(c->remote_msg), "%s", msg);
-		ret = ig_ctrl_fail(c, EREMOTEIO, "%s: %s", type == IG_MSG_BUSY ?
-				   "server busy" : "peer reported", msg);
+		ret = ig_ctrl_fail(c, EREMOTEIO, "%s: %s",
+				   type == IG_MSG_BUSY ? "server busy"
+						       : "peer reported",
+				   msg);
 	} else if (type != want) {
 		ret = ig_ctrl_fail(c, EPROTO, "expected %s from %s, got %s",
 				   ig_msg_type_name(want), c->peer,

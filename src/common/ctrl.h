@@ -34,15 +34,13 @@ int ig_ctrl_fail(struct ig_ctrl *c, int err, const char *fmt, ...)
  * caller's reference. */
 int ig_ctrl_send(struct ig_ctrl *c, enum ig_msg_type type, json_object *body);
 /* Sends {"message": msg}: ERROR or BUSY. */
-int ig_ctrl_send_msg(struct ig_ctrl *c, enum ig_msg_type type,
-		     const char *msg);
+int ig_ctrl_send_msg(struct ig_ctrl *c, enum ig_msg_type type, const char *msg);
 /*
  * Receives one message within timeout_ms.  On success *type and *body (a
  * new reference the caller puts) are set.  -ETIMEDOUT, -ECONNRESET (peer
  * closed), -EPROTO/-EPROTONOSUPPORT/-EMSGSIZE/-EBADMSG (bad message).
  */
-int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type,
-		 json_object **body);
+int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type, json_object **body);
 /*
  * Receives and requires type want.  ERROR or BUSY from the peer gives
  * -EREMOTEIO (the peer's text in remote_msg and err); another type gives
@@ -55,8 +53,7 @@ int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want,
 int ig_ctrl_poll(struct ig_ctrl *c, int ms);
 
 /* Socket address of fd's peer or local end as "host:port" / "[v6]:port". */
-void ig_sockaddr_str(const struct sockaddr_storage *ss, char *buf,
-		     size_t len);
+void ig_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len);
 
 /* Turns an IPv4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack
  * listener sees) into plain AF_INET, port kept; *len updated. */

@@ -100,8 +100,10 @@ int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
 	s->nstreams = p->streams;
 	s->st = calloc(s->nstreams, sizeof(*s->st));
 	if (!s->st)
-		return ig_session_fail(s, ENOMEM, "out of memory for %u "
-				       "streams", s->nstreams);
+		return ig_session_fail(s, ENOMEM,
+				       "out of memory for %u "
+				       "streams",
+				       s->nstreams);
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		s->st[i].s = s;
 		s->st[i].idx = i;
@@ -146,9 +148,10 @@ int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *))
 
 		if (ret) {
 			session_abort(s, &s->st[i], -ret);
-			return ig_session_fail(s, ret, "cannot start the "
-					       "thread of stream %u: %s", i,
-					       strerror(ret));
+			return ig_session_fail(s, ret,
+					       "cannot start the "
+					       "thread of stream %u: %s",
+					       i, strerror(ret));
 		}
 		s->st[i].started = true;
 	}
@@ -190,8 +193,8 @@ static int send_count(struct ig_stream *st, uint64_t count)
 {
 	struct ig_session *s = st->s;
 
-	while (count && !atomic_load_explicit(&s->failed,
-					      memory_order_relaxed)) {
+	while (count &&
+	       !atomic_load_explicit(&s->failed, memory_order_relaxed)) {
 		ssize_t n = s->ops->bw_send(st, count);
 
 		if (n < 0)
@@ -301,4 +304,3 @@ void *ig_eng_lat_responder(void *arg)
 		session_abort(st->s, st, ret);
 	return NULL;
 }
-

@@ -21,13 +21,13 @@ struct ig_stream {
 	void *priv; /* the transport's */
 	pthread_t thread;
 	bool started;
-	uint64_t tx_msgs;          /* sender: messages handed over, total */
-	uint64_t warm_msgs;        /* sender: of which in the warm-up */
+	uint64_t tx_msgs;	   /* sender: messages handed over, total */
+	uint64_t warm_msgs;	   /* sender: of which in the warm-up */
 	_Atomic uint64_t rx_bytes; /* receiver: bytes received, total */
 	_Atomic uint64_t rx_target;
-	uint64_t lat_rounds;       /* initiator: measured round trips */
-	int cpu;                   /* pin the thread here; -1: don't */
-	struct ig_hist *lat;       /* initiator: half round trips, ns */
+	uint64_t lat_rounds; /* initiator: measured round trips */
+	int cpu;	     /* pin the thread here; -1: don't */
+	struct ig_hist *lat; /* initiator: half round trips, ns */
 	int err;
 };
 
@@ -38,8 +38,8 @@ struct ig_session {
 	struct ig_ctrl *ctrl;
 	bool server;
 	struct ig_local_opts local; /* this host's options */
-	const char *cpu_root; /* root prefix of /proc, "/" live */
-	void *xpriv;          /* the transport's session-wide state */
+	const char *cpu_root;	    /* root prefix of /proc, "/" live */
+	void *xpriv;		    /* the transport's session-wide state */
 	unsigned int nstreams;
 	struct ig_stream *st;
 

@@ -59,7 +59,7 @@ static int confirm_rx(struct ig_session *s)
 
 	for (unsigned int i = 0; i < s->nstreams; i++)
 		json_object_array_add(a, json_object_new_uint64(
-			s->st[i].tx_msgs * s->p.size));
+						 s->st[i].tx_msgs * s->p.size));
 	json_object_object_add(o, "rx_bytes", a);
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_SYNC, o);
 	json_object_put(o);
@@ -102,10 +102,10 @@ static int run_phases(struct ig_session *s, struct measure *m)
 	unsigned int n = s->nstreams;
 	int ret;
 
-	ret = ig_eng_start_workers(s, ig_test_pattern(s->p.test) ==
-					      IG_PATTERN_BW ?
-					      ig_eng_bw_sender :
-					      ig_eng_lat_initiator);
+	ret = ig_eng_start_workers(s,
+				   ig_test_pattern(s->p.test) == IG_PATTERN_BW
+					   ? ig_eng_bw_sender
+					   : ig_eng_lat_initiator);
 	if (ret)
 		return ret;
 	if (s->p.warmup_ns)
@@ -227,7 +227,8 @@ static int alloc_hists(struct ig_session *s)
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		s->st[i].lat = malloc(sizeof(*s->st[i].lat));
 		if (!s->st[i].lat)
-			return ig_session_fail(s, ENOMEM, "out of memory for "
+			return ig_session_fail(s, ENOMEM,
+					       "out of memory for "
 					       "a latency histogram");
 		ig_hist_init(s->st[i].lat);
 	}

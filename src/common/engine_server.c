@@ -33,12 +33,15 @@ static int wait_targets(struct ig_session *s)
 	for (unsigned int i = 0; i < s->nstreams; i++)
 		atomic_store(&s->st[i].rx_target, UINT64_MAX);
 	if (atomic_load(&s->failed))
-		return ig_session_fail(s, EIO, "a data stream failed while "
+		return ig_session_fail(s, EIO,
+				       "a data stream failed while "
 				       "the client waited for confirmation");
 	if (ret)
-		return ig_session_fail(s, ETIMEDOUT, "data did not arrive "
+		return ig_session_fail(s, ETIMEDOUT,
+				       "data did not arrive "
 				       "within %u ms of the client's last "
-				       "send", s->p.timeout_ms);
+				       "send",
+				       s->p.timeout_ms);
 	return 0;
 }
 
@@ -51,15 +54,18 @@ static int on_sync(struct ig_session *s, json_object *o)
 	if (!json_object_object_get_ex(o, "rx_bytes", &a) ||
 	    !json_object_is_type(a, json_type_array) ||
 	    json_object_array_length(a) != s->nstreams)
-		return ig_session_fail(s, EPROTO, "SYNC without one byte "
+		return ig_session_fail(s, EPROTO,
+				       "SYNC without one byte "
 				       "count per stream (%u streams)",
 				       s->nstreams);
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 
 		if (!json_object_is_type(e, json_type_int))
-			return ig_session_fail(s, EPROTO, "SYNC byte count "
-					       "%u is not an integer", i);
+			return ig_session_fail(s, EPROTO,
+					       "SYNC byte count "
+					       "%u is not an integer",
+					       i);
 		atomic_store(&s->st[i].rx_target, json_object_get_uint64(e));
 	}
 	ret = wait_targets(s);
@@ -115,11 +121,13 @@ static int follow(struct ig_session *s)
 			json_object_put(o);
 			return ret;
 		case IG_MSG_ERROR:
-			ret = ig_session_fail(s, EREMOTEIO, "client aborted "
+			ret = ig_session_fail(s, EREMOTEIO,
+					      "client aborted "
 					      "the test");
 			break;
 		default:
-			ret = ig_session_fail(s, EPROTO, "unexpected %s "
+			ret = ig_session_fail(s, EPROTO,
+					      "unexpected %s "
 					      "during a test",
 					      ig_msg_type_name(type));
 		}
@@ -154,9 +162,9 @@ static int serve(struct ig_session *s)
 	ret = send_ready(s);
 	if (!ret)
 		ret = ig_eng_start_workers(s, ig_test_pattern(s->p.test) ==
-							IG_PATTERN_BW ?
-						ig_eng_bw_receiver :
-						ig_eng_lat_responder);
+							      IG_PATTERN_BW
+						      ? ig_eng_bw_receiver
+						      : ig_eng_lat_responder);
 	if (!ret)
 		ret = follow(s);
 	atomic_store(&s->stop, 1);

@@ -19,7 +19,7 @@
 #define HIST_MAX_SHIFT (63 - (IG_HIST_SUB_BITS - 1))
 
 /* UINT64_MAX lands in the last bucket of the top power of two. */
-_Static_assert(HIST_MAX_SHIFT * HIST_HALF + (IG_HIST_SUB - 1) ==
+_Static_assert(HIST_MAX_SHIFT *HIST_HALF + (IG_HIST_SUB - 1) ==
 		       IG_HIST_NBUCKETS - 1,
 	       "IG_HIST_NBUCKETS does not match the bucket of UINT64_MAX");
 

@@ -19,7 +19,8 @@
  */
 #define IG_HIST_SUB_BITS 7
 #define IG_HIST_SUB (1u << IG_HIST_SUB_BITS) /* 128 */
-#define IG_HIST_NBUCKETS ((64 - IG_HIST_SUB_BITS + 1) * (IG_HIST_SUB / 2) + IG_HIST_SUB / 2)
+#define IG_HIST_NBUCKETS \
+	((64 - IG_HIST_SUB_BITS + 1) * (IG_HIST_SUB / 2) + IG_HIST_SUB / 2)
 
 struct ig_hist {
 	uint64_t count;

@@ -66,7 +66,8 @@ int ig_net_connect(const char *host, const char *port, int timeout_ms,
 		snprintf(err, errlen, "cannot connect to %s port %s: %s%s",
 			 host, port, strerror(-fd),
 			 fd == -ECONNREFUSED ? " (is 'ibgap server' running "
-			 "there?)" : "");
+					       "there?)"
+					     : "");
 	return fd;
 }
 

@@ -75,21 +75,24 @@ static int range(uint64_t v, uint64_t lo, uint64_t hi, const char *what,
 {
 	if (v >= lo && v <= hi)
 		return 0;
-	snprintf(err, errlen, "%s %" PRIu64 " is out of range: allowed %" PRIu64
-		 " to %" PRIu64, what, v, lo, hi);
+	snprintf(err, errlen,
+		 "%s %" PRIu64 " is out of range: allowed %" PRIu64
+		 " to %" PRIu64,
+		 what, v, lo, hi);
 	return -EINVAL;
 }
 
-#define CHECK_RANGE(field, lo, hi, what)                                      \
-	do {                                                                  \
-		if (range(p->field, lo, hi, what, err, errlen))               \
-			return -EINVAL;                                       \
+#define CHECK_RANGE(field, lo, hi, what)                        \
+	do {                                                    \
+		if (range(p->field, lo, hi, what, err, errlen)) \
+			return -EINVAL;                         \
 	} while (0)
 
 static int check_mode(const struct ig_params *p, char *err, size_t errlen)
 {
 	if (p->iterations && p->duration_ns) {
-		snprintf(err, errlen, "iterations %" PRIu64 " and duration "
+		snprintf(err, errlen,
+			 "iterations %" PRIu64 " and duration "
 			 "%" PRIu64 " ns are both set: choose one",
 			 p->iterations, p->duration_ns);
 		return -EINVAL;
@@ -119,8 +122,9 @@ static int check_memory(const struct ig_params *p, char *err, size_t errlen)
 			 "buffer memory %" PRIu64 " bytes (size x streams%s) "
 			 "exceeds the cap of %llu bytes",
 			 total,
-			 strcmp(ig_test_transport(p->test), "tcp") ?
-				 " x tx-depth" : "",
+			 strcmp(ig_test_transport(p->test), "tcp")
+				 ? " x tx-depth"
+				 : "",
 			 IG_MAX_TOTAL_MEM);
 		return -EINVAL;
 	}

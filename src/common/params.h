@@ -13,13 +13,13 @@
 
 /* Caps enforced on every parameter, by the client on input and by the
  * server again before it allocates anything. */
-#define IG_MAX_SIZE (64ull << 20)          /* one message */
+#define IG_MAX_SIZE (64ull << 20) /* one message */
 #define IG_MAX_STREAMS 64
 #define IG_MAX_DURATION_S 3600
 #define IG_MAX_ITERATIONS 1000000000ull
 #define IG_MAX_WARMUP_S 60
 #define IG_MAX_WINDOW (1ull << 30)
-#define IG_MAX_TOTAL_MEM (1ull << 30)     /* buffers of all streams */
+#define IG_MAX_TOTAL_MEM (1ull << 30) /* buffers of all streams */
 #define IG_MAX_TIMEOUT_MS 3600000
 #define IG_MAX_TX_DEPTH 8192
 
@@ -34,7 +34,7 @@ enum ig_test {
 };
 
 enum ig_pattern {
-	IG_PATTERN_BW,  /* one-way stream, client sends */
+	IG_PATTERN_BW,	/* one-way stream, client sends */
 	IG_PATTERN_LAT, /* ping-pong */
 };
 
@@ -42,13 +42,13 @@ enum ig_pattern {
  * adopts it after ig_params_check(). */
 struct ig_params {
 	enum ig_test test;
-	uint64_t size;        /* bytes per message */
+	uint64_t size;	      /* bytes per message */
 	uint64_t iterations;  /* per stream; 0 = duration mode */
 	uint64_t duration_ns; /* measured interval in duration mode */
 	uint64_t warmup_ns;
-	uint32_t streams;     /* TCP connections or QPs */
-	uint64_t window;      /* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
-	uint32_t timeout_ms;  /* every control read, and data-path stalls */
+	uint32_t streams;    /* TCP connections or QPs */
+	uint64_t window;     /* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
+	uint32_t timeout_ms; /* every control read, and data-path stalls */
 	/* verbs only */
 	uint32_t tx_depth;
 	uint32_t cq_mod;
@@ -60,9 +60,9 @@ struct ig_params {
  * connected to. */
 struct ig_local_opts {
 	char device[64]; /* --device; "" = the device behind the address */
-	int ib_port;     /* --port; 0 = the port behind the address */
-	int gid_index;   /* --gid-index; -1 = chosen by rdma_cm */
-	int cpu;         /* --cpu; -1 = a CPU local to the HCA */
+	int ib_port;	 /* --port; 0 = the port behind the address */
+	int gid_index;	 /* --gid-index; -1 = chosen by rdma_cm */
+	int cpu;	 /* --cpu; -1 = a CPU local to the HCA */
 };
 
 void ig_local_opts_default(struct ig_local_opts *l);

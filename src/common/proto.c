@@ -8,13 +8,20 @@
 #include "proto.h"
 
 static const char *const type_names[IG_MSG_TYPE_MAX] = {
-	[IG_MSG_HELLO] = "HELLO",	  [IG_MSG_WELCOME] = "WELCOME",
-	[IG_MSG_BUSY] = "BUSY",		  [IG_MSG_ERROR] = "ERROR",
-	[IG_MSG_SETUP] = "SETUP",	  [IG_MSG_XPORT] = "XPORT",
-	[IG_MSG_READY] = "READY",	  [IG_MSG_SYNC] = "SYNC",
-	[IG_MSG_SYNCED] = "SYNCED",	  [IG_MSG_BEGIN] = "BEGIN",
-	[IG_MSG_END] = "END",		  [IG_MSG_RESULT] = "RESULT",
-	[IG_MSG_KEEPALIVE] = "KEEPALIVE", [IG_MSG_BYE] = "BYE",
+	[IG_MSG_HELLO] = "HELLO",
+	[IG_MSG_WELCOME] = "WELCOME",
+	[IG_MSG_BUSY] = "BUSY",
+	[IG_MSG_ERROR] = "ERROR",
+	[IG_MSG_SETUP] = "SETUP",
+	[IG_MSG_XPORT] = "XPORT",
+	[IG_MSG_READY] = "READY",
+	[IG_MSG_SYNC] = "SYNC",
+	[IG_MSG_SYNCED] = "SYNCED",
+	[IG_MSG_BEGIN] = "BEGIN",
+	[IG_MSG_END] = "END",
+	[IG_MSG_RESULT] = "RESULT",
+	[IG_MSG_KEEPALIVE] = "KEEPALIVE",
+	[IG_MSG_BYE] = "BYE",
 };
 
 const char *ig_msg_type_name(unsigned int type)
@@ -119,8 +126,8 @@ int ig_json_get_u64(json_object *o, const char *key, uint64_t *v)
 		return -EINVAL;
 	errno = 0;
 	*v = json_object_get_uint64(f);
-	if (errno || (json_object_get_int64(f) < 0 &&
-		      json_object_get_uint64(f) == 0))
+	if (errno ||
+	    (json_object_get_int64(f) < 0 && json_object_get_uint64(f) == 0))
 		return -EINVAL;
 	return 0;
 }
@@ -136,9 +143,11 @@ int ig_json_get_str(json_object *o, const char *key, const char **v)
 	return 0;
 }
 
+/* clang-format off */
 #define PARAM_FIELDS(X)                                                       \
 	X(size) X(iterations) X(duration_ns) X(warmup_ns) X(streams)         \
 	X(window) X(timeout_ms) X(tx_depth) X(cq_mod) X(inline_size)
+/* clang-format on */
 
 json_object *ig_params_to_json(const struct ig_params *p)
 {
@@ -154,17 +163,19 @@ json_object *ig_params_to_json(const struct ig_params *p)
 	return o;
 }
 
-static int get_field(json_object *o, const char *key, uint64_t max,
-		     uint64_t *v, char *err, size_t errlen)
+static int get_field(json_object *o, const char *key, uint64_t max, uint64_t *v,
+		     char *err, size_t errlen)
 {
 	if (ig_json_get_u64(o, key, v)) {
 		snprintf(err, errlen,
 			 "parameter '%s' is missing or not a non-negative "
-			 "integer", key);
+			 "integer",
+			 key);
 		return -EINVAL;
 	}
 	if (*v > max) {
-		snprintf(err, errlen, "parameter '%s' = %" PRIu64
+		snprintf(err, errlen,
+			 "parameter '%s' = %" PRIu64
 			 " does not fit its field (max %" PRIu64 ")",
 			 key, *v, max);
 		return -EINVAL;
@@ -190,9 +201,9 @@ int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 		return -EINVAL;
 	}
 	p->test = t;
-#define GET(f)                                                                \
-	if (get_field(o, #f, (__typeof__(p->f))~0ull, &v, err, errlen))      \
-		return -EINVAL;                                               \
+#define GET(f)                                                          \
+	if (get_field(o, #f, (__typeof__(p->f))~0ull, &v, err, errlen)) \
+		return -EINVAL;                                         \
 	p->f = (__typeof__(p->f))v;
 	PARAM_FIELDS(GET)
 #undef GET

@@ -26,19 +26,19 @@
 
 enum ig_msg_type {
 	IG_MSG_HELLO = 1, /* c->s  {version, sysinfo, auth...} */
-	IG_MSG_WELCOME,   /* s->c  {sysinfo} */
-	IG_MSG_BUSY,      /* s->c  {message} another session is running */
-	IG_MSG_ERROR,     /* both  {message} */
-	IG_MSG_SETUP,     /* c->s  {params} */
-	IG_MSG_XPORT,     /* both  transport-specific exchange */
-	IG_MSG_READY,     /* s->c  {window_rcv, ...} */
-	IG_MSG_SYNC,      /* c->s  {rx_bytes: [per stream]} */
-	IG_MSG_SYNCED,    /* s->c  {} */
-	IG_MSG_BEGIN,     /* c->s  {} measured interval starts */
-	IG_MSG_END,       /* c->s  {} measured interval ended */
-	IG_MSG_RESULT,    /* s->c  {cpu, rx_bytes} */
+	IG_MSG_WELCOME,	  /* s->c  {sysinfo} */
+	IG_MSG_BUSY,	  /* s->c  {message} another session is running */
+	IG_MSG_ERROR,	  /* both  {message} */
+	IG_MSG_SETUP,	  /* c->s  {params} */
+	IG_MSG_XPORT,	  /* both  transport-specific exchange */
+	IG_MSG_READY,	  /* s->c  {window_rcv, ...} */
+	IG_MSG_SYNC,	  /* c->s  {rx_bytes: [per stream]} */
+	IG_MSG_SYNCED,	  /* s->c  {} */
+	IG_MSG_BEGIN,	  /* c->s  {} measured interval starts */
+	IG_MSG_END,	  /* c->s  {} measured interval ended */
+	IG_MSG_RESULT,	  /* s->c  {cpu, rx_bytes} */
 	IG_MSG_KEEPALIVE, /* c->s  {} resets the server's deadline */
-	IG_MSG_BYE,       /* c->s  {} */
+	IG_MSG_BYE,	  /* c->s  {} */
 	IG_MSG_TYPE_MAX,
 };
 

@@ -53,7 +53,7 @@ static const char *const lat_keys[LAT_N] = {
 };
 
 static const double lat_q[LAT_N] = {
-	[LAT_P50] = 0.5,   [LAT_P90] = 0.9,     [LAT_P99] = 0.99,
+	[LAT_P50] = 0.5,    [LAT_P90] = 0.9,	  [LAT_P99] = 0.99,
 	[LAT_P999] = 0.999, [LAT_P9999] = 0.9999,
 };
 
@@ -96,8 +96,7 @@ static const char *res_test(const struct ig_result *r)
 
 static const char *res_transport(const struct ig_result *r)
 {
-	return r->transport ? r->transport :
-			      ig_test_transport(r->params.test);
+	return r->transport ? r->transport : ig_test_transport(r->params.test);
 }
 
 static bool res_has_window(const struct ig_result *r)
@@ -210,8 +209,7 @@ int ig_cpu_usage_from_json(json_object *o, struct ig_cpu_usage *u)
 		return -EINVAL;
 	/* us_per_kib is optional: absent means "no payload moved". */
 	if (json_object_object_get_ex(o, "us_per_kib", NULL) &&
-	    (jget_double(o, "us_per_kib", &t.us_per_kib) ||
-	     t.us_per_kib < 0))
+	    (jget_double(o, "us_per_kib", &t.us_per_kib) || t.us_per_kib < 0))
 		return -EINVAL;
 	*u = t;
 	return 0;
@@ -305,6 +303,19 @@ static json_object *window_to_json(const struct ig_result *r)
 	return o;
 }
 
+static json_object *device_to_json(const struct ig_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (r->xinfo.valid)
+		jadd(o, "client", ig_xinfo_to_json(&r->xinfo));
+	if (r->xinfo_server.valid)
+		jadd(o, "server", ig_xinfo_to_json(&r->xinfo_server));
+	return o;
+}
+
 json_object *ig_result_to_json(const struct ig_result *r)
 {
 	json_object *o = json_object_new_object();
@@ -323,6 +334,8 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    (r->has_lat && jadd(o, "lat_us", lat_to_json(r))) ||
 	    jadd(o, "cpu", cpu_pair_to_json(r)) ||
 	    (res_has_window(r) && jadd(o, "window", window_to_json(r))) ||
+	    ((r->xinfo.valid || r->xinfo_server.valid) &&
+	     jadd(o, "device", device_to_json(r))) ||
 	    (r->warning[0] && jadd_str(o, "warning", r->warning))) {
 		json_object_put(o);
 		return NULL;
@@ -369,20 +382,22 @@ err_root:
 static int report_json(FILE *f, const struct ig_report_env *env,
 		       const struct ig_result *res, size_t n)
 {
-	const int flags =
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
+	const int flags = JSON_C_TO_STRING_PRETTY |
+			  JSON_C_TO_STRING_NOSLASHESCAPE;
 	json_object *root = report_to_json(env, res, n);
 	const char *s;
 
 	if (!root) {
-		fprintf(stderr, "ibgap: report: out of memory building the JSON document of %zu results\n",
+		fprintf(stderr,
+			"ibgap: report: out of memory building the JSON document of %zu results\n",
 			n);
 		return -ENOMEM;
 	}
 	s = json_object_to_json_string_ext(root, flags);
 	if (!s) {
 		json_object_put(root);
-		fprintf(stderr, "ibgap: report: out of memory printing the JSON document\n");
+		fprintf(stderr,
+			"ibgap: report: out of memory printing the JSON document\n");
 		return -ENOMEM;
 	}
 	fputs(s, f);
@@ -417,13 +432,13 @@ static const struct {
 	const char *head;
 	int width;
 } cols[NCOL] = {
-	[C_TEST] = { "test", -9 },	    [C_TRANSPORT] = { "transport", -9 },
-	[C_SIZE] = { "size", 6 },	    [C_STREAMS] = { "streams", 7 },
-	[C_SECONDS] = { "seconds", 7 },	    [C_GBPS] = { "Gb/s", 8 },
-	[C_MMSG] = { "Mmsg/s", 8 },	    [C_P50] = { "p50", 8 },
-	[C_P99] = { "p99", 8 },		    [C_P999] = { "p99.9", 8 },
-	[C_MAX] = { "max", 8 },		    [C_CPU_CL] = { "client", 6 },
-	[C_CPU_SV] = { "server", 6 },	    [C_DEM_CL] = { "client", 7 },
+	[C_TEST] = { "test", -9 },	[C_TRANSPORT] = { "transport", -9 },
+	[C_SIZE] = { "size", 6 },	[C_STREAMS] = { "streams", 7 },
+	[C_SECONDS] = { "seconds", 7 }, [C_GBPS] = { "Gb/s", 8 },
+	[C_MMSG] = { "Mmsg/s", 8 },	[C_P50] = { "p50", 8 },
+	[C_P99] = { "p99", 8 },		[C_P999] = { "p99.9", 8 },
+	[C_MAX] = { "max", 8 },		[C_CPU_CL] = { "client", 6 },
+	[C_CPU_SV] = { "server", 6 },	[C_DEM_CL] = { "client", 7 },
 	[C_DEM_SV] = { "server", 7 },
 };
 
@@ -543,6 +558,34 @@ static void text_env(FILE *f, const char *side, const struct ig_sysinfo *si)
 		or_dash(si->kernel), or_dash(si->version));
 }
 
+static void text_xinfo(FILE *f, const char *side, const struct ig_xinfo *x)
+{
+	char cpu[16] = "not pinned";
+
+	if (x->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "cpu %d", x->cpu);
+	fprintf(f,
+		"%s  %s port %d  %s  MTU %d  GID[%d] %s  %.1f Gb/s  "
+		"NUMA %d  %s\n",
+		side, x->device, x->port, x->link_layer, x->mtu, x->gid_index,
+		x->gid, x->rate_gbps, x->numa_node, cpu);
+}
+
+/* The device each side used, once, from the first verbs result. */
+static void text_devices(FILE *f, const struct ig_result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!res[i].xinfo.valid && !res[i].xinfo_server.valid)
+			continue;
+		fputc('\n', f);
+		if (res[i].xinfo.valid)
+			text_xinfo(f, "client", &res[i].xinfo);
+		if (res[i].xinfo_server.valid)
+			text_xinfo(f, "server", &res[i].xinfo_server);
+		return;
+	}
+}
+
 static int report_text(FILE *f, const struct ig_report_env *env,
 		       const struct ig_result *res, size_t n)
 {
@@ -557,6 +600,7 @@ static int report_text(FILE *f, const struct ig_report_env *env,
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s: %s\n", res_test(&res[i]),
 				res[i].warning);
+	text_devices(f, res, n);
 	return 0;
 }
 
@@ -640,7 +684,9 @@ int ig_report_write(FILE *f, enum ig_format fmt,
 
 	if (!f || !env || (n && !res)) {
 		fprintf(stderr, "ibgap: report: internal error: %s is NULL\n",
-			!f ? "the output stream" : !env ? "env" : "res");
+			!f     ? "the output stream"
+			: !env ? "env"
+			       : "res");
 		return -EINVAL;
 	}
 	switch (fmt) {
@@ -654,7 +700,8 @@ int ig_report_write(FILE *f, enum ig_format fmt,
 		ret = report_csv(f, env, res, n);
 		break;
 	default:
-		fprintf(stderr, "ibgap: report: unknown format %d (text, json or csv)\n",
+		fprintf(stderr,
+			"ibgap: report: unknown format %d (text, json or csv)\n",
 			(int)fmt);
 		return -EINVAL;
 	}
@@ -663,8 +710,9 @@ int ig_report_write(FILE *f, enum ig_format fmt,
 	errno = 0;
 	if (fflush(f) || ferror(f)) {
 		ret = errno ? -errno : -EIO;
-		fprintf(stderr, "ibgap: report: writing %zu results failed: %s\n",
-			n, strerror(-ret));
+		fprintf(stderr,
+			"ibgap: report: writing %zu results failed: %s\n", n,
+			strerror(-ret));
 		return ret;
 	}
 	return 0;

@@ -16,12 +16,12 @@ struct ig_xinfo {
 	char device[64];
 	int port;
 	char link_layer[16]; /* "InfiniBand" or "Ethernet" */
-	int mtu;             /* active path MTU, bytes */
-	char gid[48];        /* GID in IPv6 notation */
+	int mtu;	     /* active path MTU, bytes */
+	char gid[48];	     /* GID in IPv6 notation */
 	int gid_index;
-	double rate_gbps;    /* port data rate after line encoding */
-	int numa_node;       /* the HCA's, -1 unknown */
-	int cpu;             /* CPU the test thread ran on, -1 not pinned */
+	double rate_gbps; /* port data rate after line encoding */
+	int numa_node;	  /* the HCA's, -1 unknown */
+	int cpu;	  /* CPU the test thread ran on, -1 not pinned */
 };
 
 /*
@@ -36,7 +36,7 @@ struct ig_result {
 	struct ig_params params;
 	const char *test;      /* ig_test_name() */
 	const char *transport; /* "tcp" or "verbs" */
-	uint64_t iterations;   /* messages (bw) or round trips (lat), all streams */
+	uint64_t iterations; /* messages (bw) or round trips (lat), all streams */
 	uint64_t bytes;
 	double seconds;
 	double bw_gbps;
@@ -50,7 +50,7 @@ struct ig_result {
 	uint64_t window_snd; /* as read back with getsockopt */
 	uint64_t window_rcv; /* the receiver's, as it read it back */
 	char warning[256];   /* e.g. the kernel capped the window; "" if none */
-	struct ig_xinfo xinfo;        /* this host's device (client) */
+	struct ig_xinfo xinfo;	      /* this host's device (client) */
 	struct ig_xinfo xinfo_server; /* the server's */
 };
 

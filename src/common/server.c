@@ -149,8 +149,10 @@ static void *handle(void *arg)
 	if (!atomic_compare_exchange_strong(&srv->busy, &idle, 1)) {
 		char msg[160];
 
-		snprintf(msg, sizeof(msg), "another session (from %s) is "
-			 "running; try again when it ends", srv->busy_peer);
+		snprintf(msg, sizeof(msg),
+			 "another session (from %s) is "
+			 "running; try again when it ends",
+			 srv->busy_peer);
 		ig_ctrl_send_msg(&c, IG_MSG_BUSY, msg);
 		slog(srv, "%s: told busy", c.peer);
 		goto out;
@@ -244,7 +246,8 @@ int ig_server_run(struct ig_server *srv, volatile sig_atomic_t *quit)
 	}
 	/* handlers end by themselves within the timeout */
 	for (int i = 0; atomic_load(&srv->handlers) > 0 &&
-			i < srv->o.timeout_ms / 10 + 100; i++)
+			i < srv->o.timeout_ms / 10 + 100;
+	     i++)
 		usleep(10000);
 	return 0;
 }

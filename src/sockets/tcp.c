@@ -44,8 +44,10 @@ err_ts:
 	free(ts);
 err:
 	close(fd);
-	return ig_session_fail(s, ENOMEM, "out of memory for a %zu-byte "
-			       "buffer of stream %u", len, st->idx);
+	return ig_session_fail(s, ENOMEM,
+			       "out of memory for a %zu-byte "
+			       "buffer of stream %u",
+			       len, st->idx);
 }
 
 static void tcp_cleanup(struct ig_session *s)
@@ -88,8 +90,10 @@ int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd)
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
 		close(fd);
-		return ig_session_fail(s, errno, "setting timeouts on tcp "
-				       "stream %u: %s", idx, strerror(errno));
+		return ig_session_fail(s, errno,
+				       "setting timeouts on tcp "
+				       "stream %u: %s",
+				       idx, strerror(errno));
 	}
 	return stream_alloc(s, &s->st[idx], fd);
 }
@@ -100,11 +104,13 @@ static int io_fail(struct ig_stream *st, const char *what, ssize_t n)
 	int e = n == 0 ? ECONNRESET : errno;
 
 	if (e == EAGAIN || e == EWOULDBLOCK)
-		return ig_session_fail(st->s, ETIMEDOUT, "tcp stream %u: %s "
-				       "stalled for %u ms", st->idx, what,
-				       st->s->p.timeout_ms);
+		return ig_session_fail(st->s, ETIMEDOUT,
+				       "tcp stream %u: %s "
+				       "stalled for %u ms",
+				       st->idx, what, st->s->p.timeout_ms);
 	if (n == 0)
-		return ig_session_fail(st->s, ECONNRESET, "tcp stream %u: "
+		return ig_session_fail(st->s, ECONNRESET,
+				       "tcp stream %u: "
 				       "peer closed the connection during %s",
 				       st->idx, what);
 	return ig_session_fail(st->s, e, "tcp stream %u: %s failed: %s",

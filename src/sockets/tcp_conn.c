@@ -56,7 +56,8 @@ static int wait_fd(int fd, short events, uint64_t deadline)
 
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		ret = poll(&pfd, 1, (int)((deadline - now) / IG_NSEC_PER_MSEC) + 1);
+		ret = poll(&pfd, 1,
+			   (int)((deadline - now) / IG_NSEC_PER_MSEC) + 1);
 		if (ret > 0)
 			return 0;
 		if (ret < 0 && errno != EINTR)
@@ -72,8 +73,10 @@ static int listen_local(struct ig_session *s, uint16_t *port)
 
 	/* the same local address as the control connection */
 	if (getsockname(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
-		return ig_session_fail(s, errno, "getsockname on the control "
-				       "socket: %s", strerror(errno));
+		return ig_session_fail(s, errno,
+				       "getsockname on the control "
+				       "socket: %s",
+				       strerror(errno));
 	((struct sockaddr_in *)&ss)->sin_port = 0; /* same offset in v6 */
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -142,10 +145,11 @@ static int accept_streams(struct ig_session *s, int lfd, uint64_t cookie)
 		int fd, idx, ret;
 
 		if (wait_fd(lfd, POLLIN, deadline))
-			return ig_session_fail(s, ETIMEDOUT, "only %u of %u "
+			return ig_session_fail(s, ETIMEDOUT,
+					       "only %u of %u "
 					       "tcp streams connected within "
-					       "%u ms", n, s->nstreams,
-					       s->p.timeout_ms);
+					       "%u ms",
+					       n, s->nstreams, s->p.timeout_ms);
 		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -171,7 +175,8 @@ int ig_tcp_setup_server(struct ig_session *s)
 	int lfd, ret;
 
 	if (getrandom(&cookie, sizeof(cookie), 0) != sizeof(cookie))
-		return ig_session_fail(s, EIO, "getrandom for the session "
+		return ig_session_fail(s, EIO,
+				       "getrandom for the session "
 				       "cookie failed");
 	lfd = listen_local(s, &port);
 	if (lfd < 0)
@@ -217,8 +222,10 @@ static int connect_one(struct ig_session *s, struct sockaddr_storage *ss,
 
 		close(fd);
 		ig_sockaddr_str(ss, a, sizeof(a));
-		return ig_session_fail(s, err, "tcp stream %u: connect to %s: "
-				       "%s", idx, a, strerror(err));
+		return ig_session_fail(s, err,
+				       "tcp stream %u: connect to %s: "
+				       "%s",
+				       idx, a, strerror(err));
 	}
 	return ig_tcp_stream_init(s, idx, fd);
 }
@@ -239,7 +246,8 @@ int ig_tcp_setup_client(struct ig_session *s)
 	      port > 65535;
 	json_object_put(o);
 	if (ret)
-		return ig_session_fail(s, EPROTO, "server sent no usable "
+		return ig_session_fail(s, EPROTO,
+				       "server sent no usable "
 				       "data port");
 	if (getpeername(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
 		return ig_session_fail(s, errno, "getpeername: %s",

@@ -45,16 +45,20 @@ static int get_event(struct ig_session *s, uint64_t deadline,
 		uint64_t now = ig_now_ns();
 
 		if (now >= deadline)
-			return ig_session_fail(s, ETIMEDOUT, "no rdma_cm event "
+			return ig_session_fail(s, ETIMEDOUT,
+					       "no rdma_cm event "
 					       "within %u ms during connection "
-					       "set-up", s->p.timeout_ms);
+					       "set-up",
+					       s->p.timeout_ms);
 		if (poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1) <= 0)
 			continue;
 		if (rdma_get_cm_event(vb->ec, ev) == 0)
 			return 0;
 		if (errno != EAGAIN && errno != EINTR)
-			return ig_session_fail(s, errno, "rdma_get_cm_event: "
-					       "%s", strerror(errno));
+			return ig_session_fail(s, errno,
+					       "rdma_get_cm_event: "
+					       "%s",
+					       strerror(errno));
 	}
 }
 
@@ -73,18 +77,22 @@ static int expect_event(struct ig_session *s, enum rdma_cm_event_type want,
 	rdma_ack_cm_event(ev);
 	if (got == want)
 		return 0;
-	return ig_session_fail(s, EHOSTUNREACH, "%s failed: rdma_cm reported "
-			       "%s (status %d)%s", what, rdma_event_str(got),
-			       status, got == RDMA_CM_EVENT_ADDR_ERROR ?
-			       ": the server's address is not reachable "
-			       "through an RDMA port (use the IPoIB or RoCE "
-			       "netdev's address)" : "");
+	return ig_session_fail(
+		s, EHOSTUNREACH,
+		"%s failed: rdma_cm reported "
+		"%s (status %d)%s",
+		what, rdma_event_str(got), status,
+		got == RDMA_CM_EVENT_ADDR_ERROR
+			? ": the server's address is not reachable "
+			  "through an RDMA port (use the IPoIB or RoCE "
+			  "netdev's address)"
+			: "");
 }
 
 static const char *qp_state_name(enum ibv_qp_state st)
 {
 	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS",
-					     "SQD", "SQE", "ERR" };
+					     "SQD",   "SQE",  "ERR" };
 
 	return (unsigned int)st < 7 ? names[st] : "?";
 }
@@ -99,9 +107,11 @@ static int modify(struct ig_session *s, struct ig_stream *st,
 
 	ret = rdma_init_qp_attr(vs->id, &a, &mask);
 	if (ret)
-		return ig_session_fail(s, errno, "rdma_init_qp_attr for %s on "
-				       "stream %u: %s", qp_state_name(to),
-				       st->idx, strerror(errno));
+		return ig_session_fail(s, errno,
+				       "rdma_init_qp_attr for %s on "
+				       "stream %u: %s",
+				       qp_state_name(to), st->idx,
+				       strerror(errno));
 	if (to == IBV_QPS_INIT)
 		a.qp_access_flags = vb->access;
 	if (to == IBV_QPS_RTR && s->local.gid_index >= 0)
@@ -113,17 +123,18 @@ static int modify(struct ig_session *s, struct ig_stream *st,
 	}
 	ret = ibv_modify_qp(vs->qp, &a, mask);
 	if (ret)
-		return ig_session_fail(s, ret, "modify QP 0x%x of stream %u to "
-				       "%s failed: %s (attr mask 0x%x, path_mtu "
-				       "%d, dest_qp 0x%x, sgid_index %u, "
-				       "hop_limit %u, port %u, access 0x%x, "
-				       "max_dest_rd_atomic %u)",
-				       vs->qp->qp_num, st->idx,
-				       qp_state_name(to), strerror(ret), mask,
-				       a.path_mtu ? 128 << a.path_mtu : 0,
-				       a.dest_qp_num, a.ah_attr.grh.sgid_index,
-				       a.ah_attr.grh.hop_limit, a.port_num,
-				       a.qp_access_flags, a.max_dest_rd_atomic);
+		return ig_session_fail(
+			s, ret,
+			"modify QP 0x%x of stream %u to "
+			"%s failed: %s (attr mask 0x%x, path_mtu "
+			"%d, dest_qp 0x%x, sgid_index %u, "
+			"hop_limit %u, port %u, access 0x%x, "
+			"max_dest_rd_atomic %u)",
+			vs->qp->qp_num, st->idx, qp_state_name(to),
+			strerror(ret), mask, a.path_mtu ? 128 << a.path_mtu : 0,
+			a.dest_qp_num, a.ah_attr.grh.sgid_index,
+			a.ah_attr.grh.hop_limit, a.port_num, a.qp_access_flags,
+			a.max_dest_rd_atomic);
 	return 0;
 }
 
@@ -153,11 +164,13 @@ static int adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 	int ret;
 
 	if (!id->verbs)
-		return ig_session_fail(s, ENODEV, "rdma_cm found no RDMA "
+		return ig_session_fail(s, ENODEV,
+				       "rdma_cm found no RDMA "
 				       "device for the address");
 	if (vb->ctx) {
 		if (id->verbs != vb->ctx)
-			return ig_session_fail(s, EXDEV, "streams resolved to "
+			return ig_session_fail(s, EXDEV,
+					       "streams resolved to "
 					       "different RDMA devices");
 		return 0;
 	}
@@ -188,7 +201,8 @@ static int prepare_stream(struct ig_session *s, struct ig_stream *st,
 		ret = modify(s, st, IBV_QPS_INIT);
 	if (!ret && s->p.test != IG_TEST_WRITE_BW &&
 	    s->p.test != IG_TEST_WRITE_LAT)
-		ret = vb_post_recvs(st, ((struct vb_stream *)st->priv)->rx_depth);
+		ret = vb_post_recvs(st,
+				    ((struct vb_stream *)st->priv)->rx_depth);
 	return ret;
 }
 
@@ -235,8 +249,10 @@ static int on_request(struct ig_session *s, struct rdma_cm_event *ev)
 	}
 	conn_param(&cp, NULL, st->priv);
 	if (rdma_accept(ev->id, &cp))
-		return ig_session_fail(s, errno, "rdma_accept of stream %u: "
-				       "%s", st->idx, strerror(errno));
+		return ig_session_fail(s, errno,
+				       "rdma_accept of stream %u: "
+				       "%s",
+				       st->idx, strerror(errno));
 	fill_gid(s, ev->id);
 	return 0;
 }
@@ -261,9 +277,9 @@ static int accept_all(struct ig_session *s)
 
 			((struct vb_stream *)st->priv)->established = true;
 			up++;
-		}
-		else if (ev->event != RDMA_CM_EVENT_DISCONNECTED)
-			ret = ig_session_fail(s, ECONNREFUSED, "rdma_cm "
+		} else if (ev->event != RDMA_CM_EVENT_DISCONNECTED)
+			ret = ig_session_fail(s, ECONNREFUSED,
+					      "rdma_cm "
 					      "reported %s (status %d) while "
 					      "accepting streams",
 					      rdma_event_str(ev->event),
@@ -298,7 +314,8 @@ static int listen_rdma(struct ig_session *s, uint16_t *port)
 		return ig_session_fail(s, errno, "rdma_create_id: %s",
 				       strerror(errno));
 	if (rdma_bind_addr(vb->listen_id, (struct sockaddr *)&ss))
-		return ig_session_fail(s, errno, "the server has no RDMA "
+		return ig_session_fail(s, errno,
+				       "the server has no RDMA "
 				       "device for its address %s (%s): "
 				       "connect to an IPoIB or RoCE address",
 				       a, strerror(errno));
@@ -346,17 +363,22 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 				       strerror(errno));
 	((struct vb_stream *)st->priv)->id = id;
 	if (rdma_resolve_addr(id, NULL, dst, (int)s->p.timeout_ms))
-		return ig_session_fail(s, errno, "rdma_cm cannot resolve %s "
-				       "to an RDMA device: %s", a,
-				       strerror(errno));
-	ret = expect_event(s, RDMA_CM_EVENT_ADDR_RESOLVED, "resolving the "
-			   "address", deadline);
+		return ig_session_fail(s, errno,
+				       "rdma_cm cannot resolve %s "
+				       "to an RDMA device: %s",
+				       a, strerror(errno));
+	ret = expect_event(s, RDMA_CM_EVENT_ADDR_RESOLVED,
+			   "resolving the "
+			   "address",
+			   deadline);
 	if (!ret && rdma_resolve_route(id, (int)s->p.timeout_ms))
 		ret = ig_session_fail(s, errno, "rdma_resolve_route to %s: %s",
 				      a, strerror(errno));
 	if (!ret)
-		ret = expect_event(s, RDMA_CM_EVENT_ROUTE_RESOLVED, "resolving "
-				   "the route", deadline);
+		ret = expect_event(s, RDMA_CM_EVENT_ROUTE_RESOLVED,
+				   "resolving "
+				   "the route",
+				   deadline);
 	if (!ret)
 		ret = prepare_stream(s, st, id);
 	if (ret)
@@ -367,8 +389,10 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 	if (rdma_connect(id, &cp))
 		return ig_session_fail(s, errno, "rdma_connect to %s: %s", a,
 				       strerror(errno));
-	ret = expect_event(s, RDMA_CM_EVENT_CONNECT_RESPONSE, "connecting "
-			   "the QP", deadline);
+	ret = expect_event(s, RDMA_CM_EVENT_CONNECT_RESPONSE,
+			   "connecting "
+			   "the QP",
+			   deadline);
 	if (!ret)
 		ret = vb_qp_to_rts(s, st, false);
 	if (!ret && rdma_establish(id))
@@ -399,7 +423,8 @@ int vb_setup_client(struct ig_session *s)
 	      port > 65535;
 	json_object_put(o);
 	if (ret)
-		return ig_session_fail(s, EPROTO, "server sent no usable "
+		return ig_session_fail(s, EPROTO,
+				       "server sent no usable "
 				       "rdma_cm port");
 	if (getpeername(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
 		return ig_session_fail(s, errno, "getpeername: %s",

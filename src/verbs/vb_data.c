@@ -28,7 +28,8 @@ int vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what)
 	}
 	if (now - w->since < st->s->p.timeout_ms * IG_NSEC_PER_MSEC)
 		return 0;
-	return ig_session_fail(st->s, ETIMEDOUT, "verbs stream %u: no %s "
+	return ig_session_fail(st->s, ETIMEDOUT,
+			       "verbs stream %u: no %s "
 			       "within %u ms: the peer stalled or died",
 			       st->idx, what, st->s->p.timeout_ms);
 }
@@ -37,7 +38,8 @@ int vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc)
 {
 	if (st->s->server && atomic_load(&st->s->stop))
 		return 0; /* flushed while the test is torn down: ignore */
-	return ig_session_fail(st->s, EIO, "verbs stream %u: work completion "
+	return ig_session_fail(st->s, EIO,
+			       "verbs stream %u: work completion "
 			       "error %s (vendor error 0x%x, opcode %d)",
 			       st->idx, vb_wc_status(wc->status),
 			       wc->vendor_err, wc->opcode);
@@ -51,8 +53,10 @@ int vb_reap(struct ig_stream *st)
 	int ne = ibv_poll_cq(vs->cq, VB_POLL, wc);
 
 	if (ne < 0)
-		return ig_session_fail(st->s, EIO, "verbs stream %u: "
-				       "ibv_poll_cq failed", st->idx);
+		return ig_session_fail(st->s, EIO,
+				       "verbs stream %u: "
+				       "ibv_poll_cq failed",
+				       st->idx);
 	for (int i = 0; i < ne; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS) {
 			int ret = vb_wc_fail(st, &wc[i]);
@@ -86,9 +90,10 @@ int vb_post_chain(struct ig_stream *st, uint32_t k)
 	ret = ibv_post_send(vs->qp, vs->wr, &bad);
 	vs->wr[k - 1].next = saved;
 	if (ret)
-		return ig_session_fail(st->s, ret, "verbs stream %u: "
-				       "ibv_post_send: %s", st->idx,
-				       strerror(ret));
+		return ig_session_fail(st->s, ret,
+				       "verbs stream %u: "
+				       "ibv_post_send: %s",
+				       st->idx, strerror(ret));
 	vs->outstanding += k;
 	return 0;
 }
@@ -134,9 +139,10 @@ int vb_bw_flush(struct ig_stream *st)
 		wr.wr_id = vs->unsignaled + 1;
 		ret = ibv_post_send(vs->qp, &wr, &bad);
 		if (ret)
-			return ig_session_fail(st->s, ret, "verbs stream %u: "
-					       "posting the flush: %s", st->idx,
-					       strerror(ret));
+			return ig_session_fail(st->s, ret,
+					       "verbs stream %u: "
+					       "posting the flush: %s",
+					       st->idx, strerror(ret));
 		vs->outstanding++;
 		vs->unsignaled = 0;
 	}
@@ -180,4 +186,3 @@ int vb_bw_recv(struct ig_stream *st)
 	}
 	return 0;
 }
-

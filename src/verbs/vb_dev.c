@@ -20,39 +20,56 @@ int vb_check_devices(struct ig_session *s)
 		ibv_free_device_list(list);
 	if (n > 0)
 		return 0;
-	return ig_session_fail(s, ENODEV, "%s has no RDMA device (ibv_devices "
+	return ig_session_fail(s, ENODEV,
+			       "%s has no RDMA device (ibv_devices "
 			       "lists none): load the HCA driver, or create a "
 			       "Soft-RoCE device: rdma link add rxe0 type rxe "
-			       "netdev IFACE", s->server ? "the server" :
-			       "this host");
+			       "netdev IFACE",
+			       s->server ? "the server" : "this host");
 }
 
 /* Data rate per lane in Gb/s after line encoding, from active_speed. */
 static double lane_gbps(unsigned int speed)
 {
 	switch (speed) {
-	case 1: return 2.5 * 0.8;        /* SDR, 8b/10b */
-	case 2: return 5.0 * 0.8;        /* DDR */
-	case 4: return 10.0 * 0.8;       /* QDR */
-	case 8: return 10.3125 * 64 / 66; /* FDR10, 64b/66b */
-	case 16: return 14.0625 * 64 / 66; /* FDR */
-	case 32: return 25.78125 * 64 / 66; /* EDR */
-	case 64: return 50.0;            /* HDR: 53.125 GBd PAM4, data 50 */
-	case 128: return 100.0;          /* NDR */
-	case 256: return 200.0;          /* XDR */
-	default: return 0;
+	case 1:
+		return 2.5 * 0.8; /* SDR, 8b/10b */
+	case 2:
+		return 5.0 * 0.8; /* DDR */
+	case 4:
+		return 10.0 * 0.8; /* QDR */
+	case 8:
+		return 10.3125 * 64 / 66; /* FDR10, 64b/66b */
+	case 16:
+		return 14.0625 * 64 / 66; /* FDR */
+	case 32:
+		return 25.78125 * 64 / 66; /* EDR */
+	case 64:
+		return 50.0; /* HDR: 53.125 GBd PAM4, data 50 */
+	case 128:
+		return 100.0; /* NDR */
+	case 256:
+		return 200.0; /* XDR */
+	default:
+		return 0;
 	}
 }
 
 static int lanes(uint8_t width)
 {
 	switch (width) {
-	case 1: return 1;
-	case 2: return 4;
-	case 4: return 8;
-	case 8: return 12;
-	case 16: return 2;
-	default: return 0;
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	default:
+		return 0;
 	}
 }
 
@@ -73,17 +90,19 @@ static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
 			const char *name)
 {
 	if (s->local.device[0] && strcmp(s->local.device, name))
-		return ig_session_fail(s, EINVAL, "the address of the route "
+		return ig_session_fail(s, EINVAL,
+				       "the address of the route "
 				       "to the server is on RDMA device %s "
 				       "port %u, not on --device %s: use %s's "
-				       "IP address, or drop --device", name,
-				       id->port_num, s->local.device,
+				       "IP address, or drop --device",
+				       name, id->port_num, s->local.device,
 				       s->local.device);
 	if (s->local.ib_port && s->local.ib_port != id->port_num)
-		return ig_session_fail(s, EINVAL, "the route to the server "
+		return ig_session_fail(s, EINVAL,
+				       "the route to the server "
 				       "leaves through %s port %u, not "
-				       "--ib-port %d", name, id->port_num,
-				       s->local.ib_port);
+				       "--ib-port %d",
+				       name, id->port_num, s->local.ib_port);
 	return 0;
 }
 
@@ -103,21 +122,24 @@ int vb_describe(struct ig_session *s, struct rdma_cm_id *id)
 		return ig_session_fail(s, ret, "ibv_query_port %s port %u: %s",
 				       name, id->port_num, strerror(ret));
 	if (pa.state != IBV_PORT_ACTIVE)
-		return ig_session_fail(s, ENETDOWN, "%s port %u is %s, not "
-				       "ACTIVE: check the link (ibstat %s) and, "
-				       "on InfiniBand, the subnet manager",
-				       name, id->port_num,
-				       ibv_port_state_str(pa.state), name);
+		return ig_session_fail(
+			s, ENETDOWN,
+			"%s port %u is %s, not "
+			"ACTIVE: check the link (ibstat %s) and, "
+			"on InfiniBand, the subnet manager",
+			name, id->port_num, ibv_port_state_str(pa.state), name);
 	x->valid = true;
 	snprintf(x->device, sizeof(x->device), "%s", name);
 	x->port = id->port_num;
 	snprintf(x->link_layer, sizeof(x->link_layer), "%s",
-		 pa.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" :
-							    "InfiniBand");
+		 pa.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet"
+							  : "InfiniBand");
 	x->mtu = 128 << pa.active_mtu;
 	x->rate_gbps = lane_gbps(pa.active_speed) * lanes(pa.active_width);
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/"
-		 "numa_node", name);
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/device/"
+		 "numa_node",
+		 name);
 	x->numa_node = read_int_file(path, -1);
 	x->gid_index = -1;
 	x->cpu = -1;
@@ -173,8 +195,10 @@ int vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 		s->xinfo.cpu = s->local.cpu;
 		return 0;
 	}
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/"
-		 "local_cpulist", ibv_get_device_name(ctx->device));
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/device/"
+		 "local_cpulist",
+		 ibv_get_device_name(ctx->device));
 	f = fopen(path, "r");
 	if (!f)
 		return 0; /* e.g. Soft-RoCE: no PCI device, no locality */
@@ -197,12 +221,16 @@ int vb_memlock_fail(struct ig_session *s, int err, size_t len)
 			 (unsigned long long)rl.rlim_cur / 1024);
 	if ((err == ENOMEM || err == EPERM || err == EAGAIN) &&
 	    rl.rlim_cur != RLIM_INFINITY)
-		return ig_session_fail(s, err, "cannot register %zu bytes of "
-				       "memory: %s; RLIMIT_MEMLOCK is %s: raise "
-				       "it (ulimit -l unlimited, or memlock in "
-				       "/etc/security/limits.conf, or "
-				       "LimitMEMLOCK= for a systemd service)",
-				       len, strerror(err), lim);
-	return ig_session_fail(s, err, "ibv_reg_mr of %zu bytes failed: %s "
-			       "(RLIMIT_MEMLOCK %s)", len, strerror(err), lim);
+		return ig_session_fail(
+			s, err,
+			"cannot register %zu bytes of "
+			"memory: %s; RLIMIT_MEMLOCK is %s: raise "
+			"it (ulimit -l unlimited, or memlock in "
+			"/etc/security/limits.conf, or "
+			"LimitMEMLOCK= for a systemd service)",
+			len, strerror(err), lim);
+	return ig_session_fail(s, err,
+			       "ibv_reg_mr of %zu bytes failed: %s "
+			       "(RLIMIT_MEMLOCK %s)",
+			       len, strerror(err), lim);
 }

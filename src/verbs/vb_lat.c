@@ -53,8 +53,10 @@ static int poll_mixed(struct ig_stream *st)
 	int ne = ibv_poll_cq(vs->cq, VB_POLL, wc), recvs = 0, ret;
 
 	if (ne < 0)
-		return ig_session_fail(st->s, EIO, "verbs stream %u: "
-				       "ibv_poll_cq failed", st->idx);
+		return ig_session_fail(st->s, EIO,
+				       "verbs stream %u: "
+				       "ibv_poll_cq failed",
+				       st->idx);
 	for (int i = 0; i < ne; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS) {
 			ret = vb_wc_fail(st, &wc[i]);

@@ -24,8 +24,10 @@ static int alloc_buf(struct ig_session *s, struct vb_stream *vs)
 	else if (posix_memalign((void **)&vs->buf, page, vs->buflen))
 		vs->buf = NULL;
 	if (!vs->buf)
-		return ig_session_fail(s, ENOMEM, "out of memory for a %zu-byte "
-				       "verbs buffer", vs->buflen);
+		return ig_session_fail(s, ENOMEM,
+				       "out of memory for a %zu-byte "
+				       "verbs buffer",
+				       vs->buflen);
 	memset(vs->buf, 0, vs->buflen);
 	return 0;
 }
@@ -59,9 +61,11 @@ static int create_qp(struct ig_session *s, struct vb_stream *vs)
 
 	vs->qp = ibv_create_qp(vb->pd, &a);
 	if (!vs->qp)
-		return ig_session_fail(s, errno, "ibv_create_qp (send queue "
+		return ig_session_fail(s, errno,
+				       "ibv_create_qp (send queue "
 				       "%u, receive queue %u, inline %u) on "
-				       "%s: %s", s->p.tx_depth + 1, vs->rx_depth,
+				       "%s: %s",
+				       s->p.tx_depth + 1, vs->rx_depth,
 				       s->p.inline_size, s->xinfo.device,
 				       strerror(errno));
 	return 0;
@@ -94,8 +98,8 @@ int vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	struct vb_stream *vs = st->priv;
 	int cqe, ret;
 
-	vs->rx_depth = s->p.tx_depth + 1 > VB_RX_DEPTH ? s->p.tx_depth + 1 :
-							 VB_RX_DEPTH;
+	vs->rx_depth = s->p.tx_depth + 1 > VB_RX_DEPTH ? s->p.tx_depth + 1
+						       : VB_RX_DEPTH;
 	cqe = (int)(s->p.tx_depth + vs->rx_depth + 16);
 	ret = alloc_buf(s, vs);
 	if (ret)
@@ -106,9 +110,10 @@ int vb_stream_res(struct ig_session *s, struct ig_stream *st)
 		return vb_memlock_fail(s, errno, vs->buflen);
 	vs->cq = ibv_create_cq(vb->ctx, cqe, NULL, NULL, 0);
 	if (!vs->cq)
-		return ig_session_fail(s, errno, "ibv_create_cq of %d entries "
-				       "on %s: %s", cqe, s->xinfo.device,
-				       strerror(errno));
+		return ig_session_fail(s, errno,
+				       "ibv_create_cq of %d entries "
+				       "on %s: %s",
+				       cqe, s->xinfo.device, strerror(errno));
 	ret = create_qp(s, vs);
 	if (ret)
 		return ret;
@@ -128,9 +133,10 @@ int vb_post_recvs(struct ig_stream *st, uint32_t n)
 		int ret = ibv_post_recv(vs->qp, &wr, &bad);
 
 		if (ret)
-			return ig_session_fail(st->s, ret, "verbs stream %u: "
-					       "ibv_post_recv: %s", st->idx,
-					       strerror(ret));
+			return ig_session_fail(st->s, ret,
+					       "verbs stream %u: "
+					       "ibv_post_recv: %s",
+					       st->idx, strerror(ret));
 		vs->rx_posted++;
 	}
 	return 0;

@@ -33,7 +33,8 @@ static int vb_setup(struct ig_session *s)
 		return ig_session_fail(s, EIO, "getrandom failed");
 	vb->ec = rdma_create_event_channel();
 	if (!vb->ec)
-		return ig_session_fail(s, errno, "rdma_create_event_channel: "
+		return ig_session_fail(s, errno,
+				       "rdma_create_event_channel: "
 				       "%s (is rdma_ucm loaded?)",
 				       strerror(errno));
 	ret = s->server ? vb_setup_server(s) : vb_setup_client(s);
@@ -51,8 +52,9 @@ static int send_mrs(struct ig_session *s)
 		struct vb_stream *vs = s->st[i].priv;
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "addr", json_object_new_uint64(
-			(uintptr_t)vs->buf + s->p.size));
+		json_object_object_add(
+			e, "addr",
+			json_object_new_uint64((uintptr_t)vs->buf + s->p.size));
 		json_object_object_add(e, "rkey",
 				       json_object_new_uint64(vs->mr->rkey));
 		json_object_array_add(a, e);
@@ -89,7 +91,8 @@ static int recv_mrs(struct ig_session *s)
 	}
 	json_object_put(o);
 	if (ret)
-		return ig_session_fail(s, EPROTO, "the peer sent no usable "
+		return ig_session_fail(s, EPROTO,
+				       "the peer sent no usable "
 				       "memory keys");
 	return 0;
 }

@@ -29,7 +29,7 @@ struct vb_stream {
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;
-	char *buf;     /* [0, size): send/source, [size, 2 size): target */
+	char *buf; /* [0, size): send/source, [size, 2 size): target */
 	size_t buflen;
 	struct vb_remote remote;
 	/* data path */
@@ -39,8 +39,8 @@ struct vb_stream {
 	uint32_t unsignaled;  /* posted since the last signaled one */
 	uint32_t rx_posted;
 	uint32_t rx_depth;
-	uint64_t sends;       /* latency: sends so far */
-	uint8_t seq;          /* write_lat: flag value */
+	uint64_t sends; /* latency: sends so far */
+	uint8_t seq;	/* write_lat: flag value */
 	bool established;
 };
 

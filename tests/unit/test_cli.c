@@ -80,8 +80,8 @@ START_TEST(test_client_defaults)
 	struct args a;
 	char err[256];
 
-	ck_assert_int_eq(client(&a, WORDS("client", "host"), &o, err,
-				sizeof(err)), 0);
+	ck_assert_int_eq(
+		client(&a, WORDS("client", "host"), &o, err, sizeof(err)), 0);
 	ck_assert_str_eq(o.host, "host");
 	ck_assert(!o.port || !strcmp(o.port, "18515"));
 	ck_assert_uint_eq(o.ntests, 2);
@@ -111,13 +111,13 @@ START_TEST(test_client_short_opts)
 	char err[256];
 	int ret;
 
-	ret = client(&a, WORDS("client", "-p", "1234", "-t",
-			       "send_bw,write_lat,tcp_bw", "-s", "1M", "-D",
-			       "5.5", "--warmup", "0.25", "-P", "4",
-			       "--window", "4M", "--format", "json", "-o",
-			       "out.json", "--timeout", "2.5", "--tx-depth",
-			       "256", "--cq-mod", "32", "--inline", "64",
-			       "10.0.0.1"),
+	ret = client(&a,
+		     WORDS("client", "-p", "1234", "-t",
+			   "send_bw,write_lat,tcp_bw", "-s", "1M", "-D", "5.5",
+			   "--warmup", "0.25", "-P", "4", "--window", "4M",
+			   "--format", "json", "-o", "out.json", "--timeout",
+			   "2.5", "--tx-depth", "256", "--cq-mod", "32",
+			   "--inline", "64", "10.0.0.1"),
 		     &o, err, sizeof(err));
 	ck_assert_msg(ret == 0, "refused: %s", err);
 	ck_assert_str_eq(o.host, "10.0.0.1");
@@ -149,13 +149,13 @@ START_TEST(test_client_long_opts)
 	char err[256];
 	int ret;
 
-	ret = client(&a, WORDS("client", "--port", "9", "--tests",
-			       "send_lat,write_bw,tcp_lat,send_bw,write_lat,"
-			       "tcp_bw",
-			       "--size", "64k", "--iterations", "1000",
-			       "--streams", "64", "--format", "csv",
-			       "--output", "r.csv", "--timeout", "0.1",
-			       "host.example"),
+	ret = client(&a,
+		     WORDS("client", "--port", "9", "--tests",
+			   "send_lat,write_bw,tcp_lat,send_bw,write_lat,"
+			   "tcp_bw",
+			   "--size", "64k", "--iterations", "1000", "--streams",
+			   "64", "--format", "csv", "--output", "r.csv",
+			   "--timeout", "0.1", "host.example"),
 		     &o, err, sizeof(err));
 	ck_assert_msg(ret == 0, "refused: %s", err);
 	ck_assert_str_eq(o.host, "host.example");
@@ -187,15 +187,18 @@ START_TEST(test_client_iterations)
 	char err[256];
 
 	ck_assert_int_eq(client(&a, WORDS("client", "-n", "5", "h"), &o, err,
-				sizeof(err)), 0);
+				sizeof(err)),
+			 0);
 	ck_assert_uint_eq(o.p.iterations, 5);
 	ck_assert_uint_eq(o.p.duration_ns, 0);
-	ck_assert_int_eq(client(&a, WORDS("client", "-D", "3", "-n", "77",
-					  "h"), &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(client(&a, WORDS("client", "-D", "3", "-n", "77", "h"),
+				&o, err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(o.p.iterations, 77);
 	ck_assert_uint_eq(o.p.duration_ns, 0);
 	ck_assert_int_eq(client(&a, WORDS("client", "-n", "1000000000", "h"),
-				&o, err, sizeof(err)), 0);
+				&o, err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(o.p.iterations, 1000000000);
 }
 END_TEST
@@ -206,12 +209,13 @@ START_TEST(test_client_help)
 	struct args a;
 	char err[256];
 
-	ck_assert_int_eq(client(&a, WORDS("client", "--help"), &o, err,
-				sizeof(err)), 1);
-	ck_assert_int_eq(client(&a, WORDS("client", "-h"), &o, err,
-				sizeof(err)), 1);
+	ck_assert_int_eq(
+		client(&a, WORDS("client", "--help"), &o, err, sizeof(err)), 1);
+	ck_assert_int_eq(
+		client(&a, WORDS("client", "-h"), &o, err, sizeof(err)), 1);
 	ck_assert_int_eq(client(&a, WORDS("client", "-s", "1K", "--help"), &o,
-				err, sizeof(err)), 1);
+				err, sizeof(err)),
+			 1);
 }
 END_TEST
 
@@ -223,16 +227,20 @@ START_TEST(test_client_repeat)
 	char err[256];
 
 	for (int i = 0; i < 3; i++) {
-		ck_assert_int_eq(client(&a, WORDS("client", "-s", "4K", "-P",
-						  "2", "-t", "tcp_lat", "a"),
-					&o, err, sizeof(err)), 0);
+		ck_assert_int_eq(client(&a,
+					WORDS("client", "-s", "4K", "-P", "2",
+					      "-t", "tcp_lat", "a"),
+					&o, err, sizeof(err)),
+				 0);
 		ck_assert_uint_eq(o.p.size, 4096);
 		ck_assert_uint_eq(o.p.streams, 2);
 		ck_assert_uint_eq(o.ntests, 1);
 		ck_assert_int_eq(client(&a, WORDS("client", "-s", "12Q", "b"),
-					&o, err, sizeof(err)), -EINVAL);
+					&o, err, sizeof(err)),
+				 -EINVAL);
 		ck_assert_int_eq(client(&a, WORDS("client", "b"), &o, err,
-					sizeof(err)), 0);
+					sizeof(err)),
+				 0);
 		ck_assert_str_eq(o.host, "b");
 		ck_assert(!o.size_given);
 		ck_assert_uint_eq(o.p.size, 65536);
@@ -320,7 +328,8 @@ END_TEST
 START_TEST(test_client_two_hosts)
 {
 	static const struct err_case c = { { "client", "hostA", "hostB" },
-					   "hostB", NULL };
+					   "hostB",
+					   NULL };
 	struct ig_client_opts o;
 	struct args a;
 	char err[256];
@@ -333,7 +342,8 @@ END_TEST
  * argv[0] or another word. */
 START_TEST(test_client_unknown_in_cluster)
 {
-	static const struct err_case c = { { "client", "-xy", "h" }, "-xy",
+	static const struct err_case c = { { "client", "-xy", "h" },
+					   "-xy",
 					   NULL };
 	struct ig_client_opts o;
 	struct args a;
@@ -372,8 +382,7 @@ START_TEST(test_server_defaults)
 	char err[256];
 
 	memset(&o, 0x5a, sizeof(o));
-	ck_assert_int_eq(server(&a, WORDS("server"), &o, err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(server(&a, WORDS("server"), &o, err, sizeof(err)), 0);
 	ck_assert_int_eq(o.timeout_ms, 10000);
 	ck_assert(!o.once);
 	ck_assert(!o.port || !strcmp(o.port, "18515"));
@@ -388,26 +397,28 @@ START_TEST(test_server_opts)
 	char err[256];
 	int ret;
 
-	ret = server(&a, WORDS("server", "-p", "1234", "-B", "127.0.0.1",
-			       "--once", "--timeout", "2.5"),
+	ret = server(&a,
+		     WORDS("server", "-p", "1234", "-B", "127.0.0.1", "--once",
+			   "--timeout", "2.5"),
 		     &o, err, sizeof(err));
 	ck_assert_msg(ret == 0, "refused: %s", err);
 	ck_assert_str_eq(o.port, "1234");
 	ck_assert_str_eq(o.bind, "127.0.0.1");
 	ck_assert(o.once);
 	ck_assert_int_eq(o.timeout_ms, 2500);
-	ret = server(&a, WORDS("server", "--port", "65535", "--bind", "::1",
-			       "--timeout", "3600"),
+	ret = server(&a,
+		     WORDS("server", "--port", "65535", "--bind", "::1",
+			   "--timeout", "3600"),
 		     &o, err, sizeof(err));
 	ck_assert_msg(ret == 0, "refused: %s", err);
 	ck_assert_str_eq(o.port, "65535");
 	ck_assert_str_eq(o.bind, "::1");
 	ck_assert(!o.once);
 	ck_assert_int_eq(o.timeout_ms, 3600000);
-	ck_assert_int_eq(server(&a, WORDS("server", "--help"), &o, err,
-				sizeof(err)), 1);
-	ck_assert_int_eq(server(&a, WORDS("server", "-h"), &o, err,
-				sizeof(err)), 1);
+	ck_assert_int_eq(
+		server(&a, WORDS("server", "--help"), &o, err, sizeof(err)), 1);
+	ck_assert_int_eq(
+		server(&a, WORDS("server", "-h"), &o, err, sizeof(err)), 1);
 }
 END_TEST
 

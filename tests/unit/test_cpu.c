@@ -128,8 +128,8 @@ START_TEST(parse_max_value)
 {
 	struct ig_cpu_snap s;
 
-	ck_assert_int_eq(ig_cpu_parse_stat(
-		"cpu 18446744073709551615 0 0 1\n", &s), 0);
+	ck_assert_int_eq(
+		ig_cpu_parse_stat("cpu 18446744073709551615 0 0 1\n", &s), 0);
 	ck_assert_uint_eq(s.user, UINT64_MAX);
 }
 END_TEST
@@ -141,12 +141,12 @@ static const char *const bad_stat[] = {
 	"garbage\n\x01\x7f\xff\n",
 	"cpu",
 	"cpu \n",
-	"cpu 1 2 3\ncpu0 1 2 3 4\n",          /* fewer than 4 fields */
-	"cpu0 1 2 3 4\ncpu1 1 2 3 4\n",       /* per-CPU lines only */
+	"cpu 1 2 3\ncpu0 1 2 3 4\n",		  /* fewer than 4 fields */
+	"cpu0 1 2 3 4\ncpu1 1 2 3 4\n",		  /* per-CPU lines only */
 	"intr 1\nctxt 2\nbtime 3\nprocesses 4\n", /* no cpu line */
-	"cpu 18446744073709551616 0 0 0\n",   /* overflows uint64 */
+	"cpu 18446744073709551616 0 0 0\n",	  /* overflows uint64 */
 	"cpu 99999999999999999999999999 1 2 3\n",
-	"cpu 1 2 -3 4\n",                     /* strtoull would wrap it */
+	"cpu 1 2 -3 4\n", /* strtoull would wrap it */
 	"cpu 1 2 +3 4\n",
 	"cpu 1 2 3 4x 5\n",
 	"cpu 1 2 3 0x4\n",
@@ -291,9 +291,8 @@ START_TEST(usage_exact)
 	ck_assert_double_eq_tol(u.seconds, 2.5, 1e-12);
 	ck_assert_int_eq(u.ncpus, 4);
 	ck_assert_int_gt(hz, 0);
-	ck_assert_double_eq_tol(u.us_per_kib,
-				(double)busy * 1e6 / hz / (bytes / 1024.0),
-				1e-9);
+	ck_assert_double_eq_tol(
+		u.us_per_kib, (double)busy * 1e6 / hz / (bytes / 1024.0), 1e-9);
 }
 END_TEST
 

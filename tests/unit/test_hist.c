@@ -24,7 +24,7 @@ struct frac {
 };
 
 static const struct frac tail_q[] = {
-	{ 1, 2, 0.5 },	     { 9, 10, 0.9 },	    { 99, 100, 0.99 },
+	{ 1, 2, 0.5 },	      { 9, 10, 0.9 },	       { 99, 100, 0.99 },
 	{ 999, 1000, 0.999 }, { 9999, 10000, 0.9999 },
 };
 
@@ -214,10 +214,9 @@ END_TEST
 
 START_TEST(test_extremes)
 {
-	static const uint64_t v[] = { 0,   1,	     127,     128,
-				      129, UINT64_MAX, POW2_63 };
-	static const double qs[] = { 0.01, 0.15, 0.3, 0.45, 0.5, 0.6, 0.75,
-				     0.85, 6.0 / 7.0 };
+	static const uint64_t v[] = { 0, 1, 127, 128, 129, UINT64_MAX, POW2_63 };
+	static const double qs[] = { 0.01, 0.15, 0.3,  0.45,	 0.5,
+				     0.6,  0.75, 0.85, 6.0 / 7.0 };
 	uint64_t s[7];
 	struct ig_hist *h = hist_new();
 	double got;

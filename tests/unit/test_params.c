@@ -42,16 +42,29 @@ START_TEST(test_size_good)
 {
 	uint64_t v = 12345;
 
-	ck_assert_msg(ig_parse_size(good_sizes[_i].s, &v) == 0,
-		      "'%s' refused", good_sizes[_i].s);
+	ck_assert_msg(ig_parse_size(good_sizes[_i].s, &v) == 0, "'%s' refused",
+		      good_sizes[_i].s);
 	ck_assert_uint_eq(v, good_sizes[_i].v);
 }
 END_TEST
 
 static const char *const bad_sizes[] = {
-	"",	"K",	 "-1",	 "1.5K", "12Q", "1KB",	 " 1",
-	"1 ",	"+1",	 "0x10", "1T",	"k",	"18446744073709551615G",
-	"18446744073709551616", "17179869184G", "99999999999999999999",
+	"",
+	"K",
+	"-1",
+	"1.5K",
+	"12Q",
+	"1KB",
+	" 1",
+	"1 ",
+	"+1",
+	"0x10",
+	"1T",
+	"k",
+	"18446744073709551615G",
+	"18446744073709551616",
+	"17179869184G",
+	"99999999999999999999",
 	"18014398509481984M",
 };
 
@@ -62,8 +75,8 @@ START_TEST(test_size_bad)
 	uint64_t v = 12345;
 	int ret = ig_parse_size(bad_sizes[_i], &v);
 
-	ck_assert_msg(ret == -EINVAL || ret == -ERANGE,
-		      "'%s' gave %d", bad_sizes[_i], ret);
+	ck_assert_msg(ret == -EINVAL || ret == -ERANGE, "'%s' gave %d",
+		      bad_sizes[_i], ret);
 	ck_assert_uint_eq(v, 12345);
 }
 END_TEST
@@ -84,14 +97,10 @@ struct secs_case {
 };
 
 static const struct secs_case good_secs[] = {
-	{ "1", NS },
-	{ "0.5", NS / 2 },
-	{ ".25", NS / 4 },
-	{ "2.000000001", 2 * NS + 1 },
-	{ "0", 0 },
-	{ "10", 10 * NS },
-	{ "0.000001", 1000 },
-	{ "3600", 3600 * NS },
+	{ "1", NS },	      { "0.5", NS / 2 },
+	{ ".25", NS / 4 },    { "2.000000001", 2 * NS + 1 },
+	{ "0", 0 },	      { "10", 10 * NS },
+	{ "0.000001", 1000 }, { "3600", 3600 * NS },
 	{ "1.", NS },
 };
 
@@ -106,8 +115,8 @@ START_TEST(test_secs_good)
 END_TEST
 
 static const char *const bad_secs[] = {
-	"", "-1", "1s", "abc", "1e99", ".", " 1", "1 ", "+1", "inf", "nan",
-	"-0.5", "1,5",
+	"",   "-1", "1s",  "abc", "1e99", ".",	 " 1",
+	"1 ", "+1", "inf", "nan", "-0.5", "1,5",
 };
 
 #define N_BAD_SECS (sizeof(bad_secs) / sizeof(bad_secs[0]))
@@ -137,8 +146,8 @@ END_TEST
 
 START_TEST(test_u64)
 {
-	static const char *const bad[] = { "", "-1", "+1", " 1", "1 ", "1a",
-					   "0x10", "1K", "1.0" };
+	static const char *const bad[] = { "",	 "-1",	 "+1", " 1", "1 ",
+					   "1a", "0x10", "1K", "1.0" };
 	uint64_t v = 0;
 
 	ck_assert_int_eq(ig_parse_u64("0", &v), 0);
@@ -174,8 +183,9 @@ static const struct {
 
 START_TEST(test_tests)
 {
-	static const char *const unknown[] = { "foo", "", "tcp", "tcp_bw ",
-					       "tcp_bw,tcp_lat", "rdma_bw" };
+	static const char *const unknown[] = {
+		"foo", "", "tcp", "tcp_bw ", "tcp_bw,tcp_lat", "rdma_bw"
+	};
 
 	ck_assert_uint_eq(sizeof(test_table) / sizeof(test_table[0]),
 			  IG_TEST_COUNT);
@@ -234,9 +244,18 @@ struct bad_case {
 	uint64_t value;
 };
 
-static void set_size0(struct ig_params *p) { p->size = 0; }
-static void set_size_big(struct ig_params *p) { p->size = IG_MAX_SIZE + 1; }
-static void set_streams0(struct ig_params *p) { p->streams = 0; }
+static void set_size0(struct ig_params *p)
+{
+	p->size = 0;
+}
+static void set_size_big(struct ig_params *p)
+{
+	p->size = IG_MAX_SIZE + 1;
+}
+static void set_streams0(struct ig_params *p)
+{
+	p->streams = 0;
+}
 static void set_streams_big(struct ig_params *p)
 {
 	p->streams = IG_MAX_STREAMS + 1;
@@ -258,23 +277,35 @@ static void set_window_big(struct ig_params *p)
 {
 	p->window = IG_MAX_WINDOW + 1;
 }
-static void set_timeout50(struct ig_params *p) { p->timeout_ms = 50; }
+static void set_timeout50(struct ig_params *p)
+{
+	p->timeout_ms = 50;
+}
 static void set_timeout_big(struct ig_params *p)
 {
 	p->timeout_ms = IG_MAX_TIMEOUT_MS + 1;
 }
-static void set_txd0(struct ig_params *p) { p->tx_depth = 0; }
+static void set_txd0(struct ig_params *p)
+{
+	p->tx_depth = 0;
+}
 static void set_txd_big(struct ig_params *p)
 {
 	p->tx_depth = IG_MAX_TX_DEPTH + 1;
 }
-static void set_cqmod0(struct ig_params *p) { p->cq_mod = 0; }
+static void set_cqmod0(struct ig_params *p)
+{
+	p->cq_mod = 0;
+}
 static void set_cqmod_big(struct ig_params *p)
 {
 	p->tx_depth = 64;
 	p->cq_mod = 65;
 }
-static void set_inline2000(struct ig_params *p) { p->inline_size = 2000; }
+static void set_inline2000(struct ig_params *p)
+{
+	p->inline_size = 2000;
+}
 static void set_mem_verbs(struct ig_params *p)
 {
 	p->test = IG_TEST_SEND_BW;
@@ -291,7 +322,10 @@ static void set_test_bad(struct ig_params *p)
 {
 	p->test = IG_TEST_COUNT;
 }
-static void set_test_99(struct ig_params *p) { p->test = (enum ig_test)99; }
+static void set_test_99(struct ig_params *p)
+{
+	p->test = (enum ig_test)99;
+}
 
 static const struct bad_case bad_cases[] = {
 	{ "size 0", set_size0, { "size" }, 0 },
@@ -355,11 +389,10 @@ START_TEST(test_check_bad)
 	c->set(&p);
 	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == -EINVAL,
 		      "%s accepted", c->what);
-	ck_assert_msg(names_field(err, c->names),
-		      "%s: '%s' does not name %s", c->what, err, c->names[0]);
+	ck_assert_msg(names_field(err, c->names), "%s: '%s' does not name %s",
+		      c->what, err, c->names[0]);
 	ck_assert_msg(has_number(err, c->value),
-		      "%s: '%s' does not say %" PRIu64, c->what, err,
-		      c->value);
+		      "%s: '%s' does not say %" PRIu64, c->what, err, c->value);
 }
 END_TEST
 

@@ -87,8 +87,9 @@ static json_object *sample_body(unsigned int type)
 
 START_TEST(test_hdr_round_trip)
 {
-	static const uint32_t lens[] = { 0, 1, 255, 256, 65535,
-					 IG_MSG_MAX_BODY };
+	static const uint32_t lens[] = {
+		0, 1, 255, 256, 65535, IG_MSG_MAX_BODY
+	};
 
 	for (unsigned int t = IG_MSG_HELLO; t < IG_MSG_TYPE_MAX; t++) {
 		for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
@@ -170,8 +171,8 @@ END_TEST
 START_TEST(test_truncated)
 {
 	json_object *want = sample_body(IG_MSG_RESULT);
-	const char *s = json_object_to_json_string_ext(want,
-						       JSON_C_TO_STRING_PLAIN);
+	const char *s =
+		json_object_to_json_string_ext(want, JSON_C_TO_STRING_PLAIN);
 	size_t total;
 	uint8_t *full = make_msg(IG_MSG_RESULT, s, strlen(s), &total);
 
@@ -181,8 +182,8 @@ START_TEST(test_truncated)
 		json_object *o = (json_object *)&h; /* must be reset */
 		int ret = ig_msg_decode(b, n, &h, &o);
 
-		ck_assert_msg(ret == -EAGAIN, "length %zu of %zu: got %d",
-			      n, total, ret);
+		ck_assert_msg(ret == -EAGAIN, "length %zu of %zu: got %d", n,
+			      total, ret);
 		ck_assert_ptr_null(o);
 		free(b);
 	}
@@ -204,8 +205,7 @@ START_TEST(test_bad_magic)
 		put_hdr(b, magics[i], 1, IG_MSG_HELLO, 2);
 		memcpy(b + IG_MSG_HDR_LEN, "{}", 2);
 		ck_assert_int_eq(ig_msg_hdr_decode(b, &h), -EPROTO);
-		ck_assert_int_eq(ig_msg_decode(b, sizeof(b), &h, &o),
-				 -EPROTO);
+		ck_assert_int_eq(ig_msg_decode(b, sizeof(b), &h, &o), -EPROTO);
 		ck_assert_ptr_null(o);
 	}
 }
@@ -300,11 +300,11 @@ static const struct {
 	const char *s;
 	size_t len;
 } bad_bodies[] = {
-	{ "[]", 2 },	     { "1", 1 },	   { "\"x\"", 3 },
-	{ "{", 1 },	     { "{}garbage", 9 },   { "{}x", 3 },
-	{ "{\"a\"\0:1}", 8 }, { "{}\0", 3 },	   { "", 0 },
-	{ "null", 4 },	     { "true", 4 },	   { "{\"a\":}", 6 },
-	{ "{}{}", 4 },	     { " ", 1 },	   { "{\"a\":1,}", 8 },
+	{ "[]", 2 },	      { "1", 1 },	  { "\"x\"", 3 },
+	{ "{", 1 },	      { "{}garbage", 9 }, { "{}x", 3 },
+	{ "{\"a\"\0:1}", 8 }, { "{}\0", 3 },	  { "", 0 },
+	{ "null", 4 },	      { "true", 4 },	  { "{\"a\":}", 6 },
+	{ "{}{}", 4 },	      { " ", 1 },	  { "{\"a\":1,}", 8 },
 };
 
 #define N_BAD_BODIES (sizeof(bad_bodies) / sizeof(bad_bodies[0]))
@@ -314,8 +314,8 @@ START_TEST(test_bad_body)
 	size_t total;
 	uint8_t *b = make_msg(IG_MSG_READY, bad_bodies[_i].s,
 			      bad_bodies[_i].len, &total);
-	uint8_t *raw = prefix((const uint8_t *)bad_bodies[_i].s,
-			      bad_bodies[_i].len);
+	uint8_t *raw =
+		prefix((const uint8_t *)bad_bodies[_i].s, bad_bodies[_i].len);
 	struct ig_msg_hdr h;
 	json_object *o = (json_object *)&h;
 
@@ -347,8 +347,10 @@ START_TEST(test_trailing_space)
 
 		json_object_put(o);
 		free(b);
-		ck_assert_msg(ret == -EBADMSG, "body '%s' (%zu bytes): got "
-			      "%d, want -EBADMSG", bodies[i], len, ret);
+		ck_assert_msg(ret == -EBADMSG,
+			      "body '%s' (%zu bytes): got "
+			      "%d, want -EBADMSG",
+			      bodies[i], len, ret);
 	}
 }
 END_TEST
@@ -433,15 +435,16 @@ START_TEST(test_fuzz)
 		int alt, want = model_decode(b, n, &alt);
 		int ret = ig_msg_decode(b, n, &h, &o);
 
-		ck_assert_msg(ret == want || ret == alt, "input %d (%zu "
-			      "bytes): got %d, want %d or %d", i, n, ret,
-			      want, alt);
+		ck_assert_msg(ret == want || ret == alt,
+			      "input %d (%zu "
+			      "bytes): got %d, want %d or %d",
+			      i, n, ret, want, alt);
 		if (ret > 0) {
 			ck_assert_ptr_nonnull(o);
 			ck_assert(json_object_is_type(o, json_type_object));
-			ck_assert_ptr_null(memchr(b + IG_MSG_HDR_LEN, 0,
-						  (size_t)ret -
-							  IG_MSG_HDR_LEN));
+			ck_assert_ptr_null(
+				memchr(b + IG_MSG_HDR_LEN, 0,
+				       (size_t)ret - IG_MSG_HDR_LEN));
 			json_object_put(o);
 			ok++;
 		} else {
@@ -457,13 +460,14 @@ END_TEST
 START_TEST(test_type_name)
 {
 	static const char *const names[IG_MSG_TYPE_MAX] = {
-		[1] = "HELLO",	 [2] = "WELCOME", [3] = "BUSY",
-		[4] = "ERROR",	 [5] = "SETUP",	  [6] = "XPORT",
-		[7] = "READY",	 [8] = "SYNC",	  [9] = "SYNCED",
-		[10] = "BEGIN",	 [11] = "END",	  [12] = "RESULT",
+		[1] = "HELLO",	    [2] = "WELCOME", [3] = "BUSY",
+		[4] = "ERROR",	    [5] = "SETUP",   [6] = "XPORT",
+		[7] = "READY",	    [8] = "SYNC",    [9] = "SYNCED",
+		[10] = "BEGIN",	    [11] = "END",    [12] = "RESULT",
 		[13] = "KEEPALIVE", [14] = "BYE",
 	};
-	static const unsigned int unknown[] = { 0, IG_MSG_TYPE_MAX, 16, 255,
+	static const unsigned int unknown[] = { 0,	IG_MSG_TYPE_MAX,
+						16,	255,
 						0xffff, 0xffffffffu };
 
 	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 15);
@@ -482,28 +486,68 @@ START_TEST(test_type_name)
 END_TEST
 
 static const struct ig_params param_sets[] = {
-	{ .test = IG_TEST_TCP_BW, .size = 65536, .iterations = 0,
-	  .duration_ns = 2000000000, .warmup_ns = 500000000, .streams = 1,
-	  .window = 0, .timeout_ms = 10000, .tx_depth = 128, .cq_mod = 16,
+	{ .test = IG_TEST_TCP_BW,
+	  .size = 65536,
+	  .iterations = 0,
+	  .duration_ns = 2000000000,
+	  .warmup_ns = 500000000,
+	  .streams = 1,
+	  .window = 0,
+	  .timeout_ms = 10000,
+	  .tx_depth = 128,
+	  .cq_mod = 16,
 	  .inline_size = 0 },
-	{ .test = IG_TEST_WRITE_LAT, .size = 3, .iterations = 5,
-	  .duration_ns = 7, .warmup_ns = 11, .streams = 13, .window = 17,
-	  .timeout_ms = 19, .tx_depth = 23, .cq_mod = 29, .inline_size = 31 },
-	{ .test = IG_TEST_SEND_LAT, .size = UINT64_MAX,
-	  .iterations = UINT64_MAX - 1, .duration_ns = UINT64_MAX - 2,
-	  .warmup_ns = UINT64_MAX - 3, .streams = UINT32_MAX,
-	  .window = UINT64_MAX - 4, .timeout_ms = UINT32_MAX - 1,
-	  .tx_depth = UINT32_MAX - 2, .cq_mod = UINT32_MAX - 3,
+	{ .test = IG_TEST_WRITE_LAT,
+	  .size = 3,
+	  .iterations = 5,
+	  .duration_ns = 7,
+	  .warmup_ns = 11,
+	  .streams = 13,
+	  .window = 17,
+	  .timeout_ms = 19,
+	  .tx_depth = 23,
+	  .cq_mod = 29,
+	  .inline_size = 31 },
+	{ .test = IG_TEST_SEND_LAT,
+	  .size = UINT64_MAX,
+	  .iterations = UINT64_MAX - 1,
+	  .duration_ns = UINT64_MAX - 2,
+	  .warmup_ns = UINT64_MAX - 3,
+	  .streams = UINT32_MAX,
+	  .window = UINT64_MAX - 4,
+	  .timeout_ms = UINT32_MAX - 1,
+	  .tx_depth = UINT32_MAX - 2,
+	  .cq_mod = UINT32_MAX - 3,
 	  .inline_size = UINT32_MAX - 4 },
-	{ .test = IG_TEST_SEND_BW, .size = 1ull << 40, .iterations = 1,
-	  .duration_ns = 0, .warmup_ns = 0, .streams = 64,
-	  .window = 1ull << 30, .timeout_ms = 100, .tx_depth = 8192,
-	  .cq_mod = 1, .inline_size = 1024 },
-	{ .test = IG_TEST_WRITE_BW, .size = 0, .iterations = 0,
-	  .duration_ns = 0, .warmup_ns = 0, .streams = 0, .window = 0,
-	  .timeout_ms = 0, .tx_depth = 0, .cq_mod = 0, .inline_size = 0 },
-	{ .test = IG_TEST_TCP_LAT, .size = 2, .iterations = 1000000000,
-	  .streams = 2, .timeout_ms = 3600000, .tx_depth = 1, .cq_mod = 1 },
+	{ .test = IG_TEST_SEND_BW,
+	  .size = 1ull << 40,
+	  .iterations = 1,
+	  .duration_ns = 0,
+	  .warmup_ns = 0,
+	  .streams = 64,
+	  .window = 1ull << 30,
+	  .timeout_ms = 100,
+	  .tx_depth = 8192,
+	  .cq_mod = 1,
+	  .inline_size = 1024 },
+	{ .test = IG_TEST_WRITE_BW,
+	  .size = 0,
+	  .iterations = 0,
+	  .duration_ns = 0,
+	  .warmup_ns = 0,
+	  .streams = 0,
+	  .window = 0,
+	  .timeout_ms = 0,
+	  .tx_depth = 0,
+	  .cq_mod = 0,
+	  .inline_size = 0 },
+	{ .test = IG_TEST_TCP_LAT,
+	  .size = 2,
+	  .iterations = 1000000000,
+	  .streams = 2,
+	  .timeout_ms = 3600000,
+	  .tx_depth = 1,
+	  .cq_mod = 1 },
 };
 
 #define N_PARAM_SETS (sizeof(param_sets) / sizeof(param_sets[0]))
@@ -546,8 +590,8 @@ START_TEST(test_params_wire_round_trip)
 {
 	const struct ig_params *want = &param_sets[_i];
 	json_object *o = ig_params_to_json(want), *back;
-	const char *s = json_object_to_json_string_ext(o,
-						       JSON_C_TO_STRING_PLAIN);
+	const char *s =
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	struct ig_params got;
 	struct ig_msg_hdr h;
 	char err[256] = "";
@@ -556,8 +600,7 @@ START_TEST(test_params_wire_round_trip)
 
 	ck_assert_int_eq(ig_msg_decode(b, total, &h, &back), (int)total);
 	memset(&got, 0xa5, sizeof(got));
-	ck_assert_int_eq(ig_params_from_json(back, &got, err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(ig_params_from_json(back, &got, err, sizeof(err)), 0);
 	assert_params_eq(&got, want);
 	json_object_put(back);
 	json_object_put(o);
@@ -570,11 +613,10 @@ static void expect_from_json_error(json_object *o, const char *field)
 	struct ig_params p;
 	char err[256] = "";
 
-	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(err[0], "empty error for '%s'", field);
-	ck_assert_msg(strstr(err, field), "error '%s' does not name '%s'",
-		      err, field);
+	ck_assert_msg(strstr(err, field), "error '%s' does not name '%s'", err,
+		      field);
 }
 
 /* Every key to_json writes is required by from_json. */
@@ -583,7 +625,7 @@ START_TEST(test_params_missing_field)
 	json_object *full = ig_params_to_json(&param_sets[1]);
 	unsigned int n = 0;
 
-	json_object_object_foreach(full, key, val) {
+	json_object_object_foreach (full, key, val) {
 		json_object *o = NULL;
 
 		(void)val;
@@ -650,8 +692,8 @@ END_TEST
 /* 2^32 - 1 still fits a uint32 field; 2^32 must not wrap to 0. */
 START_TEST(test_params_u32_edge)
 {
-	json_object *o = params_with("streams",
-				     json_object_new_uint64(UINT32_MAX));
+	json_object *o =
+		params_with("streams", json_object_new_uint64(UINT32_MAX));
 	struct ig_params p;
 	char err[256] = "";
 
@@ -660,8 +702,7 @@ START_TEST(test_params_u32_edge)
 	json_object_put(o);
 	o = params_with("streams", json_object_new_uint64(1ull << 32));
 	err[0] = '\0';
-	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "4294967296"));
 	json_object_put(o);
 }
@@ -673,10 +714,10 @@ START_TEST(test_json_get)
 		"{\"u\":42,\"max\":18446744073709551615,\"neg\":-1,"
 		"\"d\":1.5,\"s\":\"str\",\"b\":true,\"n\":null,"
 		"\"a\":[1],\"o\":{\"u\":1},\"zero\":0}");
-	static const char *const not_u64[] = { "neg", "d", "s", "b", "n",
+	static const char *const not_u64[] = { "neg", "d", "s", "b",
+					       "n",   "a", "o", "absent" };
+	static const char *const not_str[] = { "u", "d", "b",	  "n",
 					       "a", "o", "absent" };
-	static const char *const not_str[] = { "u", "d", "b", "n", "a", "o",
-					       "absent" };
 	uint64_t v;
 	const char *s;
 
@@ -720,8 +761,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, test_type_name);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(tp, test_params_round_trip, 0, N_PARAM_SETS);
-	tcase_add_loop_test(tp, test_params_wire_round_trip, 0,
-			    N_PARAM_SETS);
+	tcase_add_loop_test(tp, test_params_wire_round_trip, 0, N_PARAM_SETS);
 	tcase_add_test(tp, test_params_missing_field);
 	tcase_add_test(tp, test_params_bad_values);
 	tcase_add_test(tp, test_params_u32_edge);

@@ -16,7 +16,7 @@
 
 #include "report.h"
 
-#define NS_LAT 50	/* enough for p50 and p90, not for p99 */
+#define NS_LAT 50 /* enough for p50 and p90, not for p99 */
 
 static const char *const cpu_keys[] = {
 	"user_pct",    "sys_pct",    "irq_pct", "softirq_pct", "total_pct",
@@ -267,8 +267,8 @@ START_TEST(test_json_env_and_bw)
 END_TEST
 
 /* Expected percentile (us) and whether the histogram supports it. */
-static void check_pct(json_object *lat, const struct ig_hist *h,
-		      const char *k, double q)
+static void check_pct(json_object *lat, const struct ig_hist *h, const char *k,
+		      double q)
 {
 	double ns;
 
@@ -343,8 +343,8 @@ START_TEST(test_json_lat_small_counts)
 
 	make_lat(&r[0], 0);
 	make_lat(&r[1], 1);
-	make_lat(&r[2], 200); /* p99 supported, p99.9 not */
-	r[2].params.window = 1 << 20;	/* verbs with a window: present */
+	make_lat(&r[2], 200);	      /* p99 supported, p99.9 not */
+	r[2].params.window = 1 << 20; /* verbs with a window: present */
 	doc = render_json(r, 3);
 
 	lat = key(json_object_array_get_idx(key(doc, "results"), 0), "lat_us");
@@ -587,12 +587,29 @@ static int csv_col(const struct csv *c, const char *name)
 }
 
 static const char *const csv_cols[] = {
-	"test", "transport", "size", "streams", "iterations", "seconds",
-	"bytes", "bw_gbps", "msg_rate", "lat_min_us", "lat_p50_us",
-	"lat_p90_us", "lat_p99_us", "lat_p999_us", "lat_p9999_us", "lat_max_us",
-	"lat_mean_us", "lat_stdev_us", "cpu_client_total_pct",
-	"cpu_client_us_per_kib", "cpu_server_total_pct",
-	"cpu_server_us_per_kib", "warning",
+	"test",
+	"transport",
+	"size",
+	"streams",
+	"iterations",
+	"seconds",
+	"bytes",
+	"bw_gbps",
+	"msg_rate",
+	"lat_min_us",
+	"lat_p50_us",
+	"lat_p90_us",
+	"lat_p99_us",
+	"lat_p999_us",
+	"lat_p9999_us",
+	"lat_max_us",
+	"lat_mean_us",
+	"lat_stdev_us",
+	"cpu_client_total_pct",
+	"cpu_client_us_per_kib",
+	"cpu_server_total_pct",
+	"cpu_server_us_per_kib",
+	"warning",
 };
 #define N_CSV_COLS (int)(sizeof(csv_cols) / sizeof(csv_cols[0]))
 
@@ -628,9 +645,9 @@ START_TEST(test_csv)
 	ck_assert_str_eq(c.fld[1][csv_col(&c, "lat_p50_us")], "");
 	ck_assert_str_eq(c.fld[1][csv_col(&c, "lat_min_us")], "");
 	ck_assert_str_eq(c.fld[1][csv_col(&c, "warning")], "a, b");
-	ck_assert_double_eq_tol(atof(c.fld[1][csv_col(&c,
-				"cpu_server_total_pct")]),
-				r[0].cpu_server.total_pct, 1e-9);
+	ck_assert_double_eq_tol(
+		atof(c.fld[1][csv_col(&c, "cpu_server_total_pct")]),
+		r[0].cpu_server.total_pct, 1e-9);
 
 	ck_assert(ig_hist_percentile(&r[1].lat, 0.9, &ns));
 	ck_assert_double_eq_tol(atof(c.fld[2][csv_col(&c, "lat_p90_us")]),
@@ -704,8 +721,8 @@ START_TEST(test_text)
 			ck_assert(ig_hist_percentile(&r[1].lat, 0.5, &ns));
 			snprintf(expect, sizeof(expect), "%.2f", ns / 1000.0);
 			ck_assert_str_eq(tok[7], expect);
-			ck_assert_str_eq(tok[8], "-");  /* p99 */
-			ck_assert_str_eq(tok[9], "-");  /* p99.9 */
+			ck_assert_str_eq(tok[8], "-");	/* p99 */
+			ck_assert_str_eq(tok[9], "-");	/* p99.9 */
 			ck_assert_str_ne(tok[10], "-"); /* max */
 			ck_assert_str_eq(tok[12], "-"); /* no server CPU */
 			ck_assert_str_eq(tok[13], "-"); /* no payload */
