@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "clock.h"
 
 enum {
 	OPT_WARMUP = 256,
@@ -185,6 +186,16 @@ static int timeout_opt(const char *arg, uint32_t *ms, char *err, size_t errlen)
 	return 0;
 }
 
+/* An option's value against its cap, naming the value as the user typed
+ * it. */
+static int cap(const char *opt, const char *arg, uint64_t v, uint64_t lo,
+	       uint64_t hi, const char *allowed, char *err, size_t errlen)
+{
+	if (v >= lo && v <= hi)
+		return 0;
+	FAIL("%s: '%s' is out of range: allowed %s", opt, arg, allowed);
+}
+
 static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		      bool *iters_given, char *err, size_t errlen)
 {
@@ -201,11 +212,16 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		ret = parse_tests(arg, o, err, errlen);
 		break;
 	case 's':
-		ret = parse_bytes("-s", arg, &p->size, err, errlen);
+		ret = parse_bytes("-s", arg, &p->size, err, errlen) ||
+		      cap("-s", arg, p->size, 1, IG_MAX_SIZE, "1 to 64M", err,
+			  errlen);
 		o->size_given = true;
 		break;
 	case 'D':
-		ret = parse_secs("-D", arg, &p->duration_ns, err, errlen);
+		ret = parse_secs("-D", arg, &p->duration_ns, err, errlen) ||
+		      cap("-D", arg, p->duration_ns, 1000000,
+			  IG_MAX_DURATION_S * IG_NSEC_PER_SEC,
+			  "0.001 to 3600 seconds", err, errlen);
 		break;
 	case 'n':
 		if (ig_parse_u64(arg, &p->iterations) || !p->iterations)
@@ -215,13 +231,20 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		*iters_given = true;
 		break;
 	case OPT_WARMUP:
-		ret = parse_secs("--warmup", arg, &p->warmup_ns, err, errlen);
+		ret = parse_secs("--warmup", arg, &p->warmup_ns, err, errlen) ||
+		      cap("--warmup", arg, p->warmup_ns, 0,
+			  IG_MAX_WARMUP_S * IG_NSEC_PER_SEC, "0 to 60 seconds",
+			  err, errlen);
 		break;
 	case 'P':
-		ret = parse_u32("-P", arg, &p->streams, err, errlen);
+		ret = parse_u32("-P", arg, &p->streams, err, errlen) ||
+		      cap("-P", arg, p->streams, 1, IG_MAX_STREAMS, "1 to 64",
+			  err, errlen);
 		break;
 	case OPT_WINDOW:
-		ret = parse_bytes("--window", arg, &p->window, err, errlen);
+		ret = parse_bytes("--window", arg, &p->window, err, errlen) ||
+		      cap("--window", arg, p->window, 1, IG_MAX_WINDOW,
+			  "1 to 1G", err, errlen);
 		break;
 	case OPT_FORMAT:
 		ret = ig_format_parse(arg);
@@ -239,13 +262,19 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		ret = timeout_opt(arg, &p->timeout_ms, err, errlen);
 		break;
 	case OPT_TX_DEPTH:
-		ret = parse_u32("--tx-depth", arg, &p->tx_depth, err, errlen);
+		ret = parse_u32("--tx-depth", arg, &p->tx_depth, err, errlen) ||
+		      cap("--tx-depth", arg, p->tx_depth, 1, IG_MAX_TX_DEPTH,
+			  "1 to 8192", err, errlen);
 		break;
 	case OPT_CQ_MOD:
-		ret = parse_u32("--cq-mod", arg, &p->cq_mod, err, errlen);
+		ret = parse_u32("--cq-mod", arg, &p->cq_mod, err, errlen) ||
+		      cap("--cq-mod", arg, p->cq_mod, 1, IG_MAX_TX_DEPTH,
+			  "1 to --tx-depth", err, errlen);
 		break;
 	case OPT_INLINE:
-		ret = parse_bytes("--inline", arg, &v, err, errlen);
+		ret = parse_bytes("--inline", arg, &v, err, errlen) ||
+		      cap("--inline", arg, v, 0, 1024, "0 to 1024", err,
+			  errlen);
 		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
 		break;
 	case OPT_DEVICE:
@@ -257,7 +286,7 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 	default:
 		FAIL("unknown option: see 'ibgap client --help'");
 	}
-	return ret;
+	return ret ? -EINVAL : 0;
 }
 
 static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,

@@ -36,26 +36,17 @@ static int say_hello(struct ig_ctrl *c, struct ig_report_env *env)
 	return ret;
 }
 
-static int write_report(const struct ig_client_opts *o,
+static int write_report(FILE *f, const struct ig_client_opts *o,
 			const struct ig_report_env *env,
 			const struct ig_result *res, size_t n)
 {
-	FILE *f = stdout;
-	int ret;
+	int ret = ig_report_write(f, o->format, env, res, n);
 
-	if (o->outfile) {
-		f = fopen(o->outfile, "w");
-		if (!f) {
-			fprintf(stderr, "ibgap: cannot write -o '%s': %s\n",
-				o->outfile, strerror(errno));
-			return -errno;
-		}
-	}
-	ret = ig_report_write(f, o->format, env, res, n);
-	if (f != stdout && fclose(f) && !ret)
+	if (!ret && fflush(f))
 		ret = -errno;
 	if (ret)
-		fprintf(stderr, "ibgap: writing the report failed: %s\n",
+		fprintf(stderr, "ibgap: writing the report%s%s failed: %s\n",
+			o->outfile ? " to " : "", o->outfile ? o->outfile : "",
 			strerror(-ret));
 	return ret;
 }
@@ -80,43 +71,61 @@ static int run_tests(const struct ig_client_opts *o, struct ig_ctrl *c,
 	return 0;
 }
 
-int ig_client_run(const struct ig_client_opts *o)
+/* Connects, runs every test, says BYE; fills env and res. */
+static int session(const struct ig_client_opts *o, struct ig_report_env *env,
+		   struct ig_result *res)
 {
-	struct ig_report_env env = { 0 };
-	struct ig_result *res;
 	struct ig_ctrl c;
 	char err[512], port[16];
 	int fd, ret;
 
-	snprintf(port, sizeof(port), "%s", o->port ? o->port : "");
-	if (!o->port)
+	if (o->port)
+		snprintf(port, sizeof(port), "%s", o->port);
+	else
 		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
 	fd = ig_net_connect(o->host, port, (int)o->p.timeout_ms, err,
 			    sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "ibgap: %s\n", err);
-		return 1;
+		return fd;
 	}
 	ig_ctrl_init(&c, fd, (int)o->p.timeout_ms);
-	ret = say_hello(&c, &env);
-	if (ret) {
+	ret = say_hello(&c, env);
+	if (ret)
 		fprintf(stderr, "ibgap: %s\n", c.err);
-		ig_ctrl_close(&c);
+	else
+		ret = run_tests(o, &c, res);
+	if (!ret)
+		ig_ctrl_send(&c, IG_MSG_BYE, NULL);
+	ig_ctrl_close(&c);
+	return ret;
+}
+
+int ig_client_run(const struct ig_client_opts *o)
+{
+	struct ig_report_env env = { 0 };
+	struct ig_result *res;
+	FILE *f = stdout;
+	int ret;
+
+	/* fail on an unwritable -o before spending time on the tests */
+	if (o->outfile && !(f = fopen(o->outfile, "w"))) {
+		fprintf(stderr, "ibgap: cannot write -o '%s': %s\n", o->outfile,
+			strerror(errno));
 		return 1;
 	}
 	res = calloc(o->ntests, sizeof(*res));
 	if (!res) {
 		fprintf(stderr, "ibgap: out of memory for %u results\n",
 			o->ntests);
-		ig_ctrl_close(&c);
-		return 1;
+		ret = -ENOMEM;
+	} else {
+		ret = session(o, &env, res);
 	}
-	ret = run_tests(o, &c, res);
 	if (!ret)
-		ig_ctrl_send(&c, IG_MSG_BYE, NULL);
-	ig_ctrl_close(&c);
-	if (!ret)
-		ret = write_report(o, &env, res, o->ntests);
+		ret = write_report(f, o, &env, res, o->ntests);
 	free(res);
+	if (f != stdout)
+		fclose(f);
 	return ret ? 1 : 0;
 }

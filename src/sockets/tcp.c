@@ -129,6 +129,12 @@ static int send_full(struct ig_stream *st, const char *buf, size_t len)
 				continue;
 			return io_fail(st, "send", n < 0 ? n : -1);
 		}
+		/* A blocking send returns short only when SO_SNDTIMEO
+		 * expired with part of the data queued: the peer stalled. */
+		if ((size_t)n < len) {
+			errno = EAGAIN;
+			return io_fail(st, "send", -1);
+		}
 		buf += n;
 		len -= n;
 	}

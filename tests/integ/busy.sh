@@ -24,7 +24,8 @@ expect_one_line "$TMP/second.err" "second client while a session runs"
 if grep -qi busy "$TMP/second.err"; then
 	pass "second client's message says busy"
 else
-	fail "second client's message does not say busy: $(cat "$TMP/second.err")"
+	fail "second client's message does not say busy:" \
+		"$(cat "$TMP/second.err")"
 fi
 if ig_wait_pid "$long" 0.01 && [[ $RC == 124 ]]; then
 	pass "the busy answer came while the first client still ran"

@@ -9,6 +9,7 @@ RUN=(-t tcp_bw,tcp_lat -D 0.5 --warmup 0.1)
 # CSV: a header and one row per test, every row as wide as the header.
 ig_client 30 csv "${RUN[@]}" --format csv
 expect_client_ok csv "--format csv"
+rc=0
 out=$(python3 - "$TMP/csv.out" <<'PY' 2>&1
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
@@ -43,18 +44,23 @@ if bad:
     print("the CSV was:\n" + open(sys.argv[1]).read())
 sys.exit(1 if bad else 0)
 PY
-) && pass "CSV: header + 2 rows of equal width" ||
+) || rc=$?
+if [[ $rc == 0 ]]; then
+	pass "CSV: header + 2 rows of equal width"
+else
 	fail "CSV report: $out"
+fi
 
 # Text: the units line and one row per test.
 ig_client 30 text "${RUN[@]}"
 expect_client_ok text "--format text (default)"
 expect_grep "$TMP/text.out" "Gb/s = 10^9 bit/s" "text report units line"
 for t in tcp_bw tcp_lat; do
-	if grep -qE "^$t[[:space:]]+tcp[[:space:]]" "$TMP/text.out"; then
+	if grep -qE "^${t}[[:space:]]+tcp[[:space:]]" "$TMP/text.out"; then
 		pass "text report has a $t row"
 	else
-		fail "text report has no '$t tcp ...' row: $(cat "$TMP/text.out")"
+		fail "text report has no '$t tcp ...' row:" \
+			"$(cat "$TMP/text.out")"
 	fi
 done
 

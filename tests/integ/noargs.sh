@@ -10,7 +10,7 @@ ig_run 30 noargs
 expect_client_ok noargs "ibgap (no arguments), $ELAPSED s"
 expect_grep "$TMP/noargs.out" "Gb/s = 10^9 bit/s" "table units line"
 for t in tcp_bw tcp_lat; do
-	if grep -qE "^$t[[:space:]]+tcp[[:space:]]" "$TMP/noargs.out"; then
+	if grep -qE "^${t}[[:space:]]+tcp[[:space:]]" "$TMP/noargs.out"; then
 		pass "table has a $t row"
 	else
 		fail "table has no '$t tcp ...' row: $(cat "$TMP/noargs.out")"

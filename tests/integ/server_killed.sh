@@ -17,17 +17,19 @@ scenario()
 	what="$t --timeout $TIMEOUT, server got SIG$sig"
 	ig_start_server
 	ig_bg "$tag" client -p "$SRV_PORT" -t "$t" -D 10 --warmup 0.1 \
-		--timeout $TIMEOUT 127.0.0.1
+		--timeout "$TIMEOUT" 127.0.0.1
 	local cl=$BG_PID
 	for _ in $(seq 100); do
 		grep -q "session started" "$SRV_LOG" && break
 		sleep 0.05
 	done
-	grep -q "session started" "$SRV_LOG" ||
-		{ fail "$what: no session started: $(cat "$TMP/$tag.err")"; return; }
+	if ! grep -q "session started" "$SRV_LOG"; then
+		fail "$what: no session started: $(cat "$TMP/$tag.err")"
+		return
+	fi
 	sleep 1
 	kill -"$sig" "$SRV_PID"
-	ig_wait_pid "$cl" $((LIMIT + 5))
+	ig_wait_pid "$cl" "$((LIMIT + 5))"
 	if [[ $RC == 124 ]]; then
 		fail "$what: client still running $ELAPSED s after the signal"
 		kill -KILL "$cl" 2>/dev/null
@@ -43,8 +45,8 @@ scenario()
 		if grep -qiE 'time|stall|no reply' "$TMP/$tag.err"; then
 			pass "$what: the message names the timeout"
 		else
-			fail "$what: the message does not mention a timeout or" \
-				"stall: $(cat "$TMP/$tag.err")"
+			fail "$what: the message does not mention a" \
+				"timeout or stall: $(cat "$TMP/$tag.err")"
 		fi
 	fi
 	kill -CONT "$SRV_PID" 2>/dev/null
