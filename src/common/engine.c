@@ -5,6 +5,7 @@
  * only move messages (xport.h).
  */
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +46,52 @@ void ig_eng_wake_all(struct ig_session *s)
 	pthread_mutex_lock(&s->lock);
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
+}
+
+static int ctrl_event(struct ig_session *s)
+{
+	enum ig_msg_type type;
+	const char *msg = "no reason given";
+	json_object *o;
+	int ret = ig_ctrl_recv(s->ctrl, &type, &o);
+
+	if (ret)
+		return ret;
+	if (type == IG_MSG_ERROR) {
+		ig_json_get_str(o, "message", &msg);
+		ret = ig_session_fail(s, EREMOTEIO, "the %s gave up: %s",
+				      s->server ? "client" : "server", msg);
+	} else {
+		ret = ig_session_fail(s, EPROTO, "unexpected %s during set-up",
+				      ig_msg_type_name(type));
+	}
+	json_object_put(o);
+	return ret;
+}
+
+int ig_session_wait(struct ig_session *s, int fd, short events,
+		    uint64_t deadline)
+{
+	struct pollfd pfd[2] = { { .fd = fd, .events = events },
+				 { .fd = s->ctrl->fd, .events = POLLIN } };
+
+	for (;;) {
+		uint64_t now = ig_now_ns();
+		int ret;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		ret = poll(pfd, 2, (int)((deadline - now) / 1000000) + 1);
+		if (ret < 0 && errno != EINTR)
+			return ig_session_fail(s, errno, "poll: %s",
+					       strerror(errno));
+		if (ret <= 0)
+			continue;
+		if (pfd[0].revents)
+			return 0;
+		if (pfd[1].revents)
+			return ctrl_event(s);
+	}
 }
 
 void ig_stream_rx(struct ig_stream *st, uint64_t n)

@@ -63,6 +63,16 @@ int ig_session_fail(struct ig_session *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *ig_session_err(struct ig_session *s);
 
+/*
+ * Set-up helper for transports: waits until fd has `events`, watching the
+ * control connection too, so that a peer that gave up (ERROR) or vanished
+ * is noticed at once instead of at the deadline.  Returns 0 when fd is
+ * ready, -ETIMEDOUT at the deadline (no error text: the caller says what
+ * it waited for), or another negative errno with the session's error set.
+ */
+int ig_session_wait(struct ig_session *s, int fd, short events,
+		    uint64_t deadline);
+
 /* Receiver side: count n bytes received on a stream. */
 void ig_stream_rx(struct ig_stream *st, uint64_t n);
 

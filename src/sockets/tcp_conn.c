@@ -144,7 +144,10 @@ static int accept_streams(struct ig_session *s, int lfd, uint64_t cookie)
 	while (n < s->nstreams) {
 		int fd, idx, ret;
 
-		if (wait_fd(lfd, POLLIN, deadline))
+		ret = ig_session_wait(s, lfd, POLLIN, deadline);
+		if (ret && ret != -ETIMEDOUT)
+			return ret;
+		if (ret)
 			return ig_session_fail(s, ETIMEDOUT,
 					       "only %u of %u "
 					       "tcp streams connected within "

@@ -39,19 +39,18 @@ static int get_event(struct ig_session *s, uint64_t deadline,
 		     struct rdma_cm_event **ev)
 {
 	struct vb_session *vb = s->xpriv;
-	struct pollfd pfd = { .fd = vb->ec->fd, .events = POLLIN };
 
 	for (;;) {
-		uint64_t now = ig_now_ns();
+		int ret = ig_session_wait(s, vb->ec->fd, POLLIN, deadline);
 
-		if (now >= deadline)
+		if (ret == -ETIMEDOUT)
 			return ig_session_fail(s, ETIMEDOUT,
 					       "no rdma_cm event "
 					       "within %u ms during connection "
 					       "set-up",
 					       s->p.timeout_ms);
-		if (poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1) <= 0)
-			continue;
+		if (ret)
+			return ret;
 		if (rdma_get_cm_event(vb->ec, ev) == 0)
 			return 0;
 		if (errno != EAGAIN && errno != EINTR)

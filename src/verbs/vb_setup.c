@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Verbs transport: session set-up, memory key exchange, the ops table. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static int vb_setup(struct ig_session *s)
 				       "rdma_create_event_channel: "
 				       "%s (is rdma_ucm loaded?)",
 				       strerror(errno));
+	fcntl(vb->ec->fd, F_SETFL, fcntl(vb->ec->fd, F_GETFL) | O_NONBLOCK);
 	ret = s->server ? vb_setup_server(s) : vb_setup_client(s);
 	if (!ret && vb->access)
 		ret = exchange_mrs(s);
