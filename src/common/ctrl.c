@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,8 +20,12 @@ void ig_ctrl_init(struct ig_ctrl *c, int fd, int timeout_ms)
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 
+	int one = 1;
+
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
+	/* small messages, each awaited by the peer: never wait for Nagle */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c->timeout_ms = timeout_ms;
 	if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0)
 		ig_sockaddr_str(&ss, c->peer, sizeof(c->peer));
@@ -165,8 +170,8 @@ static int write_full(struct ig_ctrl *c, const void *buf, size_t len)
 
 int ig_ctrl_send(struct ig_ctrl *c, enum ig_msg_type type, json_object *body)
 {
-	uint8_t hdr[IG_MSG_HDR_LEN];
 	const char *text = "{}";
+	uint8_t *buf;
 	size_t len;
 	int ret;
 
@@ -180,10 +185,17 @@ int ig_ctrl_send(struct ig_ctrl *c, enum ig_msg_type type, json_object *body)
 				    "exceeds the cap of %u",
 				    ig_msg_type_name(type), len,
 				    IG_MSG_MAX_BODY);
-	ig_msg_hdr_encode(hdr, type, (uint32_t)len);
-	ret = write_full(c, hdr, sizeof(hdr));
-	if (!ret)
-		ret = write_full(c, text, len);
+	/* header and body in one send: one segment for small messages */
+	buf = malloc(IG_MSG_HDR_LEN + len);
+	if (!buf)
+		return ig_ctrl_fail(c, ENOMEM,
+				    "out of memory for a %zu-byte "
+				    "control message",
+				    len);
+	ig_msg_hdr_encode(buf, type, (uint32_t)len);
+	memcpy(buf + IG_MSG_HDR_LEN, text, len);
+	ret = write_full(c, buf, IG_MSG_HDR_LEN + len);
+	free(buf);
 	return ret;
 }
 
