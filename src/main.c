@@ -2,15 +2,19 @@
 /* ibgap: subcommand table. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "client.h"
 #include "cli.h"
+#include "doctor/doctor.h"
 #include "server.h"
 #include "sysinfo.h"
 #include "usage.h"
+#include "vb_find.h"
 
 /* Set by SIGINT/SIGTERM in the server; nothing else writes it. */
 static volatile sig_atomic_t quit_flag;
@@ -78,33 +82,30 @@ static void *local_server_thread(void *arg)
 	return NULL;
 }
 
-/* "ibgap" alone: the default comparison on this machine over loopback,
- * against a server of our own on a free port. */
-static int local_main(void)
+static int run_local(const char *addr, bool tcp_only)
 {
-	struct ig_server_opts so = { .bind = "127.0.0.1",
+	struct ig_server_opts so = { .bind = addr,
 				     .port = "0",
 				     .timeout_ms = 10000 };
 	struct local_server ls = { 0 };
 	struct ig_client_opts co;
 	char port[16], err[256];
-	char *argv[] = { "client", "-p", port, "127.0.0.1", NULL };
+	char *argv[] = { "client",	   "-p", port, (char *)addr, "-t",
+			 "tcp_bw,tcp_lat", NULL };
 	pthread_t t;
 	int ret;
 
-	signal(SIGPIPE, SIG_IGN);
 	ls.srv = ig_server_new(&so, true, err, sizeof(err));
 	if (!ls.srv) {
-		fprintf(stderr, "ibgap: local server: %s\n", err);
+		fprintf(stderr, "ibgap: local server on %s: %s\n", addr, err);
 		return 1;
 	}
 	snprintf(port, sizeof(port), "%d", ig_server_port(ls.srv));
-	if (ig_cli_client(4, argv, &co, err, sizeof(err)))
+	if (ig_cli_client(tcp_only ? 6 : 4, argv, &co, err, sizeof(err)))
 		return usage_error(err, "client");
-	fprintf(stderr, "ibgap: no RDMA comparison yet in this build: TCP "
-			"alone over loopback (127.0.0.1)\n");
 	if (pthread_create(&t, NULL, local_server_thread, &ls)) {
 		fprintf(stderr, "ibgap: cannot start the local server\n");
+		ig_server_free(ls.srv);
 		return 1;
 	}
 	ret = ig_client_run(&co);
@@ -112,6 +113,27 @@ static int local_main(void)
 	pthread_join(t, NULL);
 	ig_server_free(ls.srv);
 	return ret;
+}
+
+/* "ibgap" alone: the comparison on this machine over its first active
+ * RDMA port's IP address, against a server of our own; TCP alone over
+ * loopback where there is none. */
+static int local_main(void)
+{
+	char addr[64], dev[64];
+
+	signal(SIGPIPE, SIG_IGN);
+	if (ig_find_rdma_addr(addr, sizeof(addr), dev, sizeof(dev)) == 0) {
+		fprintf(stderr,
+			"ibgap: comparing verbs and TCP on %s through "
+			"%s\n",
+			dev, addr);
+		return run_local(addr, false);
+	}
+	fprintf(stderr, "ibgap: no active RDMA port with an IP address: TCP "
+			"alone over loopback (to compare, create a Soft-RoCE "
+			"device: rdma link add rxe0 type rxe netdev IFACE)\n");
+	return run_local("127.0.0.1", true);
 }
 
 static int version_main(int argc, char **argv)
@@ -134,6 +156,8 @@ static const struct {
 	{ "version", version_main }, { "--version", version_main },
 	{ "help", help_main },	     { "--help", help_main },
 	{ "-h", help_main },
+	{ "diff", diff_main },
+	{ "doctor", ig_doctor_main },
 };
 
 int main(int argc, char **argv)
@@ -145,7 +169,7 @@ int main(int argc, char **argv)
 			return subcommands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr,
 		"ibgap: unknown command '%s': allowed server, client, "
-		"version, help\n",
+		"diff, doctor, version, help\n",
 		argv[1]);
 	return 2;
 }

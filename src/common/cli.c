@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "clock.h"
+#include "repeat.h"
 
 enum {
 	OPT_WARMUP = 256,
@@ -23,6 +24,12 @@ enum {
 	OPT_IB_PORT,
 	OPT_GID_INDEX,
 	OPT_CPU,
+	OPT_REPEAT,
+	OPT_CONFIDENCE,
+	OPT_PLOT,
+	OPT_SAVE_BASELINE,
+	OPT_BASELINE,
+	OPT_TOLERANCE,
 };
 
 #define FAIL(...)                                   \
@@ -131,6 +138,12 @@ static const struct option client_longopts[] = {
 	{ "ib-port", required_argument, NULL, OPT_IB_PORT },
 	{ "gid-index", required_argument, NULL, OPT_GID_INDEX },
 	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "save-baseline", required_argument, NULL, OPT_SAVE_BASELINE },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
@@ -186,6 +199,121 @@ static int timeout_opt(const char *arg, uint32_t *ms, char *err, size_t errlen)
 	return 0;
 }
 
+static int one_size(const char *arg, const char *tok, uint64_t *v, char *err,
+		    size_t errlen)
+{
+	if (ig_parse_size(tok, v))
+		FAIL("-s: '%s' in '%s' is not a byte count: use digits with "
+		     "an optional K, M or G suffix (powers of two)",
+		     tok, arg);
+	if (*v < 1 || *v > IG_MAX_SIZE)
+		FAIL("-s: '%s' in '%s' is out of range: allowed 1 to 64M", tok,
+		     arg);
+	return 0;
+}
+
+/* A sweep "A:B": powers of two from A to B. */
+static int size_range(const char *arg, char *colon, struct ig_client_opts *o,
+		      char *err, size_t errlen)
+{
+	uint64_t lo, hi;
+
+	*colon = 0;
+	if (one_size(arg, o->sizes_buf, &lo, err, errlen) ||
+	    one_size(arg, colon + 1, &hi, err, errlen))
+		return -EINVAL;
+	if (lo > hi)
+		FAIL("-s: '%s' runs backwards: give SMALL:LARGE", arg);
+	o->nsizes = 0;
+	for (uint64_t v = lo; v <= hi; v *= 2) {
+		if (o->nsizes == IG_MAX_SIZES)
+			FAIL("-s: '%s' gives more than %d sizes", arg,
+			     IG_MAX_SIZES);
+		o->sizes[o->nsizes++] = v;
+	}
+	return 0;
+}
+
+/* -s SIZE, -s A,B,C or -s A:B */
+static int parse_sizes(const char *arg, struct ig_client_opts *o, char *err,
+		       size_t errlen)
+{
+	char *tok, *save = NULL, *colon;
+
+	if (strlen(arg) >= sizeof(o->sizes_buf))
+		FAIL("-s: the list is too long (%zu characters)", strlen(arg));
+	strcpy(o->sizes_buf, arg);
+	colon = strchr(o->sizes_buf, ':');
+	if (colon)
+		return size_range(arg, colon, o, err, errlen);
+	o->nsizes = 0;
+	for (tok = strtok_r(o->sizes_buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->nsizes == IG_MAX_SIZES)
+			FAIL("-s: more than %d sizes in '%s'", IG_MAX_SIZES,
+			     arg);
+		if (one_size(arg, tok, &o->sizes[o->nsizes++], err, errlen))
+			return -EINVAL;
+	}
+	if (!o->nsizes)
+		FAIL("-s: no size in '%s'", arg);
+	return 0;
+}
+
+static int parse_confidence(const char *arg, struct ig_client_opts *o,
+			    char *err, size_t errlen)
+{
+	unsigned int level;
+	double width;
+	int n = 0;
+
+	if (sscanf(arg, "%u,%lf%n", &level, &width, &n) != 2 || arg[n] ||
+	    (level != 95 && level != 99) || !(width > 0) || width > 1000)
+		FAIL("--confidence: '%s' is not LEVEL,WIDTH: LEVEL 95 or 99, "
+		     "WIDTH the interval's full width in percent of the mean "
+		     "(e.g. 99,5 for +/-2.5%%)",
+		     arg);
+	o->conf_level = level;
+	o->conf_width = width;
+	return 0;
+}
+
+static int analysis_opt(int c, const char *arg, struct ig_client_opts *o,
+			char *err, size_t errlen)
+{
+	uint64_t v;
+	char *end;
+
+	switch (c) {
+	case OPT_REPEAT:
+		if (ig_parse_u64(arg, &v) || v < 1 || v > IG_MAX_REPEAT)
+			FAIL("--repeat: '%s' is not a number of runs from 1 "
+			     "to %d",
+			     arg, IG_MAX_REPEAT);
+		o->repeat = (unsigned int)v;
+		return 0;
+	case OPT_CONFIDENCE:
+		return parse_confidence(arg, o, err, errlen);
+	case OPT_PLOT:
+		o->plot = arg;
+		return 0;
+	case OPT_SAVE_BASELINE:
+		o->save_baseline = arg;
+		return 0;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		return 0;
+	default:
+		o->tolerance = strtod(arg, &end);
+		if (!*arg || *end || !(o->tolerance >= 0) ||
+		    o->tolerance > 1000)
+			FAIL("--tolerance: '%s' is not a percentage from 0 to "
+			     "1000",
+			     arg);
+		return 0;
+	}
+}
+
 /* An option's value against its cap, naming the value as the user typed
  * it. */
 static int cap(const char *opt, const char *arg, uint64_t v, uint64_t lo,
@@ -210,11 +338,11 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		break;
 	case 't':
 		ret = parse_tests(arg, o, err, errlen);
+		o->tests_given = true;
 		break;
 	case 's':
-		ret = parse_bytes("-s", arg, &p->size, err, errlen) ||
-		      cap("-s", arg, p->size, 1, IG_MAX_SIZE, "1 to 64M", err,
-			  errlen);
+		ret = parse_sizes(arg, o, err, errlen);
+		p->size = o->sizes[0];
 		o->size_given = true;
 		break;
 	case 'D':
@@ -283,6 +411,14 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 	case OPT_CPU:
 		ret = local_opt(c, arg, &o->local, err, errlen);
 		break;
+	case OPT_REPEAT:
+	case OPT_CONFIDENCE:
+	case OPT_PLOT:
+	case OPT_SAVE_BASELINE:
+	case OPT_BASELINE:
+	case OPT_TOLERANCE:
+		ret = analysis_opt(c, arg, o, err, errlen);
+		break;
 	default:
 		FAIL("unknown option: see 'ibgap client --help'");
 	}
@@ -314,6 +450,9 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 	o->tests[1] = IG_TEST_TCP_LAT;
 	o->ntests = 2;
 	o->format = IG_FMT_TEXT;
+	o->tolerance = 5;
+	o->sizes[0] = o->p.size;
+	o->nsizes = 1;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "p:t:s:D:n:P:o:h", client_longopts,

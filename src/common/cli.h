@@ -11,6 +11,8 @@
 /* perftest's default for latency tests; bandwidth tests default to 64K */
 #define IG_DEFAULT_LAT_SIZE 2
 
+#define IG_MAX_SIZES 64
+
 struct ig_client_opts {
 	const char *host;
 	const char *port;
@@ -18,7 +20,18 @@ struct ig_client_opts {
 	unsigned int ntests;
 	struct ig_params p; /* applies to every test */
 	struct ig_local_opts local;
-	bool size_given; /* else latency tests use IG_DEFAULT_LAT_SIZE */
+	bool size_given;  /* else latency tests use IG_DEFAULT_LAT_SIZE */
+	bool tests_given; /* else: the comparison (or TCP alone) */
+	uint64_t sizes[IG_MAX_SIZES]; /* -s list or range (sweep) */
+	unsigned int nsizes;
+	char sizes_buf[512];
+	unsigned int repeat;	 /* --repeat N: runs per measurement */
+	unsigned int conf_level; /* --confidence LEVEL,WIDTH: 95 or 99 */
+	double conf_width;	 /* full width, % of the mean */
+	const char *plot;	 /* --plot FILE.svg|png */
+	const char *save_baseline;
+	const char *baseline;
+	double tolerance; /* --tolerance PCT, default 5 */
 	enum ig_format format;
 	const char *outfile;
 };

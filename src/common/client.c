@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <infiniband/verbs.h>
+
 #include "client.h"
+#include "compare.h"
+#include "plot.h"
 #include "ctrl.h"
 #include "engine.h"
 #include "net.h"
@@ -51,26 +55,6 @@ static int write_report(FILE *f, const struct ig_client_opts *o,
 	return ret;
 }
 
-static int run_tests(const struct ig_client_opts *o, struct ig_ctrl *c,
-		     struct ig_result *res)
-{
-	char err[512];
-
-	for (unsigned int i = 0; i < o->ntests; i++) {
-		struct ig_params p = o->p;
-
-		p.test = o->tests[i];
-		if (!o->size_given && ig_test_pattern(p.test) == IG_PATTERN_LAT)
-			p.size = IG_DEFAULT_LAT_SIZE;
-		if (ig_engine_client(c, &p, &o->local, &res[i], err,
-				     sizeof(err))) {
-			fprintf(stderr, "ibgap: %s\n", err);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* Connects, runs every test, says BYE; fills env and res. */
 static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 		   struct ig_result *res)
@@ -94,38 +78,105 @@ static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 	if (ret)
 		fprintf(stderr, "ibgap: %s\n", c.err);
 	else
-		ret = run_tests(o, &c, res);
+		ret = ig_run_plan(o, &c, res);
 	if (!ret)
 		ig_ctrl_send(&c, IG_MSG_BYE, NULL);
 	ig_ctrl_close(&c);
 	return ret;
 }
 
-int ig_client_run(const struct ig_client_opts *o)
+/* Without -t: the comparison where this host has an RDMA device, TCP
+ * alone (said in one line) where it has none. */
+static void default_tests(struct ig_client_opts *o, const char **note)
 {
+	static const enum ig_test cmp[] = {
+		IG_TEST_WRITE_BW, IG_TEST_SEND_BW,   IG_TEST_TCP_BW,
+		IG_TEST_SEND_LAT, IG_TEST_WRITE_LAT, IG_TEST_TCP_LAT,
+	};
+	int n = 0;
+	struct ibv_device **l;
+
+	if (o->tests_given)
+		return;
+	l = ibv_get_device_list(&n);
+	if (l)
+		ibv_free_device_list(l);
+	if (n > 0) {
+		memcpy(o->tests, cmp, sizeof(cmp));
+		o->ntests = sizeof(cmp) / sizeof(*cmp);
+		return;
+	}
+	*note = "no RDMA device on this host: TCP alone (create a Soft-RoCE "
+		"device to compare: rdma link add rxe0 type rxe netdev IFACE)";
+	fprintf(stderr, "ibgap: %s\n", *note);
+}
+
+static int finish(const struct ig_client_opts *o, FILE *f,
+		  struct ig_report_env *env, struct ig_result *res, size_t n)
+{
+	struct ig_compare cmp;
+	int ret = ig_compare_build(res, n, &cmp);
+
+	if (ret) {
+		fprintf(stderr, "ibgap: out of memory comparing results\n");
+		return ret;
+	}
+	env->cmp = &cmp;
+	ret = write_report(f, o, env, res, n);
+	if (!ret && o->plot) {
+		char err[512];
+
+		ret = ig_plot_write(o->plot, res, n, err, sizeof(err));
+		if (ret)
+			fprintf(stderr, "ibgap: %s\n", err);
+	}
+	env->cmp = NULL;
+	ig_compare_free(&cmp);
+	return ret;
+}
+
+int ig_client_run(const struct ig_client_opts *opts)
+{
+	struct ig_client_opts o = *opts;
 	struct ig_report_env env = { 0 };
 	struct ig_result *res;
+	json_object *old;
 	FILE *f = stdout;
+	size_t n;
 	int ret;
 
-	/* fail on an unwritable -o before spending time on the tests */
-	if (o->outfile && !(f = fopen(o->outfile, "w"))) {
-		fprintf(stderr, "ibgap: cannot write -o '%s': %s\n", o->outfile,
+	/* fail on a bad --baseline or -o before spending time on tests */
+	ret = ig_client_load_baseline(&o, &old);
+	if (ret)
+		return ret;
+	if (o.outfile && !(f = fopen(o.outfile, "w"))) {
+		fprintf(stderr, "ibgap: cannot write -o '%s': %s\n", o.outfile,
 			strerror(errno));
+		json_object_put(old);
 		return 1;
 	}
-	res = calloc(o->ntests, sizeof(*res));
-	if (!res) {
-		fprintf(stderr, "ibgap: out of memory for %u results\n",
-			o->ntests);
-		ret = -ENOMEM;
+	default_tests(&o, &env.note);
+	n = ig_plan_count(&o);
+	res = calloc(n, sizeof(*res));
+	ret = res ? session(&o, &env, res) : -ENOMEM;
+	if (!res)
+		fprintf(stderr, "ibgap: out of memory for %zu results\n", n);
+	if (!ret) {
+		ig_client_fingerprints(&env, res, n);
+		ret = finish(&o, f, &env, res, n) ? 1 : 0;
 	} else {
-		ret = session(o, &env, res);
+		ret = 1;
 	}
 	if (!ret)
-		ret = write_report(f, o, &env, res, o->ntests);
+		ret = ig_client_baseline(&o, &env, res, n, old);
+	json_object_put(old);
 	free(res);
 	if (f != stdout)
 		fclose(f);
-	return ret ? 1 : 0;
+	return ret;
+}
+
+int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env)
+{
+	return say_hello(c, env);
 }

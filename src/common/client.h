@@ -3,9 +3,32 @@
 #define IG_CLIENT_H
 
 #include "cli.h"
+#include "ctrl.h"
+#include "result.h"
 
 /* Runs every test of o against the server and writes the report.
  * Returns 0, or 1 after printing one line on stderr. */
 int ig_client_run(const struct ig_client_opts *o);
+
+/* Sizes x tests: the number of results ig_run_plan fills. */
+unsigned int ig_plan_count(const struct ig_client_opts *o);
+/* Runs every measurement of the plan on c into res.  0 or -1 after one
+ * line on stderr. */
+int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
+		struct ig_result *res);
+
+/* HELLO, then WELCOME: fills env->client (this host) and env->server.
+ * 0 or a negative errno (c->err says why). */
+int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env);
+
+/* client_baseline.c */
+void ig_client_fingerprints(struct ig_report_env *env,
+			    const struct ig_result *res, size_t n);
+/* 0, or IG_DIFF_BADFILE after one line on stderr. */
+int ig_client_load_baseline(const struct ig_client_opts *o, json_object **old);
+/* --save-baseline and --baseline: the exit status (0, 1, 3). */
+int ig_client_baseline(const struct ig_client_opts *o,
+		       const struct ig_report_env *env,
+		       const struct ig_result *res, size_t n, json_object *old);
 
 #endif

@@ -159,6 +159,11 @@ static int write_full(struct ig_ctrl *c, const void *buf, size_t len)
 			continue;
 		n = send(c->fd, (const char *)buf + done, len - done,
 			 MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && (errno == EPIPE || errno == ECONNRESET))
+			return ig_ctrl_fail(c, errno,
+					    "%s went away (the control "
+					    "connection was closed: %s)",
+					    c->peer, strerror(errno));
 		if (n < 0 && errno != EINTR && errno != EAGAIN)
 			return ig_ctrl_fail(c, errno, "sending to %s: %s",
 					    c->peer, strerror(errno));

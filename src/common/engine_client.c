@@ -131,11 +131,13 @@ static void fill_counts(struct ig_session *s, const struct measure *m,
 	ig_hist_init(&r->lat);
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		if (r->has_lat) {
-			msgs += s->st[i].lat_rounds;
+			r->stream_msgs[i] = s->st[i].lat_rounds;
 			ig_hist_merge(&r->lat, s->st[i].lat);
 		} else {
-			msgs += s->st[i].tx_msgs - s->st[i].warm_msgs;
+			r->stream_msgs[i] =
+				s->st[i].tx_msgs - s->st[i].warm_msgs;
 		}
+		msgs += r->stream_msgs[i];
 	}
 	r->iterations = msgs;
 	r->bytes = msgs * s->p.size;
@@ -182,6 +184,9 @@ static int get_result(struct ig_session *s, struct ig_result *r)
 	if (json_object_object_get_ex(o, "cpu", &cpu) &&
 	    ig_cpu_usage_from_json(cpu, &r->cpu_server) == 0)
 		r->has_cpu_server = true;
+	if (json_object_object_get_ex(o, "fingerprint", &cpu) &&
+	    ig_fingerprint_from_json(cpu, &r->fp_server) == 0)
+		r->has_fp_server = true;
 	json_object_put(o);
 	return 0;
 }

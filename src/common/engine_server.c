@@ -79,6 +79,7 @@ static int on_end(struct ig_session *s, json_object *o,
 {
 	struct ig_cpu_snap c1;
 	struct ig_cpu_usage u;
+	struct ig_fingerprint fp;
 	uint64_t bytes = 0;
 	json_object *r;
 	int ret;
@@ -88,6 +89,9 @@ static int on_end(struct ig_session *s, json_object *o,
 	ig_cpu_usage(c0, &c1, bytes, &u);
 	r = json_object_new_object();
 	json_object_object_add(r, "cpu", ig_cpu_usage_to_json(&u));
+	ig_fingerprint_collect("/", s->xinfo.valid ? s->xinfo.device : "",
+			       s->xinfo.port, &fp);
+	json_object_object_add(r, "fingerprint", ig_fingerprint_to_json(&fp));
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_RESULT, r);
 	json_object_put(r);
 	return ret;

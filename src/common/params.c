@@ -223,3 +223,20 @@ int ig_parse_seconds(const char *s, uint64_t *out_ns)
 	*out_ns = (uint64_t)(v * 1e9 + 0.5);
 	return 0;
 }
+
+void ig_size_str(uint64_t size, char *buf, size_t len)
+{
+	static const char units[] = "GMK";
+
+	for (int i = 0; i < 3; i++) {
+		unsigned int shift = 30 - 10 * i;
+		uint64_t unit = 1ull << shift;
+
+		if (size && size % unit == 0) {
+			snprintf(buf, len, "%" PRIu64 "%c", size >> shift,
+				 units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, size);
+}

@@ -89,6 +89,8 @@ int ig_params_check(const struct ig_params *p, char *err, size_t errlen);
  * case-insensitive), e.g. "64K" = 65536.  Returns 0 or -EINVAL/-ERANGE.
  */
 int ig_parse_size(const char *s, uint64_t *out);
+/* A size as people write it: 64K, 1M, 3G when exact, else bytes. */
+void ig_size_str(uint64_t size, char *buf, size_t len);
 /* Parses seconds, decimals allowed ("0.5"), into nanoseconds. */
 int ig_parse_seconds(const char *s, uint64_t *out_ns);
 /* Parses a non-negative decimal integer. */

@@ -22,6 +22,8 @@ static const char *const type_names[IG_MSG_TYPE_MAX] = {
 	[IG_MSG_RESULT] = "RESULT",
 	[IG_MSG_KEEPALIVE] = "KEEPALIVE",
 	[IG_MSG_BYE] = "BYE",
+	[IG_MSG_DOCTOR] = "DOCTOR",
+	[IG_MSG_FINDINGS] = "FINDINGS",
 };
 
 const char *ig_msg_type_name(unsigned int type)

@@ -39,6 +39,8 @@ enum ig_msg_type {
 	IG_MSG_RESULT,	  /* s->c  {cpu, rx_bytes} */
 	IG_MSG_KEEPALIVE, /* c->s  {} resets the server's deadline */
 	IG_MSG_BYE,	  /* c->s  {} */
+	IG_MSG_DOCTOR,	  /* c->s  {window} run the doctor there */
+	IG_MSG_FINDINGS,  /* s->c  {host, paths, findings, read_errors} */
 	IG_MSG_TYPE_MAX,
 };
 

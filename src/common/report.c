@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "report.h"
 
 #define IG_SCHEMA "ibgap/1"
@@ -316,6 +317,43 @@ static json_object *device_to_json(const struct ig_result *r)
 	return o;
 }
 
+static json_object *streams_json(const struct ig_result *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0;
+	     a && i < r->params.streams && i < IG_MAX_STREAMS; i++) {
+		json_object *e = json_object_new_object();
+		double secs = r->seconds > 0 ? r->seconds : 1;
+
+		jadd_u64(e, "stream", i);
+		jadd_u64(e, "iterations", r->stream_msgs[i]);
+		jadd_double(e, "bw_gbps",
+			    (double)r->stream_msgs[i] * (double)r->params.size *
+				    8 / secs / 1e9);
+		json_object_array_add(a, e);
+	}
+	return a;
+}
+
+static json_object *repeat_json(const struct ig_repeat *p)
+{
+	json_object *o = json_object_new_object();
+
+	jadd_u64(o, "runs", p->n);
+	jadd_str(o, "metric", p->metric ? p->metric : "");
+	jadd_double(o, "mean", p->mean);
+	jadd_double(o, "stdev", p->stdev);
+	jadd_u64(o, "level", p->level);
+	jadd_double(o, "ci_low", p->ci_lo);
+	jadd_double(o, "ci_high", p->ci_hi);
+	if (p->width_pct > 0) {
+		jadd_double(o, "width_pct", p->width_pct);
+		jadd(o, "met", json_object_new_boolean(p->met));
+	}
+	return o;
+}
+
 json_object *ig_result_to_json(const struct ig_result *r)
 {
 	json_object *o = json_object_new_object();
@@ -336,6 +374,8 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    (res_has_window(r) && jadd(o, "window", window_to_json(r))) ||
 	    ((r->xinfo.valid || r->xinfo_server.valid) &&
 	     jadd(o, "device", device_to_json(r))) ||
+	    (r->params.streams > 1 && jadd(o, "per_stream", streams_json(r))) ||
+	    (r->rep.n > 1 && jadd(o, "repeat", repeat_json(&r->rep))) ||
 	    (r->warning[0] && jadd_str(o, "warning", r->warning))) {
 		json_object_put(o);
 		return NULL;
@@ -343,8 +383,20 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	return o;
 }
 
-static json_object *report_to_json(const struct ig_report_env *env,
-				   const struct ig_result *res, size_t n)
+static json_object *host_json(const struct ig_sysinfo *si,
+			      const struct ig_fingerprint *fp)
+{
+	json_object *o = ig_sysinfo_to_json(si);
+
+	if (o && fp && jadd(o, "fingerprint", ig_fingerprint_to_json(fp))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_object *ig_report_json(const struct ig_report_env *env,
+			    const struct ig_result *res, size_t n)
 {
 	json_object *root = json_object_new_object();
 	json_object *jenv, *arr;
@@ -356,11 +408,19 @@ static json_object *report_to_json(const struct ig_report_env *env,
 		goto err_root;
 	jenv = json_object_new_object();
 	if (jadd(root, "env", jenv) ||
-	    jadd(jenv, "client", ig_sysinfo_to_json(&env->client)) ||
-	    jadd(jenv, "server", ig_sysinfo_to_json(&env->server)))
+	    jadd(jenv, "client",
+		 host_json(&env->client,
+			   env->has_fp ? &env->fp_client : NULL)) ||
+	    jadd(jenv, "server",
+		 host_json(&env->server, env->has_fp ? &env->fp_server : NULL)))
+		goto err_root;
+	if (env->note && jadd_str(root, "note", env->note))
 		goto err_root;
 	arr = json_object_new_array();
 	if (jadd(root, "results", arr))
+		goto err_root;
+	if (env->cmp && (env->cmp->npairs || env->cmp->nnhalf) &&
+	    jadd(root, "comparison", ig_compare_to_json(env->cmp)))
 		goto err_root;
 	for (size_t i = 0; i < n; i++) {
 		json_object *jr = ig_result_to_json(&res[i]);
@@ -384,7 +444,7 @@ static int report_json(FILE *f, const struct ig_report_env *env,
 {
 	const int flags = JSON_C_TO_STRING_PRETTY |
 			  JSON_C_TO_STRING_NOSLASHESCAPE;
-	json_object *root = report_to_json(env, res, n);
+	json_object *root = ig_report_json(env, res, n);
 	const char *s;
 
 	if (!root) {
@@ -495,23 +555,6 @@ static void text_head(FILE *f)
 }
 
 /* 64K, 1M, 2G when an exact multiple, else plain bytes. */
-static void human_size(uint64_t size, char *buf, size_t len)
-{
-	static const char units[] = "GMK";
-
-	for (int i = 0; i < 3; i++) {
-		unsigned int shift = 30 - 10 * i;
-		uint64_t unit = 1ull << shift;
-
-		if (size && size % unit == 0) {
-			snprintf(buf, len, "%" PRIu64 "%c", size >> shift,
-				 units[i]);
-			return;
-		}
-	}
-	snprintf(buf, len, "%" PRIu64, size);
-}
-
 /* v with prec decimals, or "-" when absent. */
 static void cell_num(char *cell, bool has, int prec, double v)
 {
@@ -531,7 +574,7 @@ static void text_row(FILE *f, const struct ig_result *r)
 	lat_view(r, &lv);
 	snprintf(cell[C_TEST], CELL_LEN, "%s", res_test(r));
 	snprintf(cell[C_TRANSPORT], CELL_LEN, "%s", res_transport(r));
-	human_size(r->params.size, cell[C_SIZE], CELL_LEN);
+	ig_size_str(r->params.size, cell[C_SIZE], CELL_LEN);
 	snprintf(cell[C_STREAMS], CELL_LEN, "%" PRIu32, r->params.streams);
 	cell_num(cell[C_SECONDS], true, 3, r->seconds);
 	cell_num(cell[C_GBPS], true, 2, r->bw_gbps);
@@ -586,9 +629,33 @@ static void text_devices(FILE *f, const struct ig_result *res, size_t n)
 	}
 }
 
+static void text_repeats(FILE *f, const struct ig_result *res, size_t n)
+{
+	char sz[24];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ig_repeat *p = &res[i].rep;
+
+		if (p->n < 2)
+			continue;
+		ig_size_str(res[i].params.size, sz, sizeof(sz));
+		fprintf(f,
+			"repeat: %s %s: %u runs, %s mean %.4g, %u%% "
+			"interval [%.4g, %.4g]",
+			res_test(&res[i]), sz, p->n, p->metric, p->mean,
+			p->level, p->ci_lo, p->ci_hi);
+		if (p->width_pct > 0)
+			fprintf(f, ", +/-%.3g%% %s", p->width_pct / 2,
+				p->met ? "met" : "NOT met");
+		fputc('\n', f);
+	}
+}
+
 static int report_text(FILE *f, const struct ig_report_env *env,
 		       const struct ig_result *res, size_t n)
 {
+	if (env->note)
+		fprintf(f, "note: %s\n", env->note);
 	fprintf(f, "%s\n", units_line);
 	text_env(f, "client", &env->client);
 	text_env(f, "server", &env->server);
@@ -601,6 +668,9 @@ static int report_text(FILE *f, const struct ig_report_env *env,
 			fprintf(f, "warning: %s: %s\n", res_test(&res[i]),
 				res[i].warning);
 	text_devices(f, res, n);
+	text_repeats(f, res, n);
+	if (env->cmp)
+		ig_compare_text(f, env->cmp);
 	return 0;
 }
 
@@ -673,6 +743,8 @@ static int report_csv(FILE *f, const struct ig_report_env *env,
 	fprintf(f, ",%s\n", csv_head_post);
 	for (size_t i = 0; i < n; i++)
 		csv_row(f, &res[i]);
+	if (env->cmp)
+		ig_compare_csv(f, env->cmp);
 	return 0;
 }
 

@@ -29,6 +29,11 @@ int ig_report_write(FILE *f, enum ig_format fmt,
 		    const struct ig_report_env *env,
 		    const struct ig_result *res, size_t n);
 
+/* The JSON document --format json writes, as an object (new reference,
+ * NULL when out of memory). */
+json_object *ig_report_json(const struct ig_report_env *env,
+			    const struct ig_result *res, size_t n);
+
 /* JSON pieces, shared with the control channel (the server's CPU figures
  * travel back to the client as the object ig_cpu_usage_to_json makes). */
 json_object *ig_cpu_usage_to_json(const struct ig_cpu_usage *u);

@@ -6,8 +6,10 @@
 #include <stdint.h>
 
 #include "cpu.h"
+#include "fingerprint.h"
 #include "hist.h"
 #include "params.h"
+#include "repeat.h"
 #include "sysinfo.h"
 
 /* What the verbs transport used, for the report (valid = false on TCP). */
@@ -50,13 +52,32 @@ struct ig_result {
 	uint64_t window_snd; /* as read back with getsockopt */
 	uint64_t window_rcv; /* the receiver's, as it read it back */
 	char warning[256];   /* e.g. the kernel capped the window; "" if none */
-	struct ig_xinfo xinfo;	      /* this host's device (client) */
-	struct ig_xinfo xinfo_server; /* the server's */
+	struct ig_repeat rep; /* rep.n > 1: pooled over rep.n runs */
+	uint64_t stream_msgs[IG_MAX_STREAMS]; /* per stream, measured */
+	bool has_fp_server;
+	struct ig_fingerprint fp_server; /* from the server's RESULT */
+	struct ig_xinfo xinfo;		 /* this host's device (client) */
+	struct ig_xinfo xinfo_server;	 /* the server's */
 };
+
+struct ig_compare;
 
 struct ig_report_env {
 	struct ig_sysinfo client;
 	struct ig_sysinfo server;
+	struct ig_fingerprint fp_client; /* of the device verbs used, if any */
+	struct ig_fingerprint fp_server;
+	bool has_fp;
+	const struct ig_compare *cmp; /* the comparison, or NULL */
+	const char *note;	      /* one line for the reader, or NULL */
 };
+
+/*
+ * Pools a repeated run into acc: counts, bytes and seconds add up, the
+ * latency histograms merge, CPU figures are averaged by ig_result_pool_end
+ * (k = number of runs pooled).
+ */
+void ig_result_pool(struct ig_result *acc, const struct ig_result *r);
+void ig_result_pool_end(struct ig_result *acc, unsigned int k);
 
 #endif

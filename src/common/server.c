@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ctrl.h"
+#include "doctor/doctor.h"
 #include "engine.h"
 #include "net.h"
 #include "report.h"
@@ -94,8 +95,18 @@ static void session(struct ig_server *srv, struct ig_ctrl *c)
 			slog(srv, "%s: session ended", c->peer);
 			return;
 		}
+		if (type == IG_MSG_DOCTOR) {
+			int ret = ig_doctor_serve(c, o);
+
+			json_object_put(o);
+			if (ret)
+				goto out;
+			slog(srv, "%s: doctor findings sent", c->peer);
+			continue;
+		}
 		if (type != IG_MSG_SETUP) {
-			ig_ctrl_fail(c, EPROTO, "expected SETUP or BYE, got %s",
+			ig_ctrl_fail(c, EPROTO,
+				     "expected SETUP, DOCTOR or BYE, got %s",
 				     ig_msg_type_name(type));
 			ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
 			json_object_put(o);

@@ -2,19 +2,23 @@
 #include "usage.h"
 
 const char ig_usage_main[] =
-	"usage: ibgap                      compare on this machine (loopback)\n"
+	"usage: ibgap                      compare verbs and TCP on this machine\n"
 	"       ibgap server [options]     serve clients (default port 18515)\n"
 	"       ibgap client HOST [options]\n"
+	"       ibgap diff OLD.json NEW.json [--tolerance PCT]\n"
 	"       ibgap version\n"
-	"'ibgap client --help' and 'ibgap server --help' list the options.\n";
+	"'ibgap client --help', 'ibgap server --help' and 'ibgap diff --help'\n"
+	"list the options.\n";
 
 const char ig_usage_client[] =
 	"usage: ibgap client HOST [options]\n"
 	"  -p, --port PORT        server's control port (default 18515)\n"
 	"  -t, --tests LIST       comma list of tcp_bw, tcp_lat, send_bw,\n"
-	"                         write_bw, send_lat, write_lat\n"
-	"                         (default tcp_bw,tcp_lat)\n"
-	"  -s, --size BYTES       message size, K/M/G suffixes = powers of 2\n"
+	"                         write_bw, send_lat, write_lat (default: all\n"
+	"                         six and the comparison; TCP alone when this\n"
+	"                         host has no RDMA device)\n"
+	"  -s, --size SIZES       message size, K/M/G suffixes = powers of 2;\n"
+	"                         a list 64,4K,64K or a sweep 2:8M (powers of 2)\n"
 	"                         (default 64K for bandwidth, 2 for latency)\n"
 	"  -D, --duration SECS    measured interval (default 2)\n"
 	"  -n, --iterations N     messages (or round trips) per stream,\n"
@@ -33,7 +37,17 @@ const char ig_usage_client[] =
 	"                         local to the HCA for verbs)\n"
 	"      --timeout SECS     deadline of every control read (10)\n"
 	"      --format FMT       text, json or csv (default text)\n"
-	"  -o, --output FILE      write the report to FILE\n";
+	"  -o, --output FILE      write the report to FILE\n"
+	"      --repeat N         run each measurement N times: mean and 95%\n"
+	"                         confidence interval\n"
+	"      --confidence L,W   repeat until the L% (95 or 99) interval is\n"
+	"                         within +/-W/2 % of the mean, 3 to 10 runs\n"
+	"                         (or --repeat N at most)\n"
+	"      --plot FILE        bandwidth and latency against size, .svg/.png\n"
+	"      --save-baseline F  save the JSON report with both hosts'\n"
+	"                         fingerprints to F\n"
+	"      --baseline F       compare with the saved F; exit 1 when a metric\n"
+	"                         is worse than --tolerance PCT (default 5)\n";
 
 const char ig_usage_server[] =
 	"usage: ibgap server [options]\n"
@@ -41,3 +55,16 @@ const char ig_usage_server[] =
 	"  -B, --bind ADDR        listen on ADDR only (default: all)\n"
 	"      --once             exit after one session\n"
 	"      --timeout SECS     deadline of every control read (10)\n";
+
+const char ig_usage_diff[] =
+	"usage: ibgap diff OLD.json NEW.json [--tolerance PCT]\n"
+	"Compares two saved JSON reports (--format json or --save-baseline).\n"
+	"Results are matched by test, size and streams; bw_gbps and msg_rate\n"
+	"are worse when lower, lat_us.p50 and lat_us.p99 when higher (each\n"
+	"compared when both runs have it).  Changes of either host's\n"
+	"fingerprint (kernel, rdma-core, firmware, driver, link, PCIe) are\n"
+	"listed.\n"
+	"      --tolerance PCT    a metric worse by more than PCT percent is a\n"
+	"                         regression (default 5, at most 1000)\n"
+	"Exit status: 0 no regression, 1 one or more regressions, 2 bad\n"
+	"option, 3 a file unreadable or not an ibgap report.\n";

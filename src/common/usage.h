@@ -5,5 +5,6 @@
 extern const char ig_usage_main[];
 extern const char ig_usage_client[];
 extern const char ig_usage_server[];
+extern const char ig_usage_diff[];
 
 #endif

@@ -371,7 +371,10 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 			   "address",
 			   deadline);
 	if (!ret && rdma_resolve_route(id, (int)s->p.timeout_ms))
-		ret = ig_session_fail(s, errno, "rdma_resolve_route to %s: %s",
+		ret = ig_session_fail(s, errno,
+				      "rdma_cm finds no RDMA route to %s (%s): "
+				      "give the server's IPoIB or RoCE "
+				      "netdev address",
 				      a, strerror(errno));
 	if (!ret)
 		ret = expect_event(s, RDMA_CM_EVENT_ROUTE_RESOLVED,
@@ -429,8 +432,9 @@ int vb_setup_client(struct ig_session *s)
 		return ig_session_fail(s, errno, "getpeername: %s",
 				       strerror(errno));
 	ig_sockaddr_unmap(&ss, &sl);
-	((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
 	ig_sockaddr_str(&ss, a, sizeof(a));
+	*strrchr(a, ':') = 0; /* the host as the user gave it, no port */
+	((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		ret = connect_one(s, &s->st[i], (struct sockaddr *)&ss, a);
 		if (ret)

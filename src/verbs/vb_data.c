@@ -5,6 +5,7 @@
  * an error, checked on the clock only every VB_SPIN_CHECK empty polls.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,12 @@ int vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what)
 	if (now - w->since < st->s->p.timeout_ms * IG_NSEC_PER_MSEC)
 		return 0;
 	return ig_session_fail(st->s, ETIMEDOUT,
-			       "verbs stream %u: no %s "
-			       "within %u ms: the peer stalled or died",
-			       st->idx, what, st->s->p.timeout_ms);
+			       "verbs stream %u: no %s within %u ms: the "
+			       "peer stalled or died, or the link is too "
+			       "slow for %u x %" PRIu64 " bytes per signaled "
+			       "request (raise --timeout or lower --cq-mod)",
+			       st->idx, what, st->s->p.timeout_ms,
+			       st->s->p.cq_mod, st->s->p.size);
 }
 
 int vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc)

@@ -86,9 +86,28 @@ static int read_int_file(const char *path, int dflt)
 	return v;
 }
 
+/* 1 when this host has an RDMA device of that name. */
+static int device_exists(const char *name)
+{
+	int n = 0, found = 0;
+	struct ibv_device **l = ibv_get_device_list(&n);
+
+	for (int i = 0; l && i < n; i++)
+		found |= !strcmp(ibv_get_device_name(l[i]), name);
+	if (l)
+		ibv_free_device_list(l);
+	return found;
+}
+
 static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
 			const char *name)
 {
+	if (s->local.device[0] && !device_exists(s->local.device))
+		return ig_session_fail(s, ENODEV,
+				       "--device %s: no such RDMA device "
+				       "here; the route to the server uses "
+				       "%s (ibv_devices lists them)",
+				       s->local.device, name);
 	if (s->local.device[0] && strcmp(s->local.device, name))
 		return ig_session_fail(s, EINVAL,
 				       "the address of the route "

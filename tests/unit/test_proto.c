@@ -464,13 +464,14 @@ START_TEST(test_type_name)
 		[4] = "ERROR",	    [5] = "SETUP",   [6] = "XPORT",
 		[7] = "READY",	    [8] = "SYNC",    [9] = "SYNCED",
 		[10] = "BEGIN",	    [11] = "END",    [12] = "RESULT",
-		[13] = "KEEPALIVE", [14] = "BYE",
+		[13] = "KEEPALIVE", [14] = "BYE",    [15] = "DOCTOR",
+		[16] = "FINDINGS",
 	};
 	static const unsigned int unknown[] = { 0,	IG_MSG_TYPE_MAX,
-						16,	255,
+						18,	255,
 						0xffff, 0xffffffffu };
 
-	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 15);
+	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 17);
 	ck_assert_uint_eq(IG_MSG_HELLO, 1);
 	ck_assert_uint_eq(IG_MSG_BYE, 14);
 	for (unsigned int t = 1; t < IG_MSG_TYPE_MAX; t++)

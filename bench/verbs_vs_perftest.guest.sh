@@ -1,0 +1,734 @@
+#!/usr/bin/env bash
+# The per-tool functions are called by name (measure, trap):
+# shellcheck disable=SC2317
+# SPDX-License-Identifier: MIT
+#
+# verbs_vs_perftest.guest.sh - the measuring half of verbs_vs_perftest.sh.
+# It runs where an RDMA device exists (IG_RDMA_DEV, IG_RDMA_ADDR), which on
+# the build machines means inside the Soft-RoCE guest of tests/rxe/rxe-run:
+#
+#   tests/rxe/rxe-run bash bench/verbs_vs_perftest.guest.sh [options]
+#
+# Normally verbs_vs_perftest.sh calls it and saves what it prints.  In every
+# round, alternating which tool goes first (odd rounds ibgap first, even
+# rounds perftest first):
+#
+#   write_bw vs ib_write_bw   same size, iterations, tx depth, CQ moderation,
+#                             no warm-up on either side; ibgap's bw_gbps vs
+#                             perftest's "BW average" with --report_gbits
+#                             (both 10^9 bit/s)
+#   send_lat vs ib_send_lat   same size and iterations, no warm-up; ibgap p50
+#                             vs perftest t_typical (its median), plus min
+#                             and mean (perftest's t_avg drops the two
+#                             largest samples; ibgap's mean keeps all)
+#
+# Besides the figures it records, per run, the client's wall/user/system
+# seconds and the rxe port counters (packets, duplicate requests, retries).
+# Everything goes to a TSV under -o (default $TMPDIR or /tmp, the only
+# writable place in the guest); with --emit the TSV and the raw outputs are
+# also printed between "@@begin NAME" and "@@end" lines, so that the host
+# can save them.  Exit 0 when every run gave its figure, 1 when some did
+# not, 2 on a usage or set-up error, 77 without an RDMA device.
+set -u -o pipefail
+
+SELF=${0##*/}
+HERE=$(cd "$(dirname "$0")" && pwd)
+IBGAP=$HERE/../build/ibgap
+ROUNDS=5
+BW_SIZE=64K
+BW_ITERS=2000
+TX_DEPTH=128
+CQ_MOD=16
+LAT_SIZE=2
+LAT_ITERS=1000
+QP_TIMEOUT=17
+OUTDIR=${TMPDIR:-/tmp}
+BASE_PORT=19500
+STAMP=
+TESTS=bw,lat
+IBGAP_BW_EXTRA=
+PT_BW_EXTRA=
+IBGAP_LAT_EXTRA=
+PT_LAT_EXTRA=
+EMIT=0
+CHECK=0
+RUN_TIMEOUT=600
+
+usage() {
+	cat <<EOF
+usage: $SELF [options]
+  -r, --rounds N        rounds; each runs all four tools once (default $ROUNDS)
+  -s, --size BYTES      write_bw message size, K/M = powers of 2 (default
+                        $BW_SIZE)
+  -n, --iters N         write_bw messages = perftest -n (default $BW_ITERS)
+  -t, --tx-depth N      both tools' send queue depth for write_bw (default
+                        $TX_DEPTH)
+  -Q, --cq-mod N        both tools' CQ moderation for write_bw (default
+                        $CQ_MOD)
+  -m, --lat-size BYTES  send_lat message size (default $LAT_SIZE)
+  -N, --lat-iters N     send_lat round trips = perftest -n (default
+                        $LAT_ITERS)
+  -u, --qp-timeout N    perftest -u (QP ACK timeout 4.096 us * 2^N); 0 keeps
+                        perftest's own default of 14 (default $QP_TIMEOUT, the
+                        value rdma_cm gives ibgap's RoCE QPs on Linux 6.1)
+  -o, --outdir DIR      where the TSV and raw outputs go (default $OUTDIR)
+  -p, --base-port P     ibgap's control port P; perftest uses ports from
+                        P+100 on, a new one for every run (default
+                        $BASE_PORT)
+  -b, --ibgap PATH      ibgap binary (default $IBGAP)
+  -T, --tests LIST      bw, lat or bw,lat (default $TESTS)
+      --ibgap-bw-extra ARGS, --perftest-bw-extra ARGS,
+      --ibgap-lat-extra ARGS, --perftest-lat-extra ARGS
+                        more options (split at spaces) for one tool's runs,
+                        for experiments: e.g. --perftest-bw-extra '-l 32'
+      --stamp STAMP     name the files verbs_vs_perftest-STAMP.* (default:
+                        the current time)
+      --emit            also print the TSV and raw outputs for the host
+      --check           only check the options (used by the host wrapper)
+  -h, --help            this text
+EOF
+}
+
+die() {
+	echo "$SELF: $*" >&2
+	exit 2
+}
+
+# "64K" -> 65536; powers of 2 like ibgap's and perftest's sizes.
+to_bytes() {
+	local v=$1 n m=1
+
+	case $v in
+	*[kK]) m=1024 ;;
+	*[mM]) m=$((1024 * 1024)) ;;
+	esac
+	n=${v%[kKmM]}
+	[[ $n =~ ^[0-9]+$ && $n -gt 0 ]] || return 1
+	echo $((n * m))
+}
+
+# want_int NAME VALUE MIN MAX
+want_int() {
+	if [[ ! $2 =~ ^[0-9]+$ ]] || (($2 < $3 || $2 > $4)); then
+		die "$1 wants an integer in $3..$4, not '$2'"
+	fi
+}
+
+parse_args() {
+	while (($#)); do
+		case $1 in
+		--emit | --check | -h | --help) ;;
+		-*) (($# >= 2)) || die "option $1 needs a value" ;;
+		esac
+		case $1 in
+		-r | --rounds) ROUNDS=$2 ; shift ;;
+		-s | --size) BW_SIZE=$2 ; shift ;;
+		-n | --iters) BW_ITERS=$2 ; shift ;;
+		-t | --tx-depth) TX_DEPTH=$2 ; shift ;;
+		-Q | --cq-mod) CQ_MOD=$2 ; shift ;;
+		-m | --lat-size) LAT_SIZE=$2 ; shift ;;
+		-N | --lat-iters) LAT_ITERS=$2 ; shift ;;
+		-u | --qp-timeout) QP_TIMEOUT=$2 ; shift ;;
+		-o | --outdir) OUTDIR=$2 ; shift ;;
+		-p | --base-port) BASE_PORT=$2 ; shift ;;
+		-b | --ibgap) IBGAP=$2 ; shift ;;
+		-T | --tests) TESTS=$2 ; shift ;;
+		--ibgap-bw-extra) IBGAP_BW_EXTRA=$2 ; shift ;;
+		--perftest-bw-extra) PT_BW_EXTRA=$2 ; shift ;;
+		--ibgap-lat-extra) IBGAP_LAT_EXTRA=$2 ; shift ;;
+		--perftest-lat-extra) PT_LAT_EXTRA=$2 ; shift ;;
+		--stamp) STAMP=$2 ; shift ;;
+		--emit) EMIT=1 ;;
+		--check) CHECK=1 ;;
+		-h | --help) usage; exit 0 ;;
+		*) usage >&2; die "unknown argument '$1'" ;;
+		esac
+		shift
+	done
+	want_int "-r" "$ROUNDS" 1 1000
+	BW_BYTES=$(to_bytes "$BW_SIZE") || die "bad -s size '$BW_SIZE'"
+	LAT_BYTES=$(to_bytes "$LAT_SIZE") || die "bad -m size '$LAT_SIZE'"
+	((BW_BYTES <= 8388608)) ||
+		die "-s $BW_SIZE is above perftest's 8 MiB maximum"
+	((LAT_BYTES <= 8388608)) ||
+		die "-m $LAT_SIZE is above perftest's 8 MiB maximum"
+	# perftest wants at least 5 iterations; ibgap caps at 10^9.
+	want_int "-n" "$BW_ITERS" 5 1000000000
+	want_int "-N" "$LAT_ITERS" 5 1000000000
+	want_int "-t" "$TX_DEPTH" 1 8192
+	want_int "-Q" "$CQ_MOD" 1 "$TX_DEPTH"
+	want_int "-u" "$QP_TIMEOUT" 0 31
+	want_int "-p" "$BASE_PORT" 1024 $((65535 - 100 - 8 * ROUNDS))
+	case $TESTS in
+	bw | lat | bw,lat | lat,bw) ;;
+	*) die "-T wants bw, lat or bw,lat, not '$TESTS'" ;;
+	esac
+	[[ -z $STAMP || $STAMP =~ ^[A-Za-z0-9._-]+$ ]] ||
+		die "--stamp wants letters, digits, '.', '_' or '-', not" \
+		    "'$STAMP'"
+	[[ -x $IBGAP ]] || die "no ibgap binary at '$IBGAP' (build it:" \
+		"cmake -S . -B build && cmake --build build, or pass -b)"
+}
+
+need_tools() {
+	local t missing=()
+
+	for t in ib_write_bw ib_send_lat jq ss timeout awk; do
+		command -v "$t" >/dev/null 2>&1 || missing+=("$t")
+	done
+	((${#missing[@]} == 0)) ||
+		die "missing ${missing[*]} (Debian packages perftest, jq," \
+		    "iproute2, coreutils, gawk or mawk)"
+}
+
+# ---- helpers --------------------------------------------------------------
+
+HWC=
+
+# CPU ticks (USER_HZ) of every ksoftirqd thread, summed.
+ksoftirqd_ticks() {
+	local d c t=0 st
+
+	for d in /proc/[0-9]*; do
+		read -r c 2>/dev/null <"$d/comm" || continue
+		[[ $c == ksoftirqd/* ]] || continue
+		read -r -a st 2>/dev/null <"$d/stat" || continue
+		# utime, stime: fields 14, 15 (comm has no spaces here)
+		t=$((t + st[13] + st[14]))
+	done
+	echo "$t"
+}
+
+# Prints "sent_pkts duplicate_request completer_retry_err softirq ksoftirqd":
+# the rxe port's counters (NA where the device has no such counter, e.g. a
+# real HCA), the host's softirq ticks (/proc/stat) and ksoftirqd's ticks.
+counters() {
+	local f v out=() cpu
+
+	for f in sent_pkts duplicate_request completer_retry_err; do
+		v=NA
+		[[ -n $HWC && -r $HWC/$f ]] && v=$(<"$HWC/$f")
+		out+=("$v")
+	done
+	read -r -a cpu </proc/stat
+	out+=("${cpu[7]}" "$(ksoftirqd_ticks)")
+	echo "${out[*]}"
+}
+
+# delta "A1 B1 C1" "A2 B2 C2" -> "dA dB dC" (NA stays NA)
+delta() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) {
+			d = (x[i] == "NA" || y[i] == "NA") ? "NA" : y[i] - x[i]
+			printf "%s%s", d, (i < n ? " " : "\n")
+		} }'
+}
+
+port_listening() {
+	[[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]
+}
+
+# wait_listen NAME PORT PID LOG: until PORT listens (at most 30 s; bash and
+# every process start take about a second in the emulated guest).
+wait_listen() {
+	local i
+
+	for ((i = 0; i < 300; i++)); do
+		port_listening "$2" && return 0
+		kill -0 "$3" 2>/dev/null || {
+			echo "  $1 server exited at start: $(tail -3 "$4")" >&2
+			return 1
+		}
+		sleep 0.1
+	done
+	echo "  $1 server is not listening on port $2 after 30 s" >&2
+	return 1
+}
+
+# timed TAG CMD...: runs CMD with output in $RAW/TAG.{out,err}, its wall,
+# user and system seconds in $RAW/TAG.time.  Returns CMD's status.
+timed() {
+	local tag=$1 rc=0 TIMEFORMAT='%R %U %S'
+
+	shift
+	echo "$*" >"$RAW/$tag.cmd"
+	{ time timeout "$RUN_TIMEOUT" "$@" >"$RAW/$tag.out" \
+		2>"$RAW/$tag.err" || rc=$?; } 2>"$RAW/$tag.time"
+	return "$rc"
+}
+
+# ---- one run of each tool -------------------------------------------------
+# Each prints its figures on one line (first the compared one), or fails.
+
+IBGAP_PID=
+
+start_ibgap() {
+	port_listening "$BASE_PORT" &&
+		die "port $BASE_PORT is already in use; pick another -p"
+	timeout $((RUN_TIMEOUT * 8 * ROUNDS)) "$IBGAP" server -p "$BASE_PORT" \
+		>"$RAW/server_ibgap.log" 2>&1 &
+	IBGAP_PID=$!
+	wait_listen ibgap "$BASE_PORT" "$IBGAP_PID" \
+		"$RAW/server_ibgap.log" || die "cannot start the ibgap server"
+}
+
+stop_ibgap() {
+	[[ -n $IBGAP_PID ]] || return 0
+	kill "$IBGAP_PID" 2>/dev/null
+	wait "$IBGAP_PID" 2>/dev/null
+	IBGAP_PID=
+}
+
+# ibgap_run TAG TEST ARGS...
+ibgap_run() {
+	local tag=$1 test=$2
+
+	shift 2
+	timed "$tag" "$IBGAP" client -p "$BASE_PORT" -t "$test" \
+		--warmup 0 --format json "$@" "$IG_RDMA_ADDR" || {
+		echo "  $tag: ibgap exited $?: $(tail -2 "$RAW/$tag.err")" >&2
+		return 1
+	}
+}
+
+# Prints "bw_gbps seconds".
+ibgap_bw() {
+	# shellcheck disable=SC2086 # extra options are split on purpose
+	ibgap_run "$1" write_bw -s "$BW_BYTES" -n "$BW_ITERS" \
+		--tx-depth "$TX_DEPTH" --cq-mod "$CQ_MOD" $IBGAP_BW_EXTRA ||
+		return 1
+	jq -er '.results[0] | "\(.bw_gbps) \(.seconds)"' "$RAW/$1.out"
+}
+
+# Prints "p50 min mean p99" in us (half round trip).
+ibgap_lat() {
+	# shellcheck disable=SC2086 # extra options are split on purpose
+	ibgap_run "$1" send_lat -s "$LAT_BYTES" -n "$LAT_ITERS" \
+		$IBGAP_LAT_EXTRA || return 1
+	jq -er '.results[0].lat_us | "\(.p50) \(.min) \(.mean) \(.p99)"' \
+		"$RAW/$1.out"
+}
+
+# perftest_run TAG PORT TOOL ARGS...: server, then client (retried while the
+# server does not accept yet); the client's output is $RAW/TAG.out.
+perftest_run() {
+	local tag=$1 port=$2 tool=$3 spid i rc
+
+	shift 3
+	port_listening "$port" && {
+		echo "  $tag: port $port is in use" >&2
+		return 1
+	}
+	timeout "$RUN_TIMEOUT" "$tool" "$@" -p "$port" \
+		>"$RAW/$tag.server" 2>&1 &
+	spid=$!
+	wait_listen "$tool" "$port" "$spid" "$RAW/$tag.server" || {
+		kill "$spid" 2>/dev/null
+		wait "$spid" 2>/dev/null
+		return 1
+	}
+	for ((i = 0; i < 10; i++)); do
+		rc=0
+		timed "$tag" "$tool" "$@" -p "$port" "$IG_RDMA_ADDR" || rc=$?
+		((rc == 0)) && break
+		grep -q "Couldn't connect" "$RAW/$tag.out" "$RAW/$tag.err" ||
+			break
+		sleep 0.5
+	done
+	# The server ends by itself once the client is done.
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	((rc == 0)) || {
+		echo "  $tag: $tool exited $rc: $(tail -2 "$RAW/$tag.err")" >&2
+		return 1
+	}
+}
+
+PT_COMMON=()
+PT_TRIES=3
+
+# perftest converts its rdtsc cycles with a CPU clock it samples against
+# gettimeofday() at the end of the run; in a busy emulated guest that
+# sampling sometimes fails (r^2 < 0.9): ib_write_bw then says "Can't
+# produce a report", ib_send_lat prints inf.  Such a run is repeated, up to
+# PT_TRIES times (the attempts are recorded).
+# pt_retry TAG PORT FN-TO-PARSE TOOL ARGS...: uses PORT..PORT+PT_TRIES-1
+pt_retry() {
+	local tag=$1 port=$2 parse=$3 i out f
+
+	shift 3
+	for ((i = 1; i <= PT_TRIES; i++)); do
+		echo "$i" >"$RAW/$tag.attempts"
+		# a fresh port for every attempt: no TIME_WAIT clash
+		perftest_run "$tag" $((port + i - 1)) "$@" || return 1
+		if out=$("$parse" "$RAW/$tag.out"); then
+			echo "$out"
+			return 0
+		fi
+		grep -q -e "Can't produce a report" -e "r^2" -e ' inf ' \
+			"$RAW/$tag.out" "$RAW/$tag.err" || return 1
+		echo "  $tag: perftest's clock calibration failed" \
+		     "(attempt $i of $PT_TRIES)" >&2
+		for f in out err server time; do
+			mv "$RAW/$tag.$f" "$RAW/$tag.try$i.$f" 2>/dev/null
+		done
+	done
+	return 1
+}
+
+# The "BW average" column in MB/sec, perftest's MiB (2^20 bytes) per
+# second, converted to 10^9 bit/s; and the interval it implies.  (With
+# --report_gbits perftest divides by 125000000, i.e. 10^9 bit/s too, but
+# prints only 2 decimals above 0.1 Gb/s: too coarse at 0.1-0.3 Gb/s.)
+parse_pt_bw() {
+	# "#bytes #iterations BW peak BW average MsgRate"
+	awk -v b="$BW_BYTES" -v n="$BW_ITERS" '
+		$1 == b && $2 == n && NF >= 5 && $4 + 0 > 0 &&
+		$4 !~ /inf|nan/ {
+			g = $4 * 1048576 * 8 / 1e9
+			printf "%.6f %.6f\n", g, b * n * 8 / (g * 1e9); ok = 1
+			exit }
+		END { exit !ok }' "$1"
+}
+
+# #bytes #iter t_min t_max t_typical t_avg t_stdev 99% 99.9%
+parse_pt_lat() {
+	awk -v b="$LAT_BYTES" -v n="$LAT_ITERS" '
+		$1 == b && $2 == n && NF >= 9 && $5 !~ /inf|nan/ {
+			print $5, $3, $6, $8; ok = 1; exit }
+		END { exit !ok }' "$1"
+}
+
+# Prints "bw_gbps seconds"; seconds = bytes * 8 / bw, perftest's interval.
+perftest_bw() {
+	local args=(-s "$BW_BYTES" -n "$BW_ITERS" -t "$TX_DEPTH" -Q "$CQ_MOD")
+
+	# shellcheck disable=SC2086 # extra options are split on purpose
+	pt_retry "$1" "$2" parse_pt_bw ib_write_bw "${PT_COMMON[@]}" \
+		"${args[@]}" $PT_BW_EXTRA
+}
+
+# Prints "t_typical t_min t_avg p99" in us (half round trip).
+perftest_lat() {
+	# shellcheck disable=SC2086 # extra options are split on purpose
+	pt_retry "$1" "$2" parse_pt_lat ib_send_lat "${PT_COMMON[@]}" \
+		-s "$LAT_BYTES" -n "$LAT_ITERS" $PT_LAT_EXTRA
+}
+
+# ---- bookkeeping ------------------------------------------------------------
+
+FAILED=0
+
+# record ROUND TEST TOOL METRIC VALUE UNIT
+record() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TSV"
+}
+
+# measure ROUND TEST TOOL FN PORT METRIC:UNIT...: runs FN, records its
+# figures (NA when it failed) and the run's time and counters; sets FIRST
+# to the first figure.
+measure() {
+	local round=$1 test=$2 tool=$3 fn=$4 port=$5 tag vals c0 c1 d mu i=0
+	local t v
+
+	shift 5
+	tag=r${round}_${test}_$tool
+	c0=$(counters)
+	if ! vals=$("$fn" "$tag" "$port") || [[ -z $vals ]]; then
+		echo "  round $round: $tool $test gave no figure (see $tag.*)" >&2
+		FAILED=1
+		vals=
+	fi
+	c1=$(counters)
+	ATTEMPTS=$(cat "$RAW/$tag.attempts" 2>/dev/null) || ATTEMPTS=1
+	read -r -a v <<<"$vals"
+	FIRST=${v[0]:-NA}
+	for mu in "$@"; do
+		record "$round" "$test" "$tool" "${mu%%:*}" "${v[i]:-NA}" \
+			"${mu#*:}"
+		((i++))
+	done
+	read -r -a t <<<"$(cat "$RAW/$tag.time" 2>/dev/null)"
+	record "$round" "$test" "$tool" wall "${t[0]:-NA}" s
+	record "$round" "$test" "$tool" user "${t[1]:-NA}" s
+	record "$round" "$test" "$tool" sys "${t[2]:-NA}" s
+	read -r -a d <<<"$(delta "$c0" "$c1")"
+	record "$round" "$test" "$tool" pkts "${d[0]}" packets
+	record "$round" "$test" "$tool" dup_req "${d[1]}" packets
+	record "$round" "$test" "$tool" retries "${d[2]}" events
+	record "$round" "$test" "$tool" softirq "$(ticks_s "${d[3]}")" s
+	record "$round" "$test" "$tool" ksoftirqd "$(ticks_s "${d[4]}")" s
+	record "$round" "$test" "$tool" attempts "${ATTEMPTS:-1}" x
+}
+
+# ticks_s TICKS -> seconds (USER_HZ ticks)
+ticks_s() {
+	awk -v t="$1" -v hz="$HZ" 'BEGIN {
+		if (t == "NA") print "NA"; else printf "%.2f\n", t / hz }'
+}
+
+# ratio A B -> A/B with 3 decimals, NA if either is missing.
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a == "NA" || b == "NA" || b + 0 == 0) print "NA"
+		else printf "%.3f\n", a / b }'
+}
+
+# fmt N VALUE: VALUE with N decimals, NA stays NA.
+fmt() {
+	awk -v n="$1" -v v="$2" 'BEGIN {
+		if (v == "NA" || v == "") print "NA"
+		else printf "%.*f\n", n, v }'
+}
+
+# median of the numbers on stdin (NA lines skipped)
+median() {
+	grep -v '^NA$' | sort -g | awk '{ v[NR] = $1 }
+		END { if (!NR) { print "NA"; exit }
+		      if (NR % 2) m = v[(NR + 1) / 2]
+		      else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      printf "%.4g\n", m }'
+}
+
+# "min..max" of the numbers on stdin (NA skipped)
+spread() {
+	grep -v '^NA$' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
+		END { if (NR) printf "%s..%s\n", lo, hi; else print "NA" }'
+}
+
+# column TEST TOOL METRIC -> that column of the TSV, one value a line
+column() {
+	awk -F'\t' -v t="$1" -v o="$2" -v m="$3" \
+		'$2 == t && $3 == o && $4 == m { print $5 }' "$TSV"
+}
+
+# perftest's ports: 8 a round, from P+100: write_bw 0-3, send_lat 4-7.
+bw_pair() {
+	local r=$1 port=$((BASE_PORT + 100 + 8 * ($1 - 1))) first=$2
+
+	if [[ $first == ibgap ]]; then
+		measure "$r" bw ibgap ibgap_bw "$port" gbps:Gb/s seconds:s
+		A=$FIRST
+		measure "$r" bw perftest perftest_bw "$port" gbps:Gb/s seconds:s
+		B=$FIRST
+	else
+		measure "$r" bw perftest perftest_bw "$port" gbps:Gb/s seconds:s
+		B=$FIRST
+		measure "$r" bw ibgap ibgap_bw "$port" gbps:Gb/s seconds:s
+		A=$FIRST
+	fi
+}
+
+lat_pair() {
+	local r=$1 port=$((BASE_PORT + 104 + 8 * ($1 - 1))) first=$2
+	local m=(p50:us min:us mean:us p99:us)
+
+	if [[ $first == ibgap ]]; then
+		measure "$r" lat ibgap ibgap_lat "$port" "${m[@]}"
+		LA=$FIRST
+		measure "$r" lat perftest perftest_lat "$port" "${m[@]}"
+		LB=$FIRST
+	else
+		measure "$r" lat perftest perftest_lat "$port" "${m[@]}"
+		LB=$FIRST
+		measure "$r" lat ibgap ibgap_lat "$port" "${m[@]}"
+		LA=$FIRST
+	fi
+}
+
+# value TEST TOOL METRIC ROUND -> that figure of the TSV
+value() {
+	awk -F'\t' -v r="$4" -v t="$1" -v o="$2" -v m="$3" \
+		'$1 == r && $2 == t && $3 == o && $4 == m { print $5 }' "$TSV"
+}
+
+has_test() {
+	[[ ,$TESTS, == *,$1,* ]]
+}
+
+one_round() {
+	local r=$1 first=ibgap
+
+	((r % 2)) || first=perftest
+	record "$r" host guest loadavg1 "$(cut -d' ' -f1 /proc/loadavg)" x
+	printf 'round %d (%s first):' "$r" "$first"
+	if has_test bw; then
+		bw_pair "$r" "$first"
+		record "$r" bw ratio ibgap/perftest "$(ratio "$A" "$B")" x
+		printf ' write_bw ibgap %s perftest %s Gb/s (ratio %s);' \
+			"$(fmt 4 "$A")" "$(fmt 4 "$B")" "$(ratio "$A" "$B")"
+		printf ' user %s/%s s, ksoftirqd %s/%s s, retries %s/%s\n' \
+			"$(value bw ibgap user "$r")" \
+			"$(value bw perftest user "$r")" \
+			"$(value bw ibgap ksoftirqd "$r")" \
+			"$(value bw perftest ksoftirqd "$r")" \
+			"$(value bw ibgap retries "$r")" \
+			"$(value bw perftest retries "$r")"
+		has_test lat && printf '        '
+	fi
+	has_test lat || return 0
+	lat_pair "$r" "$first"
+	record "$r" lat ratio ibgap/perftest "$(ratio "$LA" "$LB")" x
+	printf ' send_lat p50/typical ibgap %s perftest %s us' \
+		"$(fmt 2 "$LA")" "$(fmt 2 "$LB")"
+	printf ' (ratio %s); min %s/%s, mean %s/%s us\n' \
+		"$(ratio "$LA" "$LB")" \
+		"$(fmt 2 "$(value lat ibgap min "$r")")" \
+		"$(fmt 2 "$(value lat perftest min "$r")")" \
+		"$(fmt 1 "$(value lat ibgap mean "$r")")" \
+		"$(fmt 1 "$(value lat perftest mean "$r")")"
+}
+
+summary() {
+	echo
+	echo "medians over $ROUNDS rounds:"
+	! has_test bw || summary_bw
+	! has_test lat || summary_lat
+}
+
+summary_bw() {
+	local bi bp
+
+	bi=$(column bw ibgap gbps | median)
+	bp=$(column bw perftest gbps | median)
+	printf '  write_bw %s B x %s: ibgap %s Gb/s, perftest %s Gb/s\n' \
+		"$BW_BYTES" "$BW_ITERS" "$bi" "$bp"
+	printf '    median of per-round ibgap/perftest: %s (range %s;' \
+		"$(column bw ratio ibgap/perftest | median)" \
+		"$(column bw ratio ibgap/perftest | spread)"
+	printf ' ratio of medians %s; >= 1 is the target)\n' \
+		"$(ratio "$bi" "$bp")"
+	printf '    retransmission events (completer retries): ibgap %s,' \
+		"$(column bw ibgap retries | median)"
+	printf ' perftest %s; duplicate requests ibgap %s, perftest %s\n' \
+		"$(column bw perftest retries | median)" \
+		"$(column bw ibgap dup_req | median)" \
+		"$(column bw perftest dup_req | median)"
+	printf '    client user time ibgap %s s, perftest %s s;' \
+		"$(column bw ibgap user | median)" \
+		"$(column bw perftest user | median)"
+	printf ' ksoftirqd time ibgap %s s, perftest %s s\n' \
+		"$(column bw ibgap ksoftirqd | median)" \
+		"$(column bw perftest ksoftirqd | median)"
+}
+
+summary_lat() {
+	local li lp
+
+	li=$(column lat ibgap p50 | median)
+	lp=$(column lat perftest p50 | median)
+	printf '  send_lat %s B x %s: p50 ibgap %s us, t_typical' \
+		"$LAT_BYTES" "$LAT_ITERS" "$li"
+	printf ' perftest %s us\n' "$lp"
+	printf '    median of per-round ibgap/perftest: %s (range %s;' \
+		"$(column lat ratio ibgap/perftest | median)" \
+		"$(column lat ratio ibgap/perftest | spread)"
+	printf ' ratio of medians %s; <= 1 is the target)\n' \
+		"$(ratio "$li" "$lp")"
+	printf '    min: ibgap %s, perftest %s us; mean: ibgap %s,' \
+		"$(column lat ibgap min | median)" \
+		"$(column lat perftest min | median)" \
+		"$(column lat ibgap mean | median)"
+	printf ' perftest t_avg %s us\n' "$(column lat perftest mean | median)"
+	printf '    perftest attempts (clock calibration retries): %s\n' \
+		"$(column lat perftest attempts | paste -sd' ')"
+}
+
+# Prints the TSV and every raw file between @@begin/@@end lines.
+emit() {
+	local f
+
+	echo "@@begin ${TSV##*/}"
+	cat "$TSV"
+	echo "@@end"
+	echo "@@begin ${RAW##*/}.raw.txt"
+	for f in "$RAW"/*; do
+		echo "==> ${f##*/} <=="
+		cat "$f"
+	done
+	echo "@@end"
+}
+
+header() {
+	local cs=NA pv
+
+	[[ -r /sys/devices/system/clocksource/clocksource0/current_clocksource ]] &&
+		cs=$(</sys/devices/system/clocksource/clocksource0/current_clocksource)
+	pv=$(dpkg-query -W -f '${Version}' perftest 2>/dev/null) || pv=unknown
+	echo "verbs_vs_perftest on $IG_RDMA_DEV ($IG_RDMA_ADDR)," \
+	     "$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "kernel $(uname -r); cpus $(nproc); clocksource $cs;" \
+	     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "ibgap $("$IBGAP" version 2>/dev/null | head -1) ($IBGAP);" \
+	     "perftest $pv ($(ib_write_bw -V 2>&1 | head -1))"
+	echo "$ROUNDS rounds, alternating (odd rounds ibgap first);" \
+	     "no warm-up on either side"
+	echo "write_bw: $BW_BYTES B x $BW_ITERS, tx depth $TX_DEPTH," \
+	     "CQ moderation $CQ_MOD; perftest -u ${PT_TIMEOUT_TXT};" \
+	     "extra: ibgap '$IBGAP_BW_EXTRA' perftest '$PT_BW_EXTRA'"
+	echo "send_lat: $LAT_BYTES B x $LAT_ITERS; ibgap defaults otherwise" \
+	     "(tx depth 128, cq-mod 16, inline 0); perftest -u" \
+	     "${PT_TIMEOUT_TXT}; extra: ibgap '$IBGAP_LAT_EXTRA' perftest" \
+	     "'$PT_LAT_EXTRA'"
+	echo "figures: $TSV; raw outputs: $RAW/"
+	echo
+}
+
+main() {
+	local r stamp dev_port=1
+
+	parse_args "$@"
+	if ((CHECK)); then
+		echo "rounds=$ROUNDS"
+		exit 0
+	fi
+	if [[ -z ${IG_RDMA_DEV:-} || -z ${IG_RDMA_ADDR:-} ]]; then
+		echo "$SELF: skipped: IG_RDMA_DEV/IG_RDMA_ADDR unset (run" \
+		     "under tests/rxe/rxe-run, or use verbs_vs_perftest.sh)" >&2
+		exit 77
+	fi
+	need_tools
+	HZ=$(getconf CLK_TCK) || HZ=100
+	ulimit -l unlimited 2>/dev/null
+	HWC=/sys/class/infiniband/$IG_RDMA_DEV/ports/$dev_port/hw_counters
+	[[ -d $HWC ]] || HWC=
+	# -x 1: rxe's IPv4-mapped GID (RoCE v2), the one rdma_cm picks too.
+	# No -F: with it a failed CPU-clock calibration would give a bogus
+	# figure instead of perftest's "Can't produce a report".
+	PT_COMMON=(-d "$IG_RDMA_DEV" -x 1)
+	PT_TIMEOUT_TXT="default (14)"
+	if ((QP_TIMEOUT)); then
+		PT_COMMON+=(-u "$QP_TIMEOUT")
+		PT_TIMEOUT_TXT=$QP_TIMEOUT
+	fi
+	mkdir -p "$OUTDIR" || die "cannot create -o directory '$OUTDIR'"
+	stamp=${STAMP:-$(date +%Y%m%d-%H%M%S)}
+	RAW=$OUTDIR/verbs_vs_perftest-$stamp
+	TSV=$OUTDIR/verbs_vs_perftest-$stamp.tsv
+	mkdir -p "$RAW" || die "cannot create '$RAW'"
+	printf 'round\ttest\ttool\tmetric\tvalue\tunit\n' >"$TSV"
+
+	header
+	trap stop_ibgap EXIT
+	trap 'exit 130' INT TERM
+	start_ibgap
+	for ((r = 1; r <= ROUNDS; r++)); do
+		one_round "$r"
+	done
+	stop_ibgap
+	summary
+	echo "guest load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+	((EMIT)) && emit
+	if ((FAILED)); then
+		echo "$SELF: some runs failed (NA in $TSV)" >&2
+		exit 1
+	fi
+	exit 0
+}
+
+main "$@"

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# verbs_vs_perftest.sh - ibgap's verbs tests next to perftest on the same
+# RDMA device, in one run of tests/rxe/rxe-run (one guest boot for the whole
+# benchmark when the machine has no RDMA NIC):
+#
+#   write_bw vs ib_write_bw   bandwidth, 10^9 bit/s both; ibgap/perftest >= 1
+#                             is the target
+#   send_lat vs ib_send_lat   ibgap p50 vs perftest t_typical (its median),
+#                             half round trip; ibgap/perftest <= 1 is the
+#                             target
+#
+# The measuring is done by verbs_vs_perftest.guest.sh (options below are
+# its options, except -o).  In the guest only /tmp is writable and vanishes
+# at power-off, so the guest prints its TSV and raw outputs and this script
+# saves them under -o DIR:
+#
+#   DIR/verbs_vs_perftest-STAMP.tsv          round test tool metric value unit
+#   DIR/verbs_vs_perftest-STAMP.raw.txt      every command, output, time
+#   DIR/verbs_vs_perftest-STAMP.log          what was printed
+#
+# Soft-RoCE in an emulated guest says nothing absolute about hardware: only
+# the ratio of the two tools in the same run means something.  Exit status:
+# the guest script's (0 all figures, 1 some run failed, 2 usage), 77 when
+# rxe-run cannot provide a device, 124 when the guest timed out.
+set -u -o pipefail
+
+SELF=${0##*/}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+GUEST=$HERE/verbs_vs_perftest.guest.sh
+RXE_RUN=$ROOT/tests/rxe/rxe-run
+OUTDIR=/tmp
+
+die() {
+	echo "$SELF: $*" >&2
+	exit 2
+}
+
+usage() {
+	cat <<EOF
+usage: $SELF [-o DIR] [options of verbs_vs_perftest.guest.sh]
+  -o, --outdir DIR   where the TSV, raw outputs and log go on this host
+                     (default $OUTDIR)
+  -h, --help         this text and the guest script's options
+Environment: IG_RXE_TIMEOUT (default 300 + 300 s per round), and the other
+IG_RXE_* variables of tests/rxe/rxe-run (docs/softroce.md).
+
+EOF
+	bash "$GUEST" --help
+}
+
+# Splits the guest's stdout: @@begin NAME ... @@end blocks go to
+# OUTDIR/NAME, everything else to stdout.
+split_output() {
+	awk -v dir="$OUTDIR" '
+		/^@@begin [A-Za-z0-9._-]+$/ && !f { f = dir "/" $2
+			printf "" > f; next }
+		/^@@end$/ && f { close(f); print "saved " f; f = ""; next }
+		f { print > f; next }
+		{ print }' "$1"
+}
+
+main() {
+	local args=() rounds stamp cap rc=0 log
+
+	while (($#)); do
+		case $1 in
+		-o | --outdir)
+			(($# >= 2)) || die "option $1 needs a value"
+			OUTDIR=$2
+			shift 2
+			;;
+		-h | --help) usage; exit 0 ;;
+		--emit | --check | --stamp)
+			die "$1 is set by $SELF itself" ;;
+		*) args+=("$1"); shift ;;
+		esac
+	done
+	[[ -x $RXE_RUN ]] || die "no $RXE_RUN"
+	# Validate the options here: a typo should not cost a guest boot.
+	rounds=$(bash "$GUEST" --check "${args[@]}") || exit 2
+	rounds=${rounds#rounds=}
+	if ! mkdir -p "$OUTDIR" || [[ ! -w $OUTDIR ]]; then
+		die "cannot write to -o directory '$OUTDIR'"
+	fi
+	OUTDIR=$(cd "$OUTDIR" && pwd)
+	stamp=$(date +%Y%m%d-%H%M%S)
+	log=$OUTDIR/verbs_vs_perftest-$stamp.log
+	cap=$(mktemp "$OUTDIR/.verbs_vs_perftest-$stamp.XXXXXX") ||
+		die "cannot create a file in '$OUTDIR'"
+	trap 'rm -f "$cap" "$cap.err"' EXIT
+	# One guest for everything; a round takes 1-2 minutes under TCG on a
+	# loaded 2-CPU host, so give each round 5.
+	export IG_RXE_TIMEOUT=${IG_RXE_TIMEOUT:-$((300 + 300 * rounds))}
+	echo "host: $(uname -n), $(nproc) cpus, load average $(cut -d' ' \
+		-f1-3 /proc/loadavg); rxe-run timeout ${IG_RXE_TIMEOUT} s" |
+		tee "$log"
+	# The guest sees the host's tree at the same path but not its /tmp:
+	# run from the repository.
+	cd "$ROOT" || die "cannot cd to $ROOT"
+	"$RXE_RUN" bash "$GUEST" --emit --stamp "$stamp" "${args[@]}" \
+		>"$cap" 2>"$cap.err" || rc=$?
+	split_output "$cap" | tee -a "$log"
+	tee -a "$log" <"$cap.err" >&2
+	echo "host load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
+		tee -a "$log"
+	case $rc in
+	0) ;;
+	77) echo "$SELF: skipped: no RDMA device (see rxe-run's message)" >&2 ;;
+	124) echo "$SELF: the guest timed out after $IG_RXE_TIMEOUT s;" \
+		  "raise IG_RXE_TIMEOUT or lower -r/-n" >&2 ;;
+	*) echo "$SELF: the benchmark exited $rc" >&2 ;;
+	esac
+	echo "log: $log"
+	exit "$rc"
+}
+
+main "$@"

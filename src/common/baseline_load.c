@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading a saved report from a file: refused by its size before it is
+ * read when it is a regular file, and read up to the cap plus one byte
+ * otherwise (a pipe, "ibgap diff <(...) <(...)"); then ig_baseline_parse().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "baseline.h"
+
+#define FAIL(ret, ...)                              \
+	do {                                        \
+		snprintf(err, errlen, __VA_ARGS__); \
+		return (ret);                       \
+	} while (0)
+
+/* Reads at most IG_BASELINE_MAX_BYTES + 1 bytes (pipes and /proc files
+ * have no size in advance). */
+static int read_all(int fd, char **out, size_t *outlen, char *err,
+		    size_t errlen)
+{
+	size_t cap = 64 * 1024, len = 0;
+	char *buf = malloc(cap + 1), *nbuf;
+	ssize_t n;
+
+	while (buf) {
+		if (len == cap) {
+			if (cap > IG_BASELINE_MAX_BYTES)
+				break;
+			cap = cap * 2 > IG_BASELINE_MAX_BYTES
+				      ? IG_BASELINE_MAX_BYTES + 1
+				      : cap * 2;
+			nbuf = realloc(buf, cap + 1);
+			if (!nbuf)
+				break;
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n == 0) {
+			buf[len] = '\0';
+			*out = buf;
+			*outlen = len;
+			return 0;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			FAIL(-e, "cannot read: %s", strerror(e));
+		}
+		len += (size_t)n;
+	}
+	free(buf);
+	if (len > IG_BASELINE_MAX_BYTES)
+		FAIL(-EFBIG, "over the %u MiB limit of a saved report",
+		     IG_BASELINE_MAX_BYTES >> 20);
+	FAIL(-ENOMEM, "out of memory after %zu bytes", len);
+}
+
+static int slurp(const char *path, char **buf, size_t *len, char *err,
+		 size_t errlen)
+{
+	struct stat st;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		FAIL(ret, "cannot open: %s", strerror(-ret));
+	}
+	if (fstat(fd, &st))
+		st.st_mode = 0; /* unknown: read_all still caps the size */
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		FAIL(-EISDIR, "is a directory, want a saved JSON report");
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > IG_BASELINE_MAX_BYTES) {
+		close(fd);
+		FAIL(-EFBIG,
+		     "%lld bytes, over the %u MiB limit of a saved report",
+		     (long long)st.st_size, IG_BASELINE_MAX_BYTES >> 20);
+	}
+	ret = read_all(fd, buf, len, err, errlen);
+	close(fd);
+	return ret;
+}
+
+int ig_baseline_load(const char *path, json_object **doc, char *err,
+		     size_t errlen)
+{
+	char why[256], *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	*doc = NULL;
+	if (!path || !path[0])
+		FAIL(-EINVAL, "no file name given for a saved report");
+	ret = slurp(path, &buf, &len, why, sizeof(why));
+	if (!ret) {
+		ret = ig_baseline_parse(buf, len, doc, why, sizeof(why));
+		free(buf);
+	}
+	if (ret)
+		FAIL(ret, "%s: %s", path, why);
+	return 0;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/* The comparison as JSON, text and CSV. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+
+static json_object *trio(double v, double t, const char *third, double x)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "verbs", json_object_new_double(v));
+	json_object_object_add(o, "tcp", json_object_new_double(t));
+	json_object_object_add(o, third, json_object_new_double(x));
+	return o;
+}
+
+static json_object *cpu_json(const struct ig_pair *p)
+{
+	json_object *o = json_object_new_object();
+	static const char *const side[2] = { "client", "server" };
+
+	for (int s = 0; s < 2; s++) {
+		const double *g = p->cpu_gb[s];
+
+		if (g[IG_V] < 0 || g[IG_T] < 0)
+			continue;
+		json_object_object_add(o, side[s],
+				       trio(g[IG_V], g[IG_T], "ratio",
+					    g[IG_V] > 0 ? g[IG_T] / g[IG_V]
+							: 0));
+	}
+	return o;
+}
+
+static json_object *pair_json(const struct ig_pair *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "verbs_test",
+			       json_object_new_string(p->r[IG_V]->test));
+	json_object_object_add(o, "tcp_test",
+			       json_object_new_string(p->r[IG_T]->test));
+	json_object_object_add(o, "size", json_object_new_uint64(p->size));
+	json_object_object_add(
+		o, "streams",
+		json_object_new_uint64(p->r[IG_V]->params.streams));
+	json_object_object_add(o, "msg_rate",
+			       trio(p->rate[IG_V], p->rate[IG_T], "ratio",
+				    p->rate_ratio));
+	if (p->lat) {
+		json_object *l = json_object_new_object();
+
+		if (p->has_p50)
+			json_object_object_add(
+				l, "p50",
+				trio(p->p50[IG_V], p->p50[IG_T], "added",
+				     p->p50[IG_T] - p->p50[IG_V]));
+		if (p->has_p99)
+			json_object_object_add(
+				l, "p99",
+				trio(p->p99[IG_V], p->p99[IG_T], "added",
+				     p->p99[IG_T] - p->p99[IG_V]));
+		json_object_object_add(o, "lat_us", l);
+		return o;
+	}
+	json_object_object_add(o, "bw_gbps",
+			       trio(p->bw[IG_V], p->bw[IG_T], "ratio",
+				    p->bw_ratio));
+	json_object_object_add(o, "cpu_s_per_gb", cpu_json(p));
+	if (p->port_gbps > 0) {
+		json_object_object_add(o, "port_gbps",
+				       json_object_new_double(p->port_gbps));
+		json_object_object_add(
+			o, "port_share",
+			trio(p->bw[IG_V] / p->port_gbps,
+			     p->bw[IG_T] / p->port_gbps, "limit",
+			     p->bw[IG_V] / p->port_gbps >= 0.8 ? 1 : 0));
+	}
+	return o;
+}
+
+json_object *ig_compare_to_json(const struct ig_compare *c)
+{
+	json_object *o = json_object_new_object();
+	json_object *pairs = json_object_new_array();
+	json_object *nh = json_object_new_array();
+	json_object *cr = json_object_new_array();
+
+	for (size_t i = 0; i < c->npairs; i++)
+		json_object_array_add(pairs, pair_json(&c->pairs[i]));
+	for (size_t i = 0; i < c->nnhalf; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(
+			e, "test", json_object_new_string(c->nhalf[i].test));
+		json_object_object_add(
+			e, "size", json_object_new_uint64(c->nhalf[i].size));
+		json_object_object_add(
+			e, "peak_gbps",
+			json_object_new_double(c->nhalf[i].peak_gbps));
+		json_object_object_add(
+			e, "peak_size",
+			json_object_new_uint64(c->nhalf[i].peak_size));
+		json_object_array_add(nh, e);
+	}
+	for (size_t i = 0; i < c->ncross; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(
+			e, "verbs_test",
+			json_object_new_string(c->cross[i].verbs_test));
+		json_object_object_add(
+			e, "threshold",
+			json_object_new_double(c->cross[i].threshold));
+		json_object_object_add(
+			e, "size",
+			c->cross[i].size
+				? json_object_new_uint64(c->cross[i].size)
+				: NULL);
+		json_object_array_add(cr, e);
+	}
+	json_object_object_add(o, "pairs", pairs);
+	json_object_object_add(o, "n_half", nh);
+	json_object_object_add(o, "crossings", cr);
+	return o;
+}
+
+static void num(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+static void text_bw(FILE *f, const struct ig_pair *p)
+{
+	char sz[24], pv[16] = "-", pt[16] = "-", cc[32], cs[32];
+	char a[12], b[12], x[12], y[12];
+
+	ig_size_str(p->size, sz, sizeof(sz));
+	if (p->port_gbps > 0) {
+		snprintf(pv, sizeof(pv), "%.0f%%",
+			 100 * p->bw[0] / p->port_gbps);
+		snprintf(pt, sizeof(pt), "%.0f%%",
+			 100 * p->bw[1] / p->port_gbps);
+	}
+	num(a, sizeof(a), p->cpu_gb[IG_CLI][IG_V]);
+	num(b, sizeof(b), p->cpu_gb[IG_CLI][IG_T]);
+	num(x, sizeof(x), p->cpu_gb[IG_SRV][IG_V]);
+	num(y, sizeof(y), p->cpu_gb[IG_SRV][IG_T]);
+	snprintf(cc, sizeof(cc), "%s/%s", a, b);
+	snprintf(cs, sizeof(cs), "%s/%s", x, y);
+	fprintf(f,
+		"%-9s %6s %10.2f %9.2f %6.2fx %6s %6s %9.3f %9.3f "
+		"%15s %15s\n",
+		p->r[IG_V]->test, sz, p->bw[0], p->bw[1], p->bw_ratio, pv, pt,
+		p->rate[0] / 1e6, p->rate[1] / 1e6, cc, cs);
+}
+
+static void text_lat(FILE *f, const struct ig_pair *p)
+{
+	char sz[24];
+
+	ig_size_str(p->size, sz, sizeof(sz));
+	if (!p->has_p50) {
+		fprintf(f, "%-9s %6s  (too few samples for percentiles)\n",
+			p->r[IG_V]->test, sz);
+		return;
+	}
+	fprintf(f, "%-9s %6s %9.2f %9.2f %+9.2f", p->r[IG_V]->test, sz,
+		p->p50[0], p->p50[1], p->p50[1] - p->p50[0]);
+	if (p->has_p99)
+		fprintf(f, " %9.2f %9.2f %+9.2f\n", p->p99[0], p->p99[1],
+			p->p99[1] - p->p99[0]);
+	else
+		fprintf(f, " %9s %9s %9s\n", "-", "-", "-");
+}
+
+static void text_sweep(FILE *f, const struct ig_compare *c)
+{
+	char sz[24];
+
+	for (size_t i = 0; i < c->nnhalf; i++) {
+		ig_size_str(c->nhalf[i].size, sz, sizeof(sz));
+		fprintf(f, "%sN1/2 %s %s", i ? ", " : "\n", c->nhalf[i].test,
+			sz);
+	}
+	if (c->nnhalf)
+		fprintf(f, "  (smallest size reaching half the peak "
+			   "bandwidth)\n");
+	for (size_t i = 0; i < c->ncross; i++) {
+		ig_size_str(c->cross[i].size, sz, sizeof(sz));
+		fprintf(f, "tcp_bw reaches %.0f%% of %s: %s\n",
+			100 * c->cross[i].threshold, c->cross[i].verbs_test,
+			c->cross[i].size ? sz : "not within the sweep");
+	}
+}
+
+void ig_compare_text(FILE *f, const struct ig_compare *c)
+{
+	bool head_bw = false, head_lat = false;
+
+	if (!c->npairs) {
+		text_sweep(f, c);
+		return;
+	}
+	fprintf(f, "\nverbs next to TCP on the same port: the cost of the IP "
+		   "stack (v = verbs, t = tcp)\n");
+	for (size_t i = 0; i < c->npairs; i++) {
+		if (c->pairs[i].lat || head_bw)
+			continue;
+		fprintf(f, "%-9s %6s %10s %9s %7s %6s %6s %9s %9s %15s %15s\n",
+			"bandwidth", "size", "verbs Gb/s", "tcp Gb/s", "t/v",
+			"v%port", "t%port", "v Mmsg/s", "t Mmsg/s",
+			"client CPU s/GB", "server CPU s/GB");
+		head_bw = true;
+	}
+	for (size_t i = 0; i < c->npairs; i++)
+		if (!c->pairs[i].lat)
+			text_bw(f, &c->pairs[i]);
+	for (size_t i = 0; i < c->npairs; i++) {
+		if (!c->pairs[i].lat)
+			continue;
+		if (!head_lat)
+			fprintf(f, "%-9s %6s %9s %9s %9s %9s %9s %9s  (us)\n",
+				"latency", "size", "verbs p50", "tcp p50",
+				"added", "verbs p99", "tcp p99", "added");
+		head_lat = true;
+		text_lat(f, &c->pairs[i]);
+	}
+	text_sweep(f, c);
+}
+
+void ig_compare_csv(FILE *f, const struct ig_compare *c)
+{
+	if (!c->npairs)
+		return;
+	fprintf(f, "\npair,size,streams,verbs_bw_gbps,tcp_bw_gbps,bw_ratio,"
+		   "verbs_msg_rate,tcp_msg_rate,msg_rate_ratio,verbs_p50_us,"
+		   "tcp_p50_us,added_p50_us,verbs_p99_us,tcp_p99_us,"
+		   "added_p99_us,port_gbps\n");
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct ig_pair *p = &c->pairs[i];
+
+		fprintf(f, "%s/%s,%" PRIu64 ",%u,", p->r[IG_V]->test,
+			p->r[IG_T]->test, p->size, p->r[IG_V]->params.streams);
+		if (p->lat)
+			fprintf(f, ",,,");
+		else
+			fprintf(f, "%.6g,%.6g,%.6g,", p->bw[0], p->bw[1],
+				p->bw_ratio);
+		fprintf(f, "%.6g,%.6g,%.6g,", p->rate[0], p->rate[1],
+			p->rate_ratio);
+		if (p->lat && p->has_p50)
+			fprintf(f, "%.6g,%.6g,%.6g,", p->p50[0], p->p50[1],
+				p->p50[1] - p->p50[0]);
+		else
+			fprintf(f, ",,,");
+		if (p->lat && p->has_p99)
+			fprintf(f, "%.6g,%.6g,%.6g,", p->p99[0], p->p99[1],
+				p->p99[1] - p->p99[0]);
+		else
+			fprintf(f, ",,,");
+		if (p->port_gbps > 0)
+			fprintf(f, "%.6g", p->port_gbps);
+		fputc('\n', f);
+	}
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by fingerprint*.c only. */
+#ifndef IG_FINGERPRINT_INT_H
+#define IG_FINGERPRINT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fingerprint.h"
+
+/* src into dst[len], cut to fit (a cut value is still worth having). */
+void ig_fp_set_str(char *dst, size_t len, const char *src);
+
+/* A single path component shorter than max: no '/', not "." or "..". */
+bool ig_fp_name_ok(const char *s, size_t max);
+
+/* out = root + the formatted absolute path; root "/" is the path itself.
+ * -ENAMETOOLONG when it does not fit. */
+int __attribute__((format(printf, 4, 5)))
+ig_fp_path(char *out, size_t len, const char *root, const char *fmt, ...);
+
+/*
+ * The first line of root + the formatted absolute path into buf, trailing
+ * white space removed, control characters as '?'; "" and a negative errno
+ * when the file is missing or unreadable (an unused GID's ndev reads as
+ * EINVAL).
+ */
+int __attribute__((format(printf, 4, 5)))
+ig_fp_attr(const char *root, char *buf, size_t len, const char *fmt, ...);
+
+/* fp->netdev, mtu and ipoib_mode of fp->device's port. */
+void ig_fp_read_netdev(const char *root, struct ig_fingerprint *fp, int port);
+
+#endif

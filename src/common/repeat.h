@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_REPEAT_H
+#define IG_REPEAT_H
+
+#include <stdbool.h>
+
+#define IG_MAX_REPEAT 100
+/* --confidence without --repeat: netperf's -i 10,3 */
+#define IG_CONF_MAX_DEFAULT 10
+#define IG_CONF_MIN 3
+
+/* A measurement repeated: the spread of one metric over the runs. */
+struct ig_repeat {
+	unsigned int n;	    /* runs made (0: not repeated) */
+	unsigned int level; /* confidence level, 95 or 99 */
+	double width_pct;   /* requested interval width, % of the mean; 0 */
+	const char *metric; /* "bw_gbps" or "lat_us.p50" */
+	double mean, stdev, ci_lo, ci_hi;
+	bool met; /* the interval is within +/- width_pct / 2 */
+};
+
+/* Two-sided Student t quantile for level 95 or 99 and df >= 1
+ * (conservative for df > 30: the next tabulated df below). */
+double ig_t_quantile(unsigned int level, unsigned int df);
+/* Mean, sample stdev and the confidence interval of the mean of x[0..n);
+ * met when n >= 2 and the half-width is at most width_pct / 2 percent of
+ * the mean (width_pct 0: met is false). */
+void ig_repeat_stats(const double *x, unsigned int n, unsigned int level,
+		     double width_pct, struct ig_repeat *r);
+
+#endif

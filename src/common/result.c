@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/* Pooling repeated runs of one measurement into one result. */
+#include <stdio.h>
+
+#include "result.h"
+
+static void cpu_add(struct ig_cpu_usage *a, const struct ig_cpu_usage *b)
+{
+	a->user_pct += b->user_pct;
+	a->sys_pct += b->sys_pct;
+	a->irq_pct += b->irq_pct;
+	a->softirq_pct += b->softirq_pct;
+	a->total_pct += b->total_pct;
+	a->proc_user_s += b->proc_user_s;
+	a->proc_sys_s += b->proc_sys_s;
+	a->seconds += b->seconds;
+	if (a->us_per_kib >= 0 && b->us_per_kib >= 0)
+		a->us_per_kib += b->us_per_kib;
+	else
+		a->us_per_kib = -1;
+}
+
+/* Percentages and service demand are averaged; seconds and the
+ * process's CPU seconds stay summed. */
+static void cpu_avg(struct ig_cpu_usage *a, unsigned int k)
+{
+	a->user_pct /= k;
+	a->sys_pct /= k;
+	a->irq_pct /= k;
+	a->softirq_pct /= k;
+	a->total_pct /= k;
+	if (a->us_per_kib >= 0)
+		a->us_per_kib /= k;
+}
+
+void ig_result_pool(struct ig_result *acc, const struct ig_result *r)
+{
+	acc->iterations += r->iterations;
+	acc->bytes += r->bytes;
+	acc->seconds += r->seconds;
+	ig_hist_merge(&acc->lat, &r->lat);
+	for (unsigned int i = 0; i < IG_MAX_STREAMS; i++)
+		acc->stream_msgs[i] += r->stream_msgs[i];
+	cpu_add(&acc->cpu_client, &r->cpu_client);
+	if (acc->has_cpu_server && r->has_cpu_server)
+		cpu_add(&acc->cpu_server, &r->cpu_server);
+	else
+		acc->has_cpu_server = false;
+	if (!acc->warning[0])
+		snprintf(acc->warning, sizeof(acc->warning), "%s", r->warning);
+}
+
+void ig_result_pool_end(struct ig_result *acc, unsigned int k)
+{
+	if (k < 2)
+		return;
+	if (acc->seconds > 0) {
+		acc->bw_gbps = (double)acc->bytes * 8 / acc->seconds / 1e9;
+		acc->msg_rate = (double)acc->iterations / acc->seconds;
+	}
+	cpu_avg(&acc->cpu_client, k);
+	if (acc->has_cpu_server)
+		cpu_avg(&acc->cpu_server, k);
+}

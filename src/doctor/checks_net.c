@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/* The netdev TCP uses: offloads, interrupt coalescing, pause (RoCE),
+ * queues, Ethernet MTU. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "doctor_int.h"
+
+#define ARPHRD_ETHER_ 1
+
+static const struct {
+	const char *id, *what, *opt;
+	size_t off;
+	bool cm_lost; /* IPoIB connected mode turns it off: no finding */
+} offloads[] = {
+	{ "offload.tso.off",
+	  "TCP segmentation offload (TSO) off: the stack cuts every segment "
+	  "to the MTU on the CPU",
+	  "tso", offsetof(struct ig_dq_features, tso), true },
+	{ "offload.gso.off",
+	  "generic segmentation offload (GSO) off: every MTU-sized packet "
+	  "goes down the stack on its own",
+	  "gso", offsetof(struct ig_dq_features, gso), false },
+	{ "offload.gro.off",
+	  "generic receive offload (GRO) off: every MTU-sized packet goes up "
+	  "the stack on its own",
+	  "gro", offsetof(struct ig_dq_features, gro), false },
+};
+
+static void check_offloads(struct dr *d, struct dr_pctx *c)
+{
+	const char *nd = c->p->netdev;
+	struct ig_dq_features x = { -1, -1, -1, -1, -1, -1, -1 };
+	struct ig_finding *f;
+	char q[96];
+	int ret = d->q->ethtool_features(d->qctx, nd, &x);
+
+	if (ret) {
+		dr_query_err(d, "ethtool_features", nd, -ret);
+		return;
+	}
+	snprintf(q, sizeof(q), "ethtool_features(%s)", nd);
+	for (size_t i = 0; i < sizeof(offloads) / sizeof(*offloads); i++) {
+		int v = *(const int *)((const char *)&x + offloads[i].off);
+
+		if (v != 0 || (c->ipoib_cm && offloads[i].cm_lost))
+			continue;
+		f = dr_add(d, IG_SEV_WARN, offloads[i].id, "%s has %s", nd,
+			   offloads[i].what);
+		dr_ev(f, q, "%s off%s", offloads[i].opt,
+		      !strcmp(offloads[i].opt, "gro")
+			      ? (x.lro == 1 ? ", lro on" : ", lro off")
+			      : "");
+		dr_fix(f, "ethtool -K %s %s on", nd, offloads[i].opt);
+	}
+	if (c->ipoib_cm || (x.rx_csum != 0 && x.tx_csum != 0))
+		return;
+	f = dr_add(d, IG_SEV_WARN, "offload.csum.off",
+		   "%s has checksum offload off: the CPU checksums every byte "
+		   "it sends or receives",
+		   nd);
+	dr_ev(f, q, "rx-checksumming %s, tx-checksumming %s",
+	      x.rx_csum ? "on" : "off", x.tx_csum ? "on" : "off");
+	dr_fix(f, "ethtool -K %s rx on tx on", nd);
+}
+
+static void check_coalesce(struct dr *d, struct dr_pctx *c)
+{
+	const char *nd = c->p->netdev;
+	struct ig_dq_coalesce x = { 0 };
+	struct ig_finding *f;
+	char q[96];
+	int ret = d->q->ethtool_coalesce(d->qctx, nd, &x);
+
+	if (ret) {
+		dr_query_err(d, "ethtool_coalesce", nd, -ret);
+		return;
+	}
+	snprintf(q, sizeof(q), "ethtool_coalesce(%s)", nd);
+	if (x.adaptive_rx || (x.rx_usecs && x.rx_usecs <= 100) ||
+	    (!x.rx_usecs && x.rx_frames > 1))
+		return;
+	if (!x.rx_usecs) {
+		f = dr_add(d, IG_SEV_WARN, "coalesce.off",
+			   "%s interrupts on every received packet: at high "
+			   "packet rates the CPU spends itself on interrupts",
+			   nd);
+		dr_fix(f, "ethtool -C %s adaptive-rx on (or rx-usecs 8)", nd);
+	} else {
+		f = dr_add(d, IG_SEV_INFO, "coalesce.high",
+			   "%s holds received packets up to %u us before "
+			   "interrupting: fine for bandwidth, it adds latency",
+			   nd, x.rx_usecs);
+		dr_fix(f, "ethtool -C %s adaptive-rx on", nd);
+	}
+	dr_ev(f, q, "adaptive-rx off, rx-usecs %u, rx-frames %u", x.rx_usecs,
+	      x.rx_frames);
+}
+
+static void check_pause(struct dr *d, struct dr_pctx *c)
+{
+	const char *nd = c->p->netdev;
+	struct ig_dq_pause x = { 0 };
+	struct ig_finding *f;
+	char q[96];
+	int ret = d->q->ethtool_pause(d->qctx, nd, &x);
+
+	if (ret) {
+		dr_query_err(d, "ethtool_pause", nd, -ret);
+		return;
+	}
+	if (x.rx || x.tx)
+		return;
+	snprintf(q, sizeof(q), "ethtool_pause(%s)", nd);
+	f = dr_add(d, IG_SEV_INFO, "pause.off",
+		   "%s has link-level pause off: RoCE needs a lossless fabric, "
+		   "from global pause or from PFC on its priority (PFC is not "
+		   "checked here); TCP recovers losses by retransmitting",
+		   nd);
+	dr_ev(f, q, "autoneg %s, rx off, tx off", x.autoneg ? "on" : "off");
+	dr_fix(f,
+	       "ethtool -A %s rx on tx on, or PFC on the RoCE priority "
+	       "(mlnx_qos -i %s --pfc 0,0,0,1,0,0,0,0) with the switch",
+	       nd, nd);
+}
+
+struct qcount {
+	int rx, tx;
+};
+
+static int queue_cb(struct dr *d, const char *name, void *arg)
+{
+	struct qcount *n = arg;
+
+	n->rx += !strncmp(name, "rx-", 3);
+	n->tx += !strncmp(name, "tx-", 3);
+	return 0;
+}
+
+static void check_queues(struct dr *d, struct dr_pctx *c)
+{
+	const char *nd = c->p->netdev;
+	struct ig_dq_channels ch = { 0 };
+	struct qcount n = { 0 };
+	char path[PATH_MAX], online[256], q[96];
+	struct ig_finding *f;
+	struct dr_cpus cpus;
+	int ncpu;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", nd);
+	if (dr_list(d, path, false, queue_cb, &n) < 0 || n.rx != 1 ||
+	    dr_read(d, "/sys/devices/system/cpu/online", online,
+		    sizeof(online)) ||
+	    dr_cpus_parse(online, &cpus) || (ncpu = dr_cpus_count(&cpus)) < 2)
+		return;
+	f = dr_add(d, IG_SEV_WARN, "queues.single",
+		   "%s has one receive queue for %d CPUs: every receive "
+		   "interrupt, GRO and TCP receive runs on one CPU",
+		   nd, ncpu);
+	dr_ev(f, path, "%d rx, %d tx", n.rx, n.tx);
+	dr_ev(f, "/sys/devices/system/cpu/online", "%s", online);
+	if (!d->q->ethtool_channels(d->qctx, nd, &ch)) {
+		snprintf(q, sizeof(q), "ethtool_channels(%s)", nd);
+		dr_ev(f, q, "combined %u of at most %u, rx %u of at most %u",
+		      ch.combined, ch.max_combined, ch.rx, ch.max_rx);
+	}
+	if (ch.max_combined > 1)
+		dr_fix(f, "ethtool -L %s combined %u", nd, ch.max_combined);
+	else if (ch.max_rx > 1)
+		dr_fix(f, "ethtool -L %s rx %u", nd, ch.max_rx);
+	else
+		dr_fix(f,
+		       "the device offers one queue: spread receive work "
+		       "with RPS (write a CPU mask to "
+		       "%s/rx-0/rps_cpus)",
+		       path);
+}
+
+static void check_eth_mtu(struct dr *d, struct dr_pctx *c)
+{
+	const char *nd = c->p->netdev;
+	char path[PATH_MAX];
+	struct ig_finding *f;
+	int mtu;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", nd);
+	if (c->p->rate_gbps < 25 || dr_read_int(d, path, &mtu) || mtu > 1500)
+		return;
+	f = dr_add(d, IG_SEV_INFO, "eth.mtu.standard",
+		   "%s's MTU is %d at %.0f Gb/s: TCP relies on TSO and GRO to "
+		   "batch packets and RoCE's path MTU is 1024; jumbo frames "
+		   "(9000, RoCE MTU 4096) cut the per-packet cost of both",
+		   nd, mtu, c->p->rate_gbps);
+	dr_ev(f, path, "%d", mtu);
+	dr_fix(f, "ip link set %s mtu 9000 (and on the switch ports)", nd);
+}
+
+void dr_check_netdev(struct dr *d, struct dr_pctx *c)
+{
+	bool roce = !strcmp(c->p->kind, "roce");
+
+	check_offloads(d, c);
+	check_coalesce(d, c);
+	if (roce && c->netdev_type == ARPHRD_ETHER_)
+		check_pause(d, c);
+	if (!c->ipoib_legacy)
+		check_queues(d, c);
+	if (roce && c->netdev_type == ARPHRD_ETHER_)
+		check_eth_mtu(d, c);
+}

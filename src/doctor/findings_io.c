@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/* Doctor report <-> JSON (the FINDINGS message, --format json) and text. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor_int.h"
+#include "proto.h"
+
+static void add_str(json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+json_object *ig_finding_to_json(const struct ig_finding *f)
+{
+	json_object *o = json_object_new_object(), *ev;
+
+	if (!o)
+		return NULL;
+	add_str(o, "severity", ig_sev_name(f->sev));
+	add_str(o, "id", f->id);
+	add_str(o, "what", f->what);
+	ev = json_object_new_array();
+	for (unsigned int i = 0; ev && i < f->nev; i++) {
+		json_object *e = json_object_new_object();
+
+		add_str(e, "source", f->ev[i].source);
+		add_str(e, "value", f->ev[i].value);
+		json_object_array_add(ev, e);
+	}
+	json_object_object_add(o, "evidence", ev);
+	add_str(o, "fix", f->fix);
+	return o;
+}
+
+static json_object *path_to_json(const struct ig_dr_path *p)
+{
+	json_object *o = json_object_new_object(), *rd = NULL;
+
+	add_str(o, "address", p->addr);
+	add_str(o, "route_type", p->route_type);
+	add_str(o, "route_dev", p->route_dev);
+	add_str(o, "source", p->src);
+	add_str(o, "netdev", p->netdev);
+	add_str(o, "kind", p->kind);
+	if (p->rdma_dev[0]) {
+		rd = json_object_new_object();
+		add_str(rd, "device", p->rdma_dev);
+		json_object_object_add(rd, "port",
+				       json_object_new_int(p->port));
+		add_str(rd, "link_layer", p->link_layer);
+		json_object_object_add(rd, "rate_gbps",
+				       json_object_new_double(p->rate_gbps));
+	}
+	json_object_object_add(o, "rdma", rd);
+	return o;
+}
+
+json_object *ig_dr_report_to_json(const struct ig_dr_report *r)
+{
+	json_object *o = json_object_new_object();
+	json_object *pa = json_object_new_array();
+	json_object *fa = json_object_new_array();
+	json_object *ea = json_object_new_array();
+
+	for (size_t i = 0; i < r->npaths; i++)
+		json_object_array_add(pa, path_to_json(&r->paths[i]));
+	for (size_t i = 0; i < r->n; i++)
+		json_object_array_add(fa, ig_finding_to_json(&r->f[i]));
+	for (size_t i = 0; i < r->nerr; i++) {
+		json_object *e = json_object_new_object();
+
+		add_str(e, "source", r->err[i].source);
+		add_str(e, "error", r->err[i].error);
+		json_object_array_add(ea, e);
+	}
+	json_object_object_add(o, "paths", pa);
+	json_object_object_add(o, "findings", fa);
+	json_object_object_add(o, "read_errors", ea);
+	if (r->dropped)
+		json_object_object_add(
+			o, "dropped",
+			json_object_new_int64((int64_t)r->dropped));
+	return o;
+}
+
+/* Copies the string under k (absent: "") into buf; -EINVAL if not a
+ * string. */
+static int get_s(json_object *o, const char *k, char *buf, size_t len)
+{
+	json_object *v;
+
+	buf[0] = 0;
+	if (!json_object_object_get_ex(o, k, &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return -EINVAL;
+	snprintf(buf, len, "%s", json_object_get_string(v));
+	return 0;
+}
+
+static int finding_from_json(json_object *o, struct ig_finding *f)
+{
+	char sev[16];
+	json_object *ev;
+
+	memset(f, 0, sizeof(*f));
+	if (get_s(o, "severity", sev, sizeof(sev)) ||
+	    get_s(o, "id", f->id, sizeof(f->id)) ||
+	    get_s(o, "what", f->what, sizeof(f->what)) ||
+	    get_s(o, "fix", f->fix, sizeof(f->fix)) || !f->id[0])
+		return -EINVAL;
+	if (!strcmp(sev, "crit"))
+		f->sev = IG_SEV_CRIT;
+	else if (!strcmp(sev, "warn"))
+		f->sev = IG_SEV_WARN;
+	else if (!strcmp(sev, "info"))
+		f->sev = IG_SEV_INFO;
+	else
+		return -EINVAL;
+	if (!json_object_object_get_ex(o, "evidence", &ev) ||
+	    !json_object_is_type(ev, json_type_array))
+		return 0;
+	for (size_t i = 0;
+	     i < json_object_array_length(ev) && f->nev < IG_DR_MAX_EV; i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+		struct ig_evidence *x = &f->ev[f->nev++];
+
+		if (get_s(e, "source", x->source, sizeof(x->source)) ||
+		    get_s(e, "value", x->value, sizeof(x->value)))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int path_from_json(json_object *o, struct ig_dr_path *p)
+{
+	json_object *rd, *v;
+
+	memset(p, 0, sizeof(*p));
+	if (get_s(o, "address", p->addr, sizeof(p->addr)) ||
+	    get_s(o, "route_type", p->route_type, sizeof(p->route_type)) ||
+	    get_s(o, "route_dev", p->route_dev, sizeof(p->route_dev)) ||
+	    get_s(o, "source", p->src, sizeof(p->src)) ||
+	    get_s(o, "netdev", p->netdev, sizeof(p->netdev)) ||
+	    get_s(o, "kind", p->kind, sizeof(p->kind)))
+		return -EINVAL;
+	if (!json_object_object_get_ex(o, "rdma", &rd) || !rd)
+		return 0;
+	if (get_s(rd, "device", p->rdma_dev, sizeof(p->rdma_dev)) ||
+	    get_s(rd, "link_layer", p->link_layer, sizeof(p->link_layer)))
+		return -EINVAL;
+	if (json_object_object_get_ex(rd, "port", &v))
+		p->port = json_object_get_int(v);
+	if (json_object_object_get_ex(rd, "rate_gbps", &v))
+		p->rate_gbps = json_object_get_double(v);
+	return 0;
+}
+
+static json_object *get_array(json_object *o, const char *k)
+{
+	json_object *a;
+
+	if (!json_object_object_get_ex(o, k, &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return NULL;
+	return a;
+}
+
+static int errs_from_json(json_object *ea, struct ig_dr_report *r)
+{
+	size_t n = ea ? json_object_array_length(ea) : 0;
+
+	r->err = calloc(n ? n : 1, sizeof(*r->err));
+	if (!r->err)
+		return -ENOMEM;
+	r->errcap = n ? n : 1;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(ea, i);
+		struct ig_read_err *x = &r->err[r->nerr++];
+
+		if (get_s(e, "source", x->source, sizeof(x->source)) ||
+		    get_s(e, "error", x->error, sizeof(x->error)))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r)
+{
+	json_object *pa = get_array(o, "paths"), *fa = get_array(o, "findings");
+	size_t n = fa ? json_object_array_length(fa) : 0;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!fa || !pa)
+		return -EINVAL;
+	for (size_t i = 0;
+	     i < json_object_array_length(pa) && r->npaths < IG_DR_MAX_PATHS;
+	     i++)
+		if (path_from_json(json_object_array_get_idx(pa, i),
+				   &r->paths[r->npaths++]))
+			return -EINVAL;
+	r->f = calloc(n ? n : 1, sizeof(*r->f));
+	if (!r->f)
+		return -ENOMEM;
+	r->cap = n ? n : 1;
+	for (size_t i = 0; i < n; i++)
+		if (finding_from_json(json_object_array_get_idx(fa, i),
+				      &r->f[r->n++]))
+			return -EINVAL;
+	ret = errs_from_json(get_array(o, "read_errors"), r);
+	if (ret)
+		return ret;
+	dr_sort(r);
+	return 0;
+}

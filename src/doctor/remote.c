@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The doctor over the control channel.  Client: HELLO/WELCOME (client.c),
+ * DOCTOR {window}, FINDINGS {host, paths, findings, read_errors}, BYE.
+ * Server: the checks for the address the client connected to (the
+ * control socket's local address), answered as FINDINGS.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "client.h"
+#include "ctrl.h"
+#include "doctor_int.h"
+#include "net.h"
+#include "remote.h"
+#include "report.h"
+#include "sysinfo.h"
+
+double ig_dr_tcp_rtt_us(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) || !ti.tcpi_rtt)
+		return 0;
+	return ti.tcpi_rtt;
+}
+
+static int end_addr(int fd, bool local, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int ret = local ? getsockname(fd, (struct sockaddr *)&ss, &sl)
+			: getpeername(fd, (struct sockaddr *)&ss, &sl);
+
+	if (ret)
+		return -errno;
+	return ig_dr_addr_str((struct sockaddr *)&ss, buf, len);
+}
+
+/* FINDINGS body within the message cap: the least severe findings go
+ * first (the list is sorted), then the failed reads. */
+static json_object *findings_body(struct ig_dr_report *r)
+{
+	struct ig_sysinfo si;
+	json_object *o;
+
+	ig_sysinfo_get(&si);
+	for (;;) {
+		o = ig_dr_report_to_json(r);
+		if (!o)
+			return NULL;
+		json_object_object_add(o, "host", ig_sysinfo_to_json(&si));
+		if (strlen(json_object_to_json_string_ext(
+			    o, JSON_C_TO_STRING_PLAIN)) < IG_MSG_MAX_BODY ||
+		    (!r->n && !r->nerr))
+			return o;
+		json_object_put(o);
+		if (r->n) {
+			r->n--;
+			r->dropped++;
+		} else {
+			r->nerr--;
+		}
+	}
+}
+
+int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
+{
+	struct ig_doctor_opts o = { .addr_is_local = true };
+	struct ig_dr_report r;
+	uint64_t window = 0;
+	char host[64];
+	json_object *reply;
+	int ret;
+
+	if (json_object_object_get_ex(body, "window", NULL) &&
+	    (ig_json_get_u64(body, "window", &window) ||
+	     window > (1ull << 30))) {
+		ig_ctrl_fail(c, EINVAL,
+			     "DOCTOR from %s: 'window' is not a byte count "
+			     "from 0 to 1G",
+			     c->peer);
+		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+		return -EINVAL;
+	}
+	ret = end_addr(c->fd, true, host, sizeof(host));
+	if (ret)
+		return ig_ctrl_fail(c, -ret,
+				    "DOCTOR: no local address of the "
+				    "control connection: %s",
+				    strerror(-ret));
+	o.addr = host;
+	o.window = window;
+	o.rtt_us = ig_dr_tcp_rtt_us(c->fd);
+	ret = ig_doctor_run(&o, &r);
+	if (ret) {
+		ig_ctrl_fail(c, -ret, "doctor: %s", strerror(-ret));
+		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+		return ret;
+	}
+	reply = findings_body(&r);
+	ret = reply ? ig_ctrl_send(c, IG_MSG_FINDINGS, reply)
+		    : ig_ctrl_fail(c, ENOMEM, "out of memory for FINDINGS");
+	json_object_put(reply);
+	ig_dr_report_free(&r);
+	return ret;
+}
+
+static int exchange(struct ig_ctrl *c, uint64_t window, struct ig_dr_remote *rm)
+{
+	struct ig_report_env env = { 0 };
+	json_object *o = json_object_new_object(), *fb, *si;
+	int ret;
+
+	json_object_object_add(o, "window", json_object_new_uint64(window));
+	ret = ig_client_hello(c, &env);
+	if (!ret)
+		ret = ig_ctrl_send(c, IG_MSG_DOCTOR, o);
+	json_object_put(o);
+	if (!ret)
+		ret = ig_ctrl_expect(c, IG_MSG_FINDINGS, &fb);
+	if (ret)
+		return ret;
+	rm->host = env.server;
+	if (json_object_object_get_ex(fb, "host", &si))
+		ig_sysinfo_from_json(si, &rm->host);
+	ret = ig_dr_report_from_json(fb, &rm->r);
+	if (!ret && json_object_object_get_ex(fb, "dropped", &si))
+		rm->r.dropped = (size_t)json_object_get_int64(si);
+	json_object_put(fb);
+	if (ret)
+		return ig_ctrl_fail(c, -ret,
+				    "FINDINGS from %s is not a doctor "
+				    "report",
+				    c->peer);
+	ig_ctrl_send(c, IG_MSG_BYE, NULL);
+	return 0;
+}
+
+int ig_dr_remote_fetch(const char *host, const char *port, int timeout_ms,
+		       uint64_t window, struct ig_dr_remote *rm)
+{
+	struct ig_ctrl c;
+	int fd, ret;
+
+	memset(rm, 0, sizeof(*rm));
+	fd = ig_net_connect(host, port, timeout_ms, rm->err, sizeof(rm->err));
+	if (fd < 0)
+		return fd;
+	ig_ctrl_init(&c, fd, timeout_ms);
+	end_addr(fd, false, rm->peer_addr, sizeof(rm->peer_addr));
+	ret = exchange(&c, window, rm);
+	/* after the exchange the kernel has a few round trips measured */
+	rm->rtt_us = ig_dr_tcp_rtt_us(fd);
+	if (ret) {
+		snprintf(rm->err, sizeof(rm->err), "%s", c.err);
+		ig_dr_report_free(&rm->r);
+	}
+	ig_ctrl_close(&c);
+	rm->ok = !ret;
+	return ret;
+}

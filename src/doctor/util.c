@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/* Pure helpers of the doctor: CPU lists, link rates, GIDs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor_int.h"
+
+static void cpus_set(struct dr_cpus *c, long cpu)
+{
+	c->b[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+/* "0-15,32-47" (the kernel's cpulist format); "" is the empty set. */
+int dr_cpus_parse(const char *list, struct dr_cpus *c)
+{
+	const char *s = list;
+	char *end;
+
+	memset(c, 0, sizeof(*c));
+	while (*s && *s != '\n') {
+		long lo = strtol(s, &end, 10), hi = lo;
+
+		if (end == s || lo < 0 || lo >= DR_MAX_CPUS)
+			return -EINVAL;
+		s = end;
+		if (*s == '-') {
+			hi = strtol(s + 1, &end, 10);
+			if (end == s + 1 || hi < lo || hi >= DR_MAX_CPUS)
+				return -EINVAL;
+			s = end;
+		}
+		for (long i = lo; i <= hi; i++)
+			cpus_set(c, i);
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int dr_cpus_count(const struct dr_cpus *c)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < DR_MAX_CPUS / 64; i++)
+		n += __builtin_popcountll(c->b[i]);
+	return n;
+}
+
+bool dr_cpus_meet(const struct dr_cpus *a, const struct dr_cpus *b)
+{
+	for (size_t i = 0; i < DR_MAX_CPUS / 64; i++)
+		if (a->b[i] & b->b[i])
+			return true;
+	return false;
+}
+
+/* Data rate per lane after line encoding, by the speed name the kernel's
+ * rate attribute prints (drivers/infiniband/core/sysfs.c, rate_show). */
+static const struct {
+	const char *name;
+	double gbps;
+	const char *coding;
+} ib_speeds[] = {
+	{ "SDR", 2.5 * 8 / 10, "2.5 Gb/s per lane, 8b/10b" },
+	{ "DDR", 5.0 * 8 / 10, "5 Gb/s per lane, 8b/10b" },
+	{ "QDR", 10.0 * 8 / 10, "10 Gb/s per lane, 8b/10b" },
+	{ "FDR10", 10.3125 * 64 / 66, "10.3125 Gb/s per lane, 64b/66b" },
+	{ "FDR", 14.0625 * 64 / 66, "14.0625 Gb/s per lane, 64b/66b" },
+	{ "EDR", 25.78125 * 64 / 66, "25.78125 Gb/s per lane, 64b/66b" },
+	{ "HDR", 50.0, "53.125 Gb/s per lane PAM4, 50 after FEC" },
+	{ "NDR", 100.0, "106.25 Gb/s per lane PAM4, 100 after FEC" },
+	{ "XDR", 200.0, "212.5 Gb/s per lane PAM4, 200 after FEC" },
+};
+
+int dr_ib_rate_parse(const char *s, int *lanes, double *lane_gbps,
+		     const char **name, const char **coding)
+{
+	char speed[16] = "SDR"; /* kernels before 5.x print "(4X)" */
+	const char *p = strchr(s, '(');
+	int w;
+
+	if (!p || sscanf(p, "(%dX %15[A-Z0-9]", &w, speed) < 1 || w < 1 ||
+	    w > 32)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(ib_speeds) / sizeof(*ib_speeds); i++) {
+		if (strcmp(speed, ib_speeds[i].name))
+			continue;
+		*lanes = w;
+		*lane_gbps = ib_speeds[i].gbps;
+		*name = ib_speeds[i].name;
+		*coding = ib_speeds[i].coding;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* PCIe 1-2: 8b/10b; 3-5: 128b/130b; 6: PAM4 FLIT mode, 242 of 256 bytes
+ * carry data.  TLP and DLLP overhead come on top (about 5-15 %). */
+double dr_pcie_lane_gbps(double gts)
+{
+	if (gts <= 0)
+		return 0;
+	if (gts < 8)
+		return gts * 8 / 10;
+	if (gts < 64)
+		return gts * 128 / 130;
+	return gts * 242 / 256;
+}
+
+const char *dr_pcie_coding(double gts)
+{
+	return gts < 8 ? "8b/10b" : gts < 64 ? "128b/130b" : "FLIT 242/256";
+}
+
+static int hex(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* n bytes of hex digits, separators (':') skipped; 0 or -EINVAL. */
+static int hex_bytes(const char *s, uint8_t *out, size_t n)
+{
+	size_t got = 0;
+	int nib = 0, cur = 0;
+
+	for (; *s && got < n; s++) {
+		int h = hex(*s);
+
+		if (*s == ':')
+			continue;
+		if (h < 0)
+			return -EINVAL;
+		cur = cur << 4 | h;
+		if (++nib == 2) {
+			out[got++] = (uint8_t)cur;
+			nib = cur = 0;
+		}
+	}
+	return got == n && !nib ? 0 : -EINVAL;
+}
+
+/* "fe80:0000:0000:0000:0002:c903:0031:7c81" (gids/N in sysfs) */
+int dr_gid_parse(const char *s, uint8_t gid[16])
+{
+	return hex_bytes(s, gid, 16);
+}
+
+/* IPoIB's 20-byte hardware address: 4 bytes of flags and QPN, then the
+ * port GID ("80:00:02:08:fe:80:...") */
+int dr_ipoib_hwaddr_gid(const char *s, uint8_t gid[16])
+{
+	uint8_t a[20];
+
+	if (hex_bytes(s, a, 20))
+		return -EINVAL;
+	memcpy(gid, a + 4, 16);
+	return 0;
+}
