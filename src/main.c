@@ -152,11 +152,10 @@ static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } subcommands[] = {
-	{ "server", server_main },   { "client", client_main },
-	{ "version", version_main }, { "--version", version_main },
-	{ "help", help_main },	     { "--help", help_main },
-	{ "-h", help_main },
-	{ "diff", diff_main },
+	{ "server", server_main },    { "client", client_main },
+	{ "version", version_main },  { "--version", version_main },
+	{ "help", help_main },	      { "--help", help_main },
+	{ "-h", help_main },	      { "diff", diff_main },
 	{ "doctor", ig_doctor_main },
 };
 
