@@ -57,7 +57,7 @@ static int write_report(FILE *f, const struct ig_client_opts *o,
 
 /* Connects, runs every test, says BYE; fills env and res. */
 static int session(const struct ig_client_opts *o, struct ig_report_env *env,
-		   struct ig_result *res)
+		   struct ig_result *res, struct ig_client_diag *diag)
 {
 	struct ig_ctrl c;
 	char err[512], port[16];
@@ -77,8 +77,11 @@ static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 	ret = say_hello(&c, env);
 	if (ret)
 		fprintf(stderr, "ibgap: %s\n", c.err);
-	else
+	if (!ret) {
+		ig_client_diag_begin(diag, c.fd);
 		ret = ig_run_plan(o, &c, res);
+		ig_client_diag_end(diag);
+	}
 	if (!ret)
 		ig_ctrl_send(&c, IG_MSG_BYE, NULL);
 	ig_ctrl_close(&c);
@@ -112,7 +115,8 @@ static void default_tests(struct ig_client_opts *o, const char **note)
 }
 
 static int finish(const struct ig_client_opts *o, FILE *f,
-		  struct ig_report_env *env, struct ig_result *res, size_t n)
+		  struct ig_report_env *env, struct ig_result *res, size_t n,
+		  struct ig_client_diag *diag)
 {
 	struct ig_compare cmp;
 	int ret = ig_compare_build(res, n, &cmp);
@@ -121,6 +125,9 @@ static int finish(const struct ig_client_opts *o, FILE *f,
 		fprintf(stderr, "ibgap: out of memory comparing results\n");
 		return ret;
 	}
+	ig_client_diag_top(diag, &cmp, o->p.window);
+	env->findings = diag->f;
+	env->nfindings = diag->nf;
 	env->cmp = &cmp;
 	ret = write_report(f, o, env, res, n);
 	if (!ret && o->plot) {
@@ -139,6 +146,7 @@ int ig_client_run(const struct ig_client_opts *opts)
 {
 	struct ig_client_opts o = *opts;
 	struct ig_report_env env = { 0 };
+	struct ig_client_diag diag = { 0 };
 	struct ig_result *res;
 	json_object *old;
 	FILE *f = stdout;
@@ -158,12 +166,12 @@ int ig_client_run(const struct ig_client_opts *opts)
 	default_tests(&o, &env.note);
 	n = ig_plan_count(&o);
 	res = calloc(n, sizeof(*res));
-	ret = res ? session(&o, &env, res) : -ENOMEM;
+	ret = res ? session(&o, &env, res, &diag) : -ENOMEM;
 	if (!res)
 		fprintf(stderr, "ibgap: out of memory for %zu results\n", n);
 	if (!ret) {
 		ig_client_fingerprints(&env, res, n);
-		ret = finish(&o, f, &env, res, n) ? 1 : 0;
+		ret = finish(&o, f, &env, res, n, &diag) ? 1 : 0;
 	} else {
 		ret = 1;
 	}

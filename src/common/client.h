@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "ctrl.h"
 #include "result.h"
+#include "doctor/doctor.h"
 
 /* Runs every test of o against the server and writes the report.
  * Returns 0, or 1 after printing one line on stderr. */
@@ -20,6 +21,21 @@ int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 /* HELLO, then WELCOME: fills env->client (this host) and env->server.
  * 0 or a negative errno (c->err says why). */
 int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env);
+
+/* client_diag.c: the doctor around a run */
+#define IG_CLIENT_DIAG_MAX 8
+struct ig_client_diag {
+	struct sockaddr_storage peer;
+	bool have_peer;
+	struct ig_dr_counters c0;
+	struct ig_finding f[IG_CLIENT_DIAG_MAX];
+	size_t nf;
+};
+struct ig_compare;
+void ig_client_diag_begin(struct ig_client_diag *d, int fd);
+void ig_client_diag_end(struct ig_client_diag *d);
+void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,
+			uint64_t window);
 
 /* client_baseline.c */
 void ig_client_fingerprints(struct ig_report_env *env,

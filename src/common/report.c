@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "doctor/doctor.h"
 #include "report.h"
 
 #define IG_SCHEMA "ibgap/1"
@@ -395,6 +396,15 @@ static json_object *host_json(const struct ig_sysinfo *si,
 	return o;
 }
 
+static json_object *findings_json(const struct ig_report_env *env)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < env->nfindings; i++)
+		json_object_array_add(a, ig_finding_to_json(&env->findings[i]));
+	return a;
+}
+
 json_object *ig_report_json(const struct ig_report_env *env,
 			    const struct ig_result *res, size_t n)
 {
@@ -418,6 +428,8 @@ json_object *ig_report_json(const struct ig_report_env *env,
 		goto err_root;
 	arr = json_object_new_array();
 	if (jadd(root, "results", arr))
+		goto err_root;
+	if (env->nfindings && jadd(root, "findings", findings_json(env)))
 		goto err_root;
 	if (env->cmp && (env->cmp->npairs || env->cmp->nnhalf) &&
 	    jadd(root, "comparison", ig_compare_to_json(env->cmp)))
@@ -651,6 +663,20 @@ static void text_repeats(FILE *f, const struct ig_result *res, size_t n)
 	}
 }
 
+static void text_findings(FILE *f, const struct ig_report_env *env)
+{
+	if (env->nfindings)
+		fprintf(f, "\nfindings (see 'ibgap doctor HOST' for all):\n");
+	for (size_t i = 0; i < env->nfindings; i++) {
+		const struct ig_finding *x = &env->findings[i];
+
+		fprintf(f, "%-4s %s: %s\n", ig_sev_name(x->sev), x->id,
+			x->what);
+		if (x->fix[0])
+			fprintf(f, "     fix: %s\n", x->fix);
+	}
+}
+
 static int report_text(FILE *f, const struct ig_report_env *env,
 		       const struct ig_result *res, size_t n)
 {
@@ -671,6 +697,7 @@ static int report_text(FILE *f, const struct ig_report_env *env,
 	text_repeats(f, res, n);
 	if (env->cmp)
 		ig_compare_text(f, env->cmp);
+	text_findings(f, env);
 	return 0;
 }
 

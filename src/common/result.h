@@ -61,6 +61,7 @@ struct ig_result {
 };
 
 struct ig_compare;
+struct ig_finding;
 
 struct ig_report_env {
 	struct ig_sysinfo client;
@@ -70,6 +71,8 @@ struct ig_report_env {
 	bool has_fp;
 	const struct ig_compare *cmp; /* the comparison, or NULL */
 	const char *note;	      /* one line for the reader, or NULL */
+	const struct ig_finding *findings; /* the doctor\'s, for the run */
+	size_t nfindings;
 };
 
 /*

@@ -6,9 +6,10 @@ const char ig_usage_main[] =
 	"       ibgap server [options]     serve clients (default port 18515)\n"
 	"       ibgap client HOST [options]\n"
 	"       ibgap diff OLD.json NEW.json [--tolerance PCT]\n"
+	"       ibgap doctor [HOST] [options]   why TCP is slower than verbs\n"
 	"       ibgap version\n"
-	"'ibgap client --help', 'ibgap server --help' and 'ibgap diff --help'\n"
-	"list the options.\n";
+	"'ibgap COMMAND --help' lists the options of server, client, diff\n"
+	"and doctor.\n";
 
 const char ig_usage_client[] =
 	"usage: ibgap client HOST [options]\n"
