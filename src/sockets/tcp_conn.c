@@ -261,6 +261,9 @@ int ig_tcp_setup_client(struct ig_session *s)
 		if (ret)
 			return ret;
 	}
+	/* --cpu pins TCP streams as it pins verbs ones (same pinning) */
+	for (unsigned int i = 0; i < s->nstreams; i++)
+		s->st[i].cpu = s->local.cpu;
 	read_window(s, ((struct tcp_stream *)s->st[0].priv)->fd);
 	return 0;
 }
