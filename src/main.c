@@ -16,12 +16,23 @@
 #include "usage.h"
 #include "vb_find.h"
 
-/* Set by SIGINT/SIGTERM in the server; nothing else writes it. */
+/* Set by SIGINT/SIGTERM (server) or SIGINT (client); nothing else writes
+ * it: the one mutable global, as a signal handler needs. */
 static volatile sig_atomic_t quit_flag;
 
 static void on_signal(int sig)
 {
 	quit_flag = 1;
+}
+
+/* The client's first SIGINT ends the run early with partial results; a
+ * second one kills at once (SA_RESETHAND). */
+static void catch_sigint(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal,
+				.sa_flags = SA_RESETHAND };
+
+	sigaction(SIGINT, &sa, NULL);
 }
 
 static int usage_error(const char *err, const char *cmd)
@@ -66,6 +77,8 @@ static int client_main(int argc, char **argv)
 	if (ret)
 		return usage_error(err, "client");
 	signal(SIGPIPE, SIG_IGN);
+	o.local.interrupt = &quit_flag;
+	catch_sigint();
 	return ig_client_run(&o);
 }
 

@@ -57,7 +57,8 @@ static int write_report(FILE *f, const struct ig_client_opts *o,
 
 /* Connects, runs every test, says BYE; fills env and res. */
 static int session(const struct ig_client_opts *o, struct ig_report_env *env,
-		   struct ig_result *res, struct ig_client_diag *diag)
+		   struct ig_result *res, size_t *done,
+		   struct ig_client_diag *diag)
 {
 	struct ig_ctrl c;
 	char err[512], port[16];
@@ -79,7 +80,7 @@ static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 		fprintf(stderr, "ibgap: %s\n", c.err);
 	if (!ret) {
 		ig_client_diag_begin(diag, c.fd);
-		ret = ig_run_plan(o, &c, res);
+		ret = ig_run_plan(o, &c, res, done);
 		ig_client_diag_end(diag);
 	}
 	if (!ret)
@@ -166,10 +167,13 @@ int ig_client_run(const struct ig_client_opts *opts)
 	default_tests(&o, &env.note);
 	n = ig_plan_count(&o);
 	res = calloc(n, sizeof(*res));
-	ret = res ? session(&o, &env, res, &diag) : -ENOMEM;
+	ret = res ? session(&o, &env, res, &n, &diag) : -ENOMEM;
 	if (!res)
 		fprintf(stderr, "ibgap: out of memory for %zu results\n", n);
 	if (!ret) {
+		if (o.local.interrupt && *o.local.interrupt)
+			env.note = "interrupted (SIGINT): the last result is "
+				   "partial and the rest did not run";
 		ig_client_fingerprints(&env, res, n);
 		ret = finish(&o, f, &env, res, n, &diag) ? 1 : 0;
 	} else {
@@ -177,6 +181,8 @@ int ig_client_run(const struct ig_client_opts *opts)
 	}
 	if (!ret)
 		ret = ig_client_baseline(&o, &env, res, n, old);
+	if (!ret && o.local.interrupt && *o.local.interrupt)
+		ret = 130; /* as a shell reports SIGINT */
 	json_object_put(old);
 	free(res);
 	if (f != stdout)

@@ -16,7 +16,7 @@ unsigned int ig_plan_count(const struct ig_client_opts *o);
 /* Runs every measurement of the plan on c into res.  0 or -1 after one
  * line on stderr. */
 int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
-		struct ig_result *res);
+		struct ig_result *res, size_t *done);
 
 /* HELLO, then WELCOME: fills env->client (this host) and env->server.
  * 0 or a negative errno (c->err says why). */

@@ -15,6 +15,11 @@ struct plan {
 	bool tty;
 };
 
+static bool stopped(const struct ig_client_opts *o)
+{
+	return o->local.interrupt && *o->local.interrupt;
+}
+
 unsigned int ig_plan_count(const struct ig_client_opts *o)
 {
 	return o->nsizes * o->ntests;
@@ -81,7 +86,7 @@ static int measure(struct plan *pl, const struct ig_params *p,
 	struct ig_result *tmp = NULL;
 	const char *name = "";
 
-	for (k = 0; k < max; k++) {
+	for (k = 0; k < max && !(k && stopped(o)); k++) {
 		struct ig_result *dst = r;
 
 		progress(pl, p, k);
@@ -115,7 +120,7 @@ static int measure(struct plan *pl, const struct ig_params *p,
 }
 
 int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
-		struct ig_result *res)
+		struct ig_result *res, size_t *done)
 {
 	struct plan pl = { .o = o,
 			   .c = c,
@@ -123,8 +128,9 @@ int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 			   .tty = isatty(STDERR_FILENO) };
 	int ret = 0;
 
-	for (unsigned int s = 0; s < o->nsizes && !ret; s++) {
-		for (unsigned int t = 0; t < o->ntests && !ret; t++) {
+	for (unsigned int s = 0; s < o->nsizes && !ret && !stopped(o); s++) {
+		for (unsigned int t = 0; t < o->ntests && !ret && !stopped(o);
+		     t++) {
 			struct ig_params p = o->p;
 
 			p.test = o->tests[t];
@@ -138,5 +144,6 @@ int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 	}
 	if (pl.tty)
 		fputs("\r\033[K", stderr);
+	*done = pl.done;
 	return ret;
 }

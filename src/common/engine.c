@@ -240,8 +240,8 @@ static int send_count(struct ig_stream *st, uint64_t count)
 {
 	struct ig_session *s = st->s;
 
-	while (count &&
-	       !atomic_load_explicit(&s->failed, memory_order_relaxed)) {
+	/* stop: a failure, or an interrupt (SIGINT) ending the run early */
+	while (count && !atomic_load_explicit(&s->stop, memory_order_relaxed)) {
 		ssize_t n = s->ops->bw_send(st, count);
 
 		if (n < 0)
@@ -296,9 +296,8 @@ static int ping_timed(struct ig_stream *st)
 	struct ig_session *s = st->s;
 	const struct ig_xport_ops *ops = s->ops;
 	uint64_t left = s->p.iterations ? s->p.iterations : UINT64_MAX;
-	atomic_int *flag = s->p.iterations ? &s->failed : &s->stop;
-
-	while (left-- && !atomic_load_explicit(flag, memory_order_relaxed)) {
+	while (left-- &&
+	       !atomic_load_explicit(&s->stop, memory_order_relaxed)) {
 		uint64_t t0 = ig_now_ns();
 		int ret = ops->lat_ping(st);
 

@@ -16,6 +16,11 @@
  * control channel every third of the timeout so that the server's read
  * deadline holds through long phases.
  */
+static bool interrupted(const struct ig_session *s)
+{
+	return s->local.interrupt && *s->local.interrupt;
+}
+
 static int main_wait(struct ig_session *s, unsigned int arrivals,
 		     uint64_t deadline)
 {
@@ -28,8 +33,15 @@ static int main_wait(struct ig_session *s, unsigned int arrivals,
 		uint64_t now = ig_now_ns(), until = next_ka;
 		struct timespec ts;
 
+		if (interrupted(s)) {
+			atomic_store(&s->stop_warm, 1);
+			atomic_store(&s->stop, 1);
+		}
 		if (deadline && now >= deadline)
 			break;
+		/* look at the interrupt flag ten times a second */
+		if (s->local.interrupt && now + IG_NSEC_PER_SEC / 10 < until)
+			until = now + IG_NSEC_PER_SEC / 10;
 		if (now >= next_ka) {
 			pthread_mutex_unlock(&s->lock);
 			ret = ig_ctrl_send(s->ctrl, IG_MSG_KEEPALIVE, NULL);
@@ -265,6 +277,7 @@ int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
 		ret = wret;
 	if (!ret) {
 		fill_counts(&s, &m, r);
+		r->partial = interrupted(&s);
 		r->xinfo = s.xinfo;
 		ret = get_result(&s, r);
 		check_window(&s, r);

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 /* Default TCP port of the server's control channel. */
@@ -63,6 +64,9 @@ struct ig_local_opts {
 	int ib_port;	 /* --port; 0 = the port behind the address */
 	int gid_index;	 /* --gid-index; -1 = chosen by rdma_cm */
 	int cpu;	 /* --cpu; -1 = a CPU local to the HCA */
+	/* set by the client's SIGINT handler: end the measurement early and
+	 * report it as partial; NULL when nobody sets it */
+	volatile sig_atomic_t *interrupt;
 };
 
 void ig_local_opts_default(struct ig_local_opts *l);

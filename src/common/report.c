@@ -377,6 +377,7 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	     jadd(o, "device", device_to_json(r))) ||
 	    (r->params.streams > 1 && jadd(o, "per_stream", streams_json(r))) ||
 	    (r->rep.n > 1 && jadd(o, "repeat", repeat_json(&r->rep))) ||
+	    (r->partial && jadd(o, "partial", json_object_new_boolean(1))) ||
 	    (r->warning[0] && jadd_str(o, "warning", r->warning))) {
 		json_object_put(o);
 		return NULL;
@@ -693,6 +694,10 @@ static int report_text(FILE *f, const struct ig_report_env *env,
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s: %s\n", res_test(&res[i]),
 				res[i].warning);
+	for (size_t i = 0; i < n; i++)
+		if (res[i].partial)
+			fprintf(f, "partial: %s: interrupted after %.3f s\n",
+				res_test(&res[i]), res[i].seconds);
 	text_devices(f, res, n);
 	text_repeats(f, res, n);
 	if (env->cmp)

@@ -34,7 +34,8 @@ struct ig_server {
 	int port;
 	atomic_int handlers;
 	atomic_int busy;
-	atomic_int sessions; /* completed sessions, for --once */
+	atomic_int sessions;   /* completed sessions, for --once */
+	atomic_int session_fd; /* control fd of the running session, -1 */
 	char busy_peer[64];
 };
 
@@ -170,7 +171,9 @@ static void *handle(void *arg)
 	}
 	snprintf(srv->busy_peer, sizeof(srv->busy_peer), "%s", c.peer);
 	slog(srv, "%s: session started", c.peer);
+	atomic_store(&srv->session_fd, c.fd);
 	session(srv, &c);
+	atomic_store(&srv->session_fd, -1);
 	atomic_fetch_add(&srv->sessions, 1);
 	atomic_store(&srv->busy, 0);
 out:
@@ -218,6 +221,7 @@ struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 	}
 	srv->o = *o;
 	srv->quiet = quiet;
+	atomic_init(&srv->session_fd, -1);
 	if (o->port)
 		snprintf(port, sizeof(port), "%s", o->port);
 	else
@@ -255,7 +259,16 @@ int ig_server_run(struct ig_server *srv, volatile sig_atomic_t *quit)
 		if (fd >= 0)
 			spawn(srv, fd);
 	}
-	/* handlers end by themselves within the timeout */
+	/* SIGTERM/SIGINT: end the running session now (its reads fail, the
+	 * engine aborts and frees everything); idle handlers end within the
+	 * timeout */
+	if (*quit) {
+		int fd = atomic_load(&srv->session_fd);
+
+		if (fd >= 0)
+			shutdown(fd, SHUT_RDWR);
+		slog(srv, "signal: stopping");
+	}
 	for (int i = 0; atomic_load(&srv->handlers) > 0 &&
 			i < srv->o.timeout_ms / 10 + 100;
 	     i++)
