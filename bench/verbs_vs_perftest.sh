@@ -63,7 +63,7 @@ split_output() {
 }
 
 main() {
-	local args=() rounds stamp cap rc=0 log
+	local args=() rounds stamp cap rc=0 log bin
 
 	while (($#)); do
 		case $1 in
@@ -73,6 +73,19 @@ main() {
 			shift 2
 			;;
 		-h | --help) usage; exit 0 ;;
+		-b | --ibgap)
+			(($# >= 2)) || die "option $1 needs a value"
+			# The guest sees the host's files at the same absolute
+			# paths, except under /tmp and /run.
+			bin=$(realpath -m -- "$2")
+			case $bin in
+			/tmp/* | /run/*)
+				die "$1 $2: the guest cannot see /tmp or /run" \
+				    "of this host; put ibgap elsewhere" ;;
+			esac
+			args+=("$1" "$bin")
+			shift 2
+			;;
 		--emit | --check | --stamp)
 			die "$1 is set by $SELF itself" ;;
 		*) args+=("$1"); shift ;;

@@ -109,8 +109,8 @@ ssize_t vb_bw_send(struct ig_stream *st, uint64_t n)
 	struct vb_wait w = { 0 };
 	int ret;
 
-	if (k > VB_POST_BATCH)
-		k = VB_POST_BATCH;
+	if (k > vs->batch)
+		k = vs->batch;
 	if (k > n)
 		k = (uint32_t)n;
 	if (k) {

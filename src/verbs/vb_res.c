@@ -118,6 +118,11 @@ int vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	if (ret)
 		return ret;
 	build_wrs(s, vs);
+	vs->batch = s->p.size >= VB_POST_BYTES
+			    ? 1
+			    : (uint32_t)(VB_POST_BYTES / s->p.size);
+	if (vs->batch > VB_POST_BATCH)
+		vs->batch = VB_POST_BATCH;
 	return 0;
 }
 

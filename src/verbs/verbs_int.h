@@ -15,8 +15,10 @@
 #define VB_RX_DEPTH 512
 /* Work requests handed to one ibv_post_send call at most. */
 #define VB_POST_BATCH 32
-/* Latency tests signal every VB_LAT_SIGNAL-th send only. */
-#define VB_LAT_SIGNAL 64
+/* At most this many payload bytes per ibv_post_send chain: one post of
+ * a long chain of large messages makes rxe defer most of its packets to
+ * ksoftirqd (docs/perf-verbs.md); hardware does not care. */
+#define VB_POST_BYTES (64u * 1024)
 
 /* What the peer must know to write into a stream's buffer. */
 struct vb_remote {
@@ -39,6 +41,7 @@ struct vb_stream {
 	uint32_t unsignaled;  /* posted since the last signaled one */
 	uint32_t rx_posted;
 	uint32_t rx_depth;
+	uint32_t batch; /* requests per post: 1..VB_POST_BATCH */
 	uint64_t sends; /* latency: sends so far */
 	uint8_t seq;	/* write_lat: flag value */
 	bool established;
