@@ -17,6 +17,7 @@
 
 #include "baseline.h"
 #include "fingerprint.h"
+#include "params.h"
 
 #define IG_SCHEMA "ibgap/1"
 
@@ -35,13 +36,7 @@ static const char *tname(json_object *v)
  * characters as '?'. */
 static const char *shown(json_object *v, char *buf, size_t len)
 {
-	const char *s = json_object_get_string(v);
-	size_t i;
-
-	for (i = 0; s && s[i] && i < len - 1 && i < 40; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
-	buf[i] = '\0';
-	return buf;
+	return ig_str_safe(json_object_get_string(v), buf, len, 40);
 }
 
 /* An integer >= 1 under key; absent is allowed when optional. */

@@ -292,7 +292,9 @@ int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want, json_object **body)
 		return ret;
 	if (type == IG_MSG_ERROR || type == IG_MSG_BUSY) {
 		ig_json_get_str(o, "message", &msg);
-		snprintf(c->remote_msg, sizeof(c->remote_msg), "%s", msg);
+		ig_str_safe(msg, c->remote_msg, sizeof(c->remote_msg),
+			    sizeof(c->remote_msg));
+		msg = c->remote_msg;
 		ret = ig_ctrl_fail(c, EREMOTEIO, "%s: %s",
 				   type == IG_MSG_BUSY ? "server busy"
 						       : "peer reported",

@@ -58,9 +58,13 @@ static int ctrl_event(struct ig_session *s)
 	if (ret)
 		return ret;
 	if (type == IG_MSG_ERROR) {
+		char safe[200];
+
 		ig_json_get_str(o, "message", &msg);
 		ret = ig_session_fail(s, EREMOTEIO, "the %s gave up: %s",
-				      s->server ? "client" : "server", msg);
+				      s->server ? "client" : "server",
+				      ig_str_safe(msg, safe, sizeof(safe),
+						  199));
 	} else {
 		ret = ig_session_fail(s, EPROTO, "unexpected %s during set-up",
 				      ig_msg_type_name(type));

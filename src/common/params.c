@@ -240,3 +240,14 @@ void ig_size_str(uint64_t size, char *buf, size_t len)
 	}
 	snprintf(buf, len, "%" PRIu64, size);
 }
+
+const char *ig_str_safe(const char *s, char *buf, size_t len, size_t max)
+{
+	size_t i;
+
+	for (i = 0; s && s[i] && i + 1 < len && i < max; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?'
+								    : s[i];
+	buf[i] = '\0';
+	return buf;
+}

@@ -93,6 +93,13 @@ int ig_params_check(const struct ig_params *p, char *err, size_t errlen);
  * case-insensitive), e.g. "64K" = 65536.  Returns 0 or -EINVAL/-ERANGE.
  */
 int ig_parse_size(const char *s, uint64_t *out);
+/*
+ * A printable copy of a string that came from the peer, for messages and
+ * logs: at most max characters, control characters and DEL replaced by
+ * '?', so that a peer cannot forge log lines or send terminal escapes.
+ * Returns buf.
+ */
+const char *ig_str_safe(const char *s, char *buf, size_t len, size_t max);
 /* A size as people write it: 64K, 1M, 3G when exact, else bytes. */
 void ig_size_str(uint64_t size, char *buf, size_t len);
 /* Parses seconds, decimals allowed ("0.5"), into nanoseconds. */

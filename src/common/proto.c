@@ -198,8 +198,10 @@ int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 	}
 	t = ig_test_parse(name);
 	if (t < 0) {
-		snprintf(err, errlen, "test '%.64s' is unknown to this server",
-			 name);
+		char safe[72];
+
+		snprintf(err, errlen, "test '%s' is unknown to this server",
+			 ig_str_safe(name, safe, sizeof(safe), 64));
 		return -EINVAL;
 	}
 	p->test = t;

@@ -254,7 +254,10 @@ int ig_sysinfo_from_json(json_object *o, struct ig_sysinfo *si)
 	    jget_str(o, "kernel", t.kernel, sizeof(t.kernel)) ||
 	    jget_str(o, "version", t.version, sizeof(t.version)))
 		return -EINVAL;
-	*si = t;
+	/* the peer's words end up in reports and logs: printable only */
+	ig_str_safe(t.hostname, si->hostname, sizeof(si->hostname), SIZE_MAX);
+	ig_str_safe(t.kernel, si->kernel, sizeof(si->kernel), SIZE_MAX);
+	ig_str_safe(t.version, si->version, sizeof(si->version), SIZE_MAX);
 	return 0;
 }
 

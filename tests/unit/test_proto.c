@@ -741,6 +741,28 @@ START_TEST(test_json_get)
 }
 END_TEST
 
+/* A peer's unknown test name must not carry control characters into the
+ * error text the server logs (found by fuzz_msg: log line forging). */
+START_TEST(test_params_name_sanitized)
+{
+	json_object *o = json_object_new_object();
+	struct ig_params p;
+	char err[256] = "";
+
+	json_object_object_add(o, "test",
+			       json_object_new_string("tcp_\nbw\x1b[2J"));
+	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(err[0], "no error text");
+	for (const char *c = err; *c; c++)
+		ck_assert_msg((unsigned char)*c >= 0x20 && *c != 0x7f,
+			      "control character 0x%02x in '%s'",
+			      (unsigned char)*c, err);
+	ck_assert_msg(strstr(err, "tcp_?bw?[2J"), "'%s' does not show the name",
+		      err);
+	json_object_put(o);
+}
+END_TEST
+
 static Suite *proto_suite(void)
 {
 	Suite *s = suite_create("proto");
@@ -767,6 +789,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tp, test_params_bad_values);
 	tcase_add_test(tp, test_params_u32_edge);
 	tcase_add_test(tp, test_json_get);
+	tcase_add_test(tp, test_params_name_sanitized);
 	suite_add_tcase(s, tp);
 	return s;
 }
