@@ -74,13 +74,15 @@ static int recv_mrs(struct ig_session *s)
 
 	if (ret)
 		return ret;
+	/* json-c asserts on array calls with another type: check first */
 	if (!json_object_object_get_ex(o, "mrs", &a) ||
+	    !json_object_is_type(a, json_type_array) ||
 	    json_object_array_length(a) != s->nstreams)
 		ret = -EPROTO;
 	for (unsigned int i = 0; !ret && i < s->nstreams; i++) {
 		struct vb_stream *vs = s->st[i].priv;
 		json_object *e = json_object_array_get_idx(a, i);
-		uint64_t rkey;
+		uint64_t rkey = 0;
 
 		if (ig_json_get_u64(e, "addr", &vs->remote.addr) ||
 		    ig_json_get_u64(e, "rkey", &rkey) || rkey > UINT32_MAX)

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: the control-message decoder (docs/design.md,
+ * "Fuzzing").  The input is what a peer could send on the control channel.
+ *
+ *  1. The header decoder alone, on an exact 12-byte copy of the first
+ *     bytes (so that ASan sees any read past the header): its result is
+ *     one of the documented errors, and a header it accepts encodes back
+ *     to the same bytes.
+ *  2. The message decoder on the whole stream, message after message as
+ *     the control channel reads them: it agrees with step 1 on the first
+ *     header, consumes exactly header + body, and returns a JSON object.
+ *     Every body is then read as SETUP parameters (ig_params_from_json,
+ *     ig_params_check); parameters it accepts survive a round trip
+ *     through ig_params_to_json.  The parsers the receiver runs on the
+ *     other bodies' members (sysinfo, cpu, xinfo, fingerprint, a doctor
+ *     report) run on every body too.
+ *
+ * A broken invariant aborts, which libFuzzer reports as a crash; leaks
+ * are reported by LeakSanitizer.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor/doctor.h"
+#include "fingerprint.h"
+#include "params.h"
+#include "proto.h"
+#include "report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MUST(cond)                                                          \
+	do {                                                                \
+		if (!(cond)) {                                              \
+			fprintf(stderr, "fuzz_msg: %s:%d: invariant: %s\n", \
+				__FILE__, __LINE__, #cond);                 \
+			abort();                                            \
+		}                                                           \
+	} while (0)
+
+/* err holds one non-empty line (what the peer or the user is shown). */
+static void check_err_line(const char *err)
+{
+	MUST(err[0] && !strchr(err, '\n'));
+}
+
+static int check_hdr(const uint8_t *data)
+{
+	uint8_t *buf = malloc(IG_MSG_HDR_LEN), enc[IG_MSG_HDR_LEN];
+	struct ig_msg_hdr h;
+	int ret;
+
+	MUST(buf);
+	memcpy(buf, data, IG_MSG_HDR_LEN);
+	ret = ig_msg_hdr_decode(buf, &h);
+	MUST(ret == 0 || ret == -EPROTO || ret == -EPROTONOSUPPORT ||
+	     ret == -EMSGSIZE || ret == -EBADMSG);
+	if (!ret) {
+		MUST(h.version == IG_PROTO_VERSION);
+		MUST(h.type > 0 && h.type < IG_MSG_TYPE_MAX);
+		MUST(h.len <= IG_MSG_MAX_BODY);
+		MUST(strcmp(ig_msg_type_name(h.type), "UNKNOWN"));
+		ig_msg_hdr_encode(enc, h.type, h.len);
+		MUST(!memcmp(enc, buf, IG_MSG_HDR_LEN));
+	}
+	free(buf);
+	return ret;
+}
+
+static void check_params(json_object *body)
+{
+	struct ig_params p, q;
+	char err[256], err2[256];
+	json_object *o;
+
+	memset(&p, 0, sizeof(p));
+	memset(&q, 0, sizeof(q));
+	if (ig_params_from_json(body, &p, err, sizeof(err))) {
+		check_err_line(err);
+		return;
+	}
+	if (ig_params_check(&p, err, sizeof(err)))
+		check_err_line(err);
+	o = ig_params_to_json(&p);
+	MUST(o);
+	MUST(!ig_params_from_json(o, &q, err2, sizeof(err2)));
+	MUST(!memcmp(&p, &q, sizeof(p)));
+	json_object_put(o);
+}
+
+/* The accessors the session code uses on bodies of other types. */
+static void check_accessors(json_object *body)
+{
+	static const char *const keys[] = { "message", "port",	 "cookie",
+					    "bytes",   "window", "rx_bytes" };
+	const char *s;
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!ig_json_get_str(body, keys[i], &s))
+			MUST(s);
+		(void)ig_json_get_u64(body, keys[i], &v);
+	}
+}
+
+/* What HELLO, WELCOME, READY, RESULT and FINDINGS carry, parsed as the
+ * receiver does (the fuzzer reaches them whatever the header's type). */
+static void check_members(json_object *body)
+{
+	struct ig_fingerprint fp;
+	struct ig_cpu_usage cpu;
+	struct ig_dr_report r;
+	struct ig_sysinfo si;
+	struct ig_xinfo x;
+	json_object *m;
+
+	memset(&si, 0, sizeof(si));
+	if (json_object_object_get_ex(body, "sysinfo", &m))
+		(void)ig_sysinfo_from_json(m, &si);
+	if (json_object_object_get_ex(body, "host", &m))
+		(void)ig_sysinfo_from_json(m, &si);
+	memset(&cpu, 0, sizeof(cpu));
+	if (json_object_object_get_ex(body, "cpu", &m))
+		(void)ig_cpu_usage_from_json(m, &cpu);
+	memset(&x, 0, sizeof(x));
+	if (json_object_object_get_ex(body, "xinfo", &m))
+		(void)ig_xinfo_from_json(m, &x);
+	memset(&fp, 0, sizeof(fp));
+	if (json_object_object_get_ex(body, "fingerprint", &m))
+		(void)ig_fingerprint_from_json(m, &fp);
+	(void)ig_dr_report_from_json(body, &r);
+	ig_dr_report_free(&r);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ig_msg_hdr h;
+	json_object *body;
+	size_t off = 0;
+	int n, hret = 0;
+
+	if (size >= IG_MSG_HDR_LEN)
+		hret = check_hdr(data);
+	while (off < size) {
+		n = ig_msg_decode(data + off, size - off, &h, &body);
+		/* the first message's header: the same verdict as alone */
+		if (off == 0 && size >= IG_MSG_HDR_LEN)
+			MUST(hret ? n == hret
+				  : n > 0 || n == -EAGAIN || n == -EBADMSG ||
+					     n == -ENOMEM);
+		if (n <= 0) {
+			MUST(!body);
+			MUST(n == -EAGAIN || n == -EPROTO ||
+			     n == -EPROTONOSUPPORT || n == -EMSGSIZE ||
+			     n == -EBADMSG || n == -ENOMEM);
+			break;
+		}
+		MUST((size_t)n == IG_MSG_HDR_LEN + h.len &&
+		     (size_t)n <= size - off);
+		MUST(body && json_object_is_type(body, json_type_object));
+		check_params(body);
+		check_accessors(body);
+		check_members(body);
+		json_object_put(body);
+		off += (size_t)n;
+	}
+	return 0;
+}

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Builds the libFuzzer targets (clang, ASan+UBSan) and runs each for
+# SECONDS on a scratch copy of its seed corpus (docs/design.md, "Fuzzing").
+#   fuzz/run.sh [SECONDS]            (default 60 per target)
+# Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_TARGETS (default
+# "msg baseline").  The committed corpus is never written to; crash
+# reproducers land in BUILD_DIR/crashes/, logs in BUILD_DIR/logs/.
+# Exit 0 when no target crashed, leaked or hung; else 1 (2: bad usage).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+secs=${1:-60}
+if [[ ! $secs =~ ^[1-9][0-9]*$ ]]; then
+	echo "fuzz/run.sh: SECONDS must be a positive integer, not '$secs'" >&2
+	exit 2
+fi
+bdir=${FUZZ_BUILD_DIR:-build-fuzz}
+targets=${FUZZ_TARGETS:-msg baseline}
+if ! command -v clang >/dev/null; then
+	echo "fuzz/run.sh: clang is not installed (scripts/setup-deps)" >&2
+	exit 1
+fi
+
+echo "== fuzz: building in $bdir (clang, ASan+UBSan, libFuzzer)"
+CC=clang cmake -S . -B "$bdir" -DIBGAP_FUZZ=ON -DIBGAP_TESTS=OFF >/dev/null
+bins=()
+for t in $targets; do
+	bins+=("fuzz_$t")
+done
+cmake --build "$bdir" -j "$(nproc)" --target "${bins[@]}" \
+	>"$bdir/fuzz-build.log" 2>&1 || {
+	tail -n 40 "$bdir/fuzz-build.log" >&2
+	echo "fuzz/run.sh: the build failed (log: $bdir/fuzz-build.log)" >&2
+	exit 1
+}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ibgap-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$bdir/crashes" "$bdir/logs"
+
+# max_len: a whole message (12 + 64 KiB) / a report of up to 1 MiB
+max_len()
+{
+	case $1 in
+	msg) echo 70000 ;;
+	*) echo 1048576 ;;
+	esac
+}
+
+# run_one NAME: fuzzes fuzz_NAME; 0 when it ended without a finding.
+run_one()
+{
+	local name=$1 log=$bdir/logs/$1.log rc=0 art
+
+	cp -r "fuzz/corpus/$name" "$work/$name"
+	art=$bdir/crashes/$name-
+	echo "== fuzz: fuzz_$name for $secs s on a copy of" \
+		"fuzz/corpus/$name ($(find "$work/$name" -type f | wc -l) seeds)"
+	"$bdir/fuzz/fuzz_$name" "$work/$name" -max_total_time="$secs" \
+		-max_len="$(max_len "$name")" -timeout=25 -rss_limit_mb=4096 \
+		-dict=fuzz/json.dict -artifact_prefix="$art" \
+		-print_final_stats=1 >"$log" 2>&1 || rc=$?
+	grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" || true
+	grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' \
+		"$log" || true
+	if ((rc == 0)) && ! grep -q '^==[0-9]*==ERROR\|^SUMMARY: ' "$log"; then
+		echo "fuzz_$name: ok"
+		return 0
+	fi
+	echo "fuzz_$name: FAILED (exit $rc); log: $log" >&2
+	grep -E 'Test unit written to|^artifact_prefix' "$log" >&2 || true
+	echo "---- first lines of the report" >&2
+	grep -m1 -n -E '^==[0-9]+==|runtime error:|invariant:|^ALARM|deadly signal' \
+		"$log" | cut -d: -f1 | {
+		read -r first || first=1
+		tail -n +"$first" "$log" | head -n 40 >&2
+	}
+	return 1
+}
+
+fails=0
+for t in $targets; do
+	run_one "$t" || fails=$((fails + 1))
+done
+if ((fails)); then
+	echo "fuzz/run.sh: $fails target(s) failed; reproduce with" \
+		"$bdir/fuzz/fuzz_NAME $bdir/crashes/FILE" >&2
+	exit 1
+fi
+echo "fuzz/run.sh: no crash in $(wc -w <<<"$targets") targets x $secs s"
