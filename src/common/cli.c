@@ -30,6 +30,7 @@ enum {
 	OPT_SAVE_BASELINE,
 	OPT_BASELINE,
 	OPT_TOLERANCE,
+	OPT_BIDIR,
 };
 
 #define FAIL(...)                                   \
@@ -144,6 +145,7 @@ static const struct option client_longopts[] = {
 	{ "save-baseline", required_argument, NULL, OPT_SAVE_BASELINE },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
+	{ "bidir", no_argument, NULL, OPT_BIDIR },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
@@ -410,6 +412,9 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 	case OPT_GID_INDEX:
 	case OPT_CPU:
 		ret = local_opt(c, arg, &o->local, err, errlen);
+		break;
+	case OPT_BIDIR:
+		p->bidir = 1;
 		break;
 	case OPT_REPEAT:
 	case OPT_CONFIDENCE:

@@ -113,6 +113,7 @@ static void session_abort(struct ig_session *s, struct ig_stream *st, int err)
 	atomic_store(&s->failed, 1);
 	atomic_store(&s->stop_warm, 1);
 	atomic_store(&s->stop, 1);
+	atomic_store(&s->rx_stop, 1);
 	ig_eng_wake_all(s);
 }
 
@@ -181,47 +182,85 @@ void ig_eng_session_destroy(struct ig_session *s)
 	pthread_mutex_destroy(&s->lock);
 }
 
-int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *))
+static int start_one(struct ig_session *s, unsigned int i, bool reverse,
+		     void *(*fn)(void *))
+{
+	struct ig_stream *st = &s->st[i];
+	pthread_attr_t a;
+	cpu_set_t set;
+	int ret;
+
+	pthread_attr_init(&a);
+	if (st->cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(st->cpu, &set);
+		pthread_attr_setaffinity_np(&a, sizeof(set), &set);
+	}
+	ret = pthread_create(reverse ? &st->rthread : &st->thread, &a, fn, st);
+	pthread_attr_destroy(&a);
+	if (ret) {
+		session_abort(s, st, -ret);
+		return ig_session_fail(s, ret,
+				       "cannot start a thread of stream %u: %s",
+				       i, strerror(ret));
+	}
+	if (reverse)
+		st->rstarted = true;
+	else
+		st->started = true;
+	return 0;
+}
+
+static int start_all(struct ig_session *s, bool reverse, void *(*fn)(void *))
 {
 	for (unsigned int i = 0; i < s->nstreams; i++) {
-		pthread_attr_t a;
-		cpu_set_t set;
-		int ret;
+		int ret = start_one(s, i, reverse, fn);
 
-		pthread_attr_init(&a);
-		if (s->st[i].cpu >= 0) {
-			CPU_ZERO(&set);
-			CPU_SET(s->st[i].cpu, &set);
-			pthread_attr_setaffinity_np(&a, sizeof(set), &set);
-		}
-		ret = pthread_create(&s->st[i].thread, &a, fn, &s->st[i]);
-		pthread_attr_destroy(&a);
-
-		if (ret) {
-			session_abort(s, &s->st[i], -ret);
-			return ig_session_fail(s, ret,
-					       "cannot start the "
-					       "thread of stream %u: %s",
-					       i, strerror(ret));
-		}
-		s->st[i].started = true;
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-int ig_eng_join_workers(struct ig_session *s)
+/* --bidir: a second thread per stream for the other direction. */
+int ig_eng_start_reverse(struct ig_session *s, void *(*fn)(void *))
+{
+	return start_all(s, true, fn);
+}
+
+int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *))
+{
+	return start_all(s, false, fn);
+}
+
+static int join(struct ig_session *s, bool reverse_too)
 {
 	int err = 0;
 
 	for (unsigned int i = 0; i < s->nstreams; i++) {
-		if (!s->st[i].started)
-			continue;
-		pthread_join(s->st[i].thread, NULL);
-		s->st[i].started = false;
-		if (s->st[i].err && !err)
-			err = s->st[i].err;
+		struct ig_stream *st = &s->st[i];
+
+		if (st->started)
+			pthread_join(st->thread, NULL);
+		st->started = false;
+		if (reverse_too && st->rstarted)
+			pthread_join(st->rthread, NULL);
+		if (reverse_too)
+			st->rstarted = false;
+		if (st->err && !err)
+			err = st->err;
 	}
 	return err;
+}
+
+int ig_eng_join_forward(struct ig_session *s)
+{
+	return join(s, false);
+}
+
+int ig_eng_join_workers(struct ig_session *s)
+{
+	return join(s, true);
 }
 
 /* ---- client workers ------------------------------------------------- */
@@ -337,6 +376,28 @@ void *ig_eng_lat_initiator(void *arg)
 			session_abort(s, st, ret);
 	}
 	meet(s, 2);
+	return NULL;
+}
+
+/* --bidir, server: sends until END, publishing the count it has handed
+ * over; errors once the test is stopped are the teardown's, not real. */
+void *ig_eng_bw_sender_free(void *arg)
+{
+	struct ig_stream *st = arg;
+	struct ig_session *s = st->s;
+
+	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+		ssize_t n = s->ops->bw_send(st, UINT64_MAX);
+
+		if (n < 0) {
+			if (!atomic_load(&s->stop))
+				session_abort(s, st, (int)n);
+			break;
+		}
+		st->tx_msgs += n;
+		atomic_store_explicit(&st->tx_pub, st->tx_msgs,
+				      memory_order_relaxed);
+	}
 	return NULL;
 }
 

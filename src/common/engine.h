@@ -21,6 +21,9 @@ struct ig_stream {
 	void *priv; /* the transport's */
 	pthread_t thread;
 	bool started;
+	pthread_t rthread; /* --bidir: the reverse direction's thread */
+	bool rstarted;
+	_Atomic uint64_t tx_pub;   /* tx_msgs, published for other threads */
 	uint64_t tx_msgs;	   /* sender: messages handed over, total */
 	uint64_t warm_msgs;	   /* sender: of which in the warm-up */
 	_Atomic uint64_t rx_bytes; /* receiver: bytes received, total */
@@ -50,6 +53,7 @@ struct ig_session {
 	unsigned int go;
 	atomic_int stop_warm;
 	atomic_int stop;
+	atomic_int rx_stop; /* receivers stop (the client's after RESULT) */
 	atomic_int failed;
 
 	/* what the transport reports about itself */

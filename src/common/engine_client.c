@@ -118,6 +118,8 @@ static int run_phases(struct ig_session *s, struct measure *m)
 				   ig_test_pattern(s->p.test) == IG_PATTERN_BW
 					   ? ig_eng_bw_sender
 					   : ig_eng_lat_initiator);
+	if (!ret && s->p.bidir)
+		ret = ig_eng_start_reverse(s, ig_eng_bw_receiver);
 	if (ret)
 		return ret;
 	if (s->p.warmup_ns)
@@ -181,6 +183,7 @@ static void check_window(struct ig_session *s, struct ig_result *r)
 static int get_result(struct ig_session *s, struct ig_result *r)
 {
 	json_object *o, *cpu;
+	uint64_t rev = 0, ns = 0;
 	int ret;
 
 	json_object *end = json_object_new_object();
@@ -196,6 +199,12 @@ static int get_result(struct ig_session *s, struct ig_result *r)
 	if (json_object_object_get_ex(o, "cpu", &cpu) &&
 	    ig_cpu_usage_from_json(cpu, &r->cpu_server) == 0)
 		r->has_cpu_server = true;
+	if (s->p.bidir && !ig_json_get_u64(o, "rev_msgs", &rev) &&
+	    !ig_json_get_u64(o, "rev_ns", &ns) && ns) {
+		r->has_bidir = true;
+		r->rev_bytes = rev * s->p.size;
+		r->rev_seconds = (double)ns / 1e9;
+	}
 	if (json_object_object_get_ex(o, "fingerprint", &cpu) &&
 	    ig_fingerprint_from_json(cpu, &r->fp_server) == 0)
 		r->has_fp_server = true;
@@ -272,7 +281,7 @@ int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
 		ret = setup(&s, r);
 	if (!ret)
 		ret = run_phases(&s, &m);
-	wret = ig_eng_join_workers(&s);
+	wret = ig_eng_join_forward(&s);
 	if (!ret && wret)
 		ret = wret;
 	if (!ret) {
@@ -282,6 +291,11 @@ int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
 		ret = get_result(&s, r);
 		check_window(&s, r);
 	}
+	/* --bidir: our receivers run until the server has stopped sending */
+	atomic_store(&s.rx_stop, 1);
+	wret = ig_eng_join_workers(&s);
+	if (!ret && wret && s.p.bidir)
+		ret = wret;
 	s.ops->cleanup(&s);
 	ig_eng_session_destroy(&s);
 	if (ret)

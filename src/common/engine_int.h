@@ -13,6 +13,10 @@ void ig_eng_session_destroy(struct ig_session *s);
 int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *));
 /* Joins every started worker; returns the first worker error. */
 int ig_eng_join_workers(struct ig_session *s);
+/* Joins the forward-direction workers only. */
+int ig_eng_join_forward(struct ig_session *s);
+int ig_eng_start_reverse(struct ig_session *s, void *(*fn)(void *));
+void *ig_eng_bw_sender_free(void *arg);
 
 void *ig_eng_bw_sender(void *arg);
 void *ig_eng_lat_initiator(void *arg);

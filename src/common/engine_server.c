@@ -74,8 +74,19 @@ static int on_sync(struct ig_session *s, json_object *o)
 	return ret;
 }
 
+/* --bidir: messages our reverse senders have handed over so far. */
+static uint64_t reverse_count(struct ig_session *s)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < s->nstreams; i++)
+		n += atomic_load_explicit(&s->st[i].tx_pub,
+					  memory_order_relaxed);
+	return n;
+}
+
 static int on_end(struct ig_session *s, json_object *o,
-		  const struct ig_cpu_snap *c0)
+		  const struct ig_cpu_snap *c0, uint64_t rev, uint64_t ns)
 {
 	struct ig_cpu_snap c1;
 	struct ig_cpu_usage u;
@@ -89,6 +100,11 @@ static int on_end(struct ig_session *s, json_object *o,
 	ig_cpu_usage(c0, &c1, bytes, &u);
 	r = json_object_new_object();
 	json_object_object_add(r, "cpu", ig_cpu_usage_to_json(&u));
+	if (s->p.bidir) {
+		json_object_object_add(r, "rev_msgs",
+				       json_object_new_uint64(rev));
+		json_object_object_add(r, "rev_ns", json_object_new_uint64(ns));
+	}
 	ig_fingerprint_collect("/", s->xinfo.valid ? s->xinfo.device : "",
 			       s->xinfo.port, &fp);
 	json_object_object_add(r, "fingerprint", ig_fingerprint_to_json(&fp));
@@ -101,6 +117,7 @@ static int on_end(struct ig_session *s, json_object *o,
 static int follow(struct ig_session *s)
 {
 	struct ig_cpu_snap c0 = { 0 };
+	uint64_t rev0 = 0, rev1, t0 = 0, t1;
 	enum ig_msg_type type;
 	json_object *o;
 	int ret;
@@ -117,11 +134,16 @@ static int follow(struct ig_session *s)
 			break;
 		case IG_MSG_BEGIN:
 			ig_cpu_snap(s->cpu_root, &c0);
+			rev0 = reverse_count(s);
+			t0 = ig_now_ns();
 			break;
 		case IG_MSG_END:
+			rev1 = reverse_count(s);
+			t1 = ig_now_ns();
 			atomic_store(&s->stop, 1);
+			atomic_store(&s->rx_stop, 1);
 			s->ops->stop(s);
-			ret = on_end(s, o, &c0);
+			ret = on_end(s, o, &c0, rev1 - rev0, t1 - t0);
 			json_object_put(o);
 			return ret;
 		case IG_MSG_ERROR:
@@ -169,9 +191,12 @@ static int serve(struct ig_session *s)
 							      IG_PATTERN_BW
 						      ? ig_eng_bw_receiver
 						      : ig_eng_lat_responder);
+	if (!ret && s->p.bidir)
+		ret = ig_eng_start_reverse(s, ig_eng_bw_sender_free);
 	if (!ret)
 		ret = follow(s);
 	atomic_store(&s->stop, 1);
+	atomic_store(&s->rx_stop, 1);
 	s->ops->stop(s);
 	return ret;
 }

@@ -149,6 +149,12 @@ int ig_params_check(const struct ig_params *p, char *err, size_t errlen)
 	CHECK_RANGE(tx_depth, 1, IG_MAX_TX_DEPTH, "tx-depth");
 	CHECK_RANGE(cq_mod, 1, p->tx_depth, "cq-mod");
 	CHECK_RANGE(inline_size, 0, 1024, "inline");
+	CHECK_RANGE(bidir, 0, 1, "bidir");
+	if (p->bidir && ig_test_pattern(p->test) != IG_PATTERN_BW) {
+		snprintf(err, errlen, "bidir is for bandwidth tests, not %s",
+			 ig_test_name(p->test));
+		return -EINVAL;
+	}
 	ret = check_mode(p, err, errlen);
 	if (ret)
 		return ret;

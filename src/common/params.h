@@ -54,6 +54,7 @@ struct ig_params {
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t inline_size;
+	uint32_t bidir; /* 1: both directions at once (bandwidth tests) */
 };
 
 /* Options of this host only: never sent to the peer.  The client's apply

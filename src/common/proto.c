@@ -148,7 +148,8 @@ int ig_json_get_str(json_object *o, const char *key, const char **v)
 /* clang-format off */
 #define PARAM_FIELDS(X)                                                       \
 	X(size) X(iterations) X(duration_ns) X(warmup_ns) X(streams)         \
-	X(window) X(timeout_ms) X(tx_depth) X(cq_mod) X(inline_size)
+	X(window) X(timeout_ms) X(tx_depth) X(cq_mod) X(inline_size)         \
+	X(bidir)
 /* clang-format on */
 
 json_object *ig_params_to_json(const struct ig_params *p)

@@ -340,6 +340,27 @@ static json_object *streams_json(const struct ig_result *r)
 	return a;
 }
 
+/* --bidir: bw_gbps is the client->server direction; this adds the other
+ * and the sum. */
+static double reverse_gbps(const struct ig_result *r)
+{
+	return r->rev_seconds > 0
+		       ? (double)r->rev_bytes * 8 / r->rev_seconds / 1e9
+		       : 0;
+}
+
+static json_object *bidir_json(const struct ig_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	jadd_double(o, "forward_gbps", r->bw_gbps);
+	jadd_double(o, "reverse_gbps", reverse_gbps(r));
+	jadd_double(o, "total_gbps", r->bw_gbps + reverse_gbps(r));
+	jadd_u64(o, "reverse_bytes", r->rev_bytes);
+	jadd_double(o, "reverse_seconds", r->rev_seconds);
+	return o;
+}
+
 static json_object *repeat_json(const struct ig_repeat *p)
 {
 	json_object *o = json_object_new_object();
@@ -381,6 +402,7 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    (r->params.streams > 1 && jadd(o, "per_stream", streams_json(r))) ||
 	    (r->rep.n > 1 && jadd(o, "repeat", repeat_json(&r->rep))) ||
 	    (r->partial && jadd(o, "partial", json_object_new_boolean(1))) ||
+	    (r->has_bidir && jadd(o, "bidir", bidir_json(r))) ||
 	    (r->warning[0] && jadd_str(o, "warning", r->warning))) {
 		json_object_put(o);
 		return NULL;
@@ -697,6 +719,14 @@ static int report_text(FILE *f, const struct ig_report_env *env,
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s: %s\n", res_test(&res[i]),
 				res[i].warning);
+	for (size_t i = 0; i < n; i++)
+		if (res[i].has_bidir)
+			fprintf(f,
+				"bidir: %s: client->server %.2f Gb/s, "
+				"server->client %.2f Gb/s, total %.2f Gb/s\n",
+				res_test(&res[i]), res[i].bw_gbps,
+				reverse_gbps(&res[i]),
+				res[i].bw_gbps + reverse_gbps(&res[i]));
 	for (size_t i = 0; i < n; i++)
 		if (res[i].partial)
 			fprintf(f, "partial: %s: interrupted after %.3f s\n",

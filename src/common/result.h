@@ -53,6 +53,9 @@ struct ig_result {
 	uint64_t window_rcv; /* the receiver's, as it read it back */
 	char warning[256];   /* e.g. the kernel capped the window; "" if none */
 	bool partial;	     /* ended early by SIGINT */
+	bool has_bidir;	     /* --bidir: the server->client direction too */
+	uint64_t rev_bytes;  /* handed over by the server, BEGIN to END */
+	double rev_seconds;  /* on the server's clock */
 	struct ig_repeat rep; /* rep.n > 1: pooled over rep.n runs */
 	uint64_t stream_msgs[IG_MAX_STREAMS]; /* per stream, measured */
 	bool has_fp_server;

@@ -26,6 +26,7 @@ const char ig_usage_client[] =
 	"                         instead of -D\n"
 	"      --warmup SECS      excluded warm-up before measuring (0.5)\n"
 	"  -P, --streams N        TCP connections / QPs (default 1)\n"
+	"      --bidir            bandwidth tests in both directions at once\n"
 	"      --window BYTES     SO_SNDBUF/SO_RCVBUF of TCP streams\n"
 	"      --tx-depth N       verbs send queue depth (default 128)\n"
 	"      --cq-mod N         verbs: signal every Nth send (default 16)\n"

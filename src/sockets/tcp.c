@@ -191,7 +191,8 @@ static int tcp_bw_recv(struct ig_stream *st)
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n == 0 || atomic_load(&st->s->stop))
+		if (n == 0 || atomic_load(&st->s->stop) ||
+		    atomic_load(&st->s->rx_stop))
 			return 0;
 		return io_fail(st, "recv", n);
 	}

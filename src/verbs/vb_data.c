@@ -167,13 +167,13 @@ int vb_bw_recv(struct ig_stream *st)
 	struct ibv_wc wc[VB_POLL];
 
 	if (st->s->p.test == IG_TEST_WRITE_BW) {
-		while (!atomic_load(&st->s->stop))
+		while (!atomic_load(&st->s->rx_stop))
 			usleep(1000);
 		return 0;
 	}
-	while (!atomic_load_explicit(&st->s->stop, memory_order_relaxed)) {
+	while (!atomic_load_explicit(&st->s->rx_stop, memory_order_relaxed)) {
 		uint64_t bytes = 0;
-		int ne = ibv_poll_cq(vs->cq, VB_POLL, wc), ret;
+		int ne = ibv_poll_cq(vs->rcq, VB_POLL, wc), ret;
 
 		if (ne <= 0)
 			continue;

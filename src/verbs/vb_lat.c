@@ -44,13 +44,17 @@ static int send_one(struct ig_stream *st)
 	return ret ? ret : vb_post_chain(st, 1);
 }
 
-/* Polls the shared CQ: send completions free slots, receives are counted
+/* Polls both CQs: send completions free slots, receives are counted
  * and reposted.  Returns the number of receives or -errno. */
 static int poll_mixed(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
 	struct ibv_wc wc[VB_POLL];
-	int ne = ibv_poll_cq(vs->cq, VB_POLL, wc), recvs = 0, ret;
+	int ne, recvs = 0, ret = vb_reap(st);
+
+	if (ret < 0)
+		return ret;
+	ne = ibv_poll_cq(vs->rcq, VB_POLL, wc);
 
 	if (ne < 0)
 		return ig_session_fail(st->s, EIO,
@@ -62,10 +66,8 @@ static int poll_mixed(struct ig_stream *st)
 			ret = vb_wc_fail(st, &wc[i]);
 			if (ret)
 				return ret;
-		} else if (wc[i].opcode & IBV_WC_RECV) {
-			recvs++;
 		} else {
-			vs->outstanding -= (uint32_t)wc[i].wr_id;
+			recvs++;
 		}
 	}
 	if (recvs && (ret = vb_post_recvs(st, (uint32_t)recvs)))

@@ -48,7 +48,7 @@ static int create_qp(struct ig_session *s, struct vb_stream *vs)
 	struct vb_session *vb = s->xpriv;
 	struct ibv_qp_init_attr a = {
 		.send_cq = vs->cq,
-		.recv_cq = vs->cq,
+		.recv_cq = vs->rcq,
 		.cap = {
 			.max_send_wr = s->p.tx_depth + 1, /* + flush */
 			.max_recv_wr = vs->rx_depth,
@@ -100,7 +100,7 @@ int vb_stream_res(struct ig_session *s, struct ig_stream *st)
 
 	vs->rx_depth = s->p.tx_depth + 1 > VB_RX_DEPTH ? s->p.tx_depth + 1
 						       : VB_RX_DEPTH;
-	cqe = (int)(s->p.tx_depth + vs->rx_depth + 16);
+	cqe = (int)(s->p.tx_depth + 16);
 	ret = alloc_buf(s, vs);
 	if (ret)
 		return ret;
@@ -109,7 +109,11 @@ int vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	if (!vs->mr)
 		return vb_memlock_fail(s, errno, vs->buflen);
 	vs->cq = ibv_create_cq(vb->ctx, cqe, NULL, NULL, 0);
-	if (!vs->cq)
+	if (vs->cq) {
+		cqe = (int)(vs->rx_depth + 16);
+		vs->rcq = ibv_create_cq(vb->ctx, cqe, NULL, NULL, 0);
+	}
+	if (!vs->cq || !vs->rcq)
 		return ig_session_fail(s, errno,
 				       "ibv_create_cq of %d entries "
 				       "on %s: %s",
@@ -153,6 +157,9 @@ void vb_stream_free(struct vb_stream *vs)
 		ibv_destroy_qp(vs->qp);
 	if (vs->cq)
 		ibv_destroy_cq(vs->cq);
+	if (vs->rcq)
+		ibv_destroy_cq(vs->rcq);
+	vs->rcq = NULL;
 	if (vs->mr)
 		ibv_dereg_mr(vs->mr);
 	vs->qp = NULL;

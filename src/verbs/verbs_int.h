@@ -28,7 +28,9 @@ struct vb_remote {
 
 struct vb_stream {
 	struct rdma_cm_id *id;
-	struct ibv_cq *cq;
+	struct ibv_cq *cq;  /* send completions */
+	struct ibv_cq *rcq; /* receive completions (its own: with --bidir a
+			     * sender and a receiver thread share the QP) */
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;
 	char *buf; /* [0, size): send/source, [size, 2 size): target */

@@ -508,7 +508,8 @@ static const struct ig_params param_sets[] = {
 	  .timeout_ms = 19,
 	  .tx_depth = 23,
 	  .cq_mod = 29,
-	  .inline_size = 31 },
+	  .inline_size = 31,
+	  .bidir = 1 },
 	{ .test = IG_TEST_SEND_LAT,
 	  .size = UINT64_MAX,
 	  .iterations = UINT64_MAX - 1,
@@ -567,6 +568,7 @@ static void assert_params_eq(const struct ig_params *a,
 	ck_assert_uint_eq(a->tx_depth, b->tx_depth);
 	ck_assert_uint_eq(a->cq_mod, b->cq_mod);
 	ck_assert_uint_eq(a->inline_size, b->inline_size);
+	ck_assert_uint_eq(a->bidir, b->bidir);
 }
 
 START_TEST(test_params_round_trip)
@@ -577,8 +579,8 @@ START_TEST(test_params_round_trip)
 	char err[256] = "";
 
 	ck_assert_ptr_nonnull(o);
-	/* the test plus the ten numeric fields */
-	ck_assert_int_eq(json_object_object_length(o), 11);
+	/* the test plus the eleven numeric fields */
+	ck_assert_int_eq(json_object_object_length(o), 12);
 	memset(&got, 0x5a, sizeof(got));
 	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
 	assert_params_eq(&got, want);
@@ -636,7 +638,7 @@ START_TEST(test_params_missing_field)
 		json_object_put(o);
 		n++;
 	}
-	ck_assert_uint_eq(n, 11);
+	ck_assert_uint_eq(n, 12);
 	json_object_put(full);
 }
 END_TEST
