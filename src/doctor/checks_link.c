@@ -99,8 +99,8 @@ static void eth_rate(struct dr *d, struct dr_pctx *c, const char *path,
 	dr_ev(f, q, "speed %u Mb/s, fastest supported mode %u Mb/s",
 	      l.speed_mbps, l.max_speed_mbps);
 	dr_fix(f,
-	       "check the cable or transceiver and the switch port "
-	       "speed; 'ethtool %s' lists the advertised modes",
+	       "check the cable/transceiver and the switch port; "
+	       "'ethtool %s' shows the advertised and supported modes",
 	       p->netdev);
 }
 

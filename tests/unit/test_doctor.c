@@ -316,6 +316,31 @@ START_TEST(roce_100g)
 }
 END_TEST
 
+START_TEST(roce_100g_at_25g)
+{
+	const struct ig_finding *f;
+	struct ig_dr_report r;
+
+	/* a 100G-capable port that trained at 25G */
+	run("roce_100g_at_25g", peer, 0, &r);
+	expect_ids(&r, "info:link.rate,warn:link.speed.degraded,"
+		       "warn:coalesce.off,info:pause.off,"
+		       "info:eth.mtu.standard,info:sock.cc");
+	expect_path(&r.paths[0], "ens1f0np0", "roce", "mlx5_0", 1, 25.0);
+	ck_assert_uint_eq(r.nerr, 0);
+	f = find(&r, "link.speed.degraded");
+	ck_assert_int_eq(f->sev, IG_SEV_WARN);
+	ck_assert_ptr_nonnull(strstr(f->what, "at 25 Gb/s"));
+	ck_assert_ptr_nonnull(strstr(f->what, "supports 100 Gb/s"));
+	expect_ev(f, "ethtool_link(ens1f0np0)",
+		  "speed 25000 Mb/s, fastest supported mode 100000 Mb/s");
+	ck_assert_str_eq(f->fix, "check the cable/transceiver and the switch "
+				 "port; 'ethtool ens1f0np0' shows the "
+				 "advertised and supported modes");
+	ig_dr_report_free(&r);
+}
+END_TEST
+
 START_TEST(pcie_ceiling)
 {
 	const struct ig_finding *f;
@@ -651,6 +676,7 @@ static Suite *doctor_suite(void)
 	tcase_add_test(sc, ipoib_connected_65520);
 	tcase_add_test(sc, ipoib_enhanced_errors);
 	tcase_add_test(sc, roce_100g);
+	tcase_add_test(sc, roce_100g_at_25g);
 	tcase_add_test(sc, pcie_ceiling);
 	tcase_add_test(sc, numa_far);
 	tcase_add_test(sc, small_rmem);

@@ -318,16 +318,17 @@ enhanced_errors()
 	snmp 400000000 2000000
 }
 
-# 5. RoCE on a 100G Ethernet port: standard MTU, no pause, no coalescing.
-roce_100g()
+# A RoCE host: ens1f0np0 on mlx5_0 port 1, a 100G port; standard MTU, no
+# pause, no coalescing.
+# roce NAME RATE SPEED_MBPS MAX_SPEED_MBPS
+roce()
 {
-	start roce_100g
+	start "$1"
 	host 8 performance 0-7
 	pci 0000:3b:00.0 0 0-3 "8.0 GT/s PCIe" 16 "8.0 GT/s PCIe" 16
 	irqs 0000:3b:00.0 0-3 120 121 122 123 124
 	ibdev mlx5_0 0000:3b:00.0
-	port mlx5_0 1 Ethernet "100 Gb/sec (4X EDR)" \
-		fe80:0000:0000:0000:0e42:a1ff:feb5:1c2e
+	port mlx5_0 1 Ethernet "$2" fe80:0000:0000:0000:0e42:a1ff:feb5:1c2e
 	local g=sys/class/infiniband/mlx5_0/ports/1
 	w "$g/gids/1" fe80:0000:0000:0000:0e42:a1ff:feb5:1c2e
 	w "$g/gids/2" 0000:0000:0000:0000:0000:ffff:c000:020a
@@ -345,9 +346,21 @@ roce_100g()
 		'"adaptive_rx": false, "rx_usecs": 0, "rx_frames": 1,
                 "tx_usecs": 16, "tx_frames": 32' \
 		'  "pause": { "autoneg": false, "rx": false, "tx": false },
-  "link": { "speed_mbps": 100000, "max_speed_mbps": 100000 }'
+  "link": { "speed_mbps": '"$3"', "max_speed_mbps": '"$4"' }'
 	route 192.0.2.20 ens1f0np0 192.0.2.10
 	ports '"mlx5_0/1": { "active_mtu": 1024, "max_mtu": 4096 }'
+}
+
+# 5. RoCE on a 100G Ethernet port at 100G.
+roce_100g()
+{
+	roce roce_100g "100 Gb/sec (4X EDR)" 100000 100000
+}
+
+# 5b. the same 100G-capable port trained at 25G (one lane).
+roce_100g_at_25g()
+{
+	roce roce_100g_at_25g "25 Gb/sec (1X EDR)" 25000 100000
 }
 
 # 6. a 200G HCA (HDR, PCIe Gen4 x16 capable) in a Gen3 x8 slot.
@@ -458,6 +471,7 @@ dgram_2044
 cm_65520
 enhanced_errors
 roce_100g
+roce_100g_at_25g
 pcie_gen3x8
 numa_far
 small_rmem
