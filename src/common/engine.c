@@ -98,6 +98,36 @@ int ig_session_wait(struct ig_session *s, int fd, short events,
 	}
 }
 
+static void put_be(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = v & 0xff;
+}
+
+static uint64_t get_be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void ig_stream_tag_put(uint8_t *b, uint64_t cookie, unsigned int idx)
+{
+	put_be(b, cookie, 8);
+	put_be(b + 8, idx, 4);
+}
+
+int ig_stream_tag_get(const uint8_t *b, uint64_t cookie, unsigned int nstreams)
+{
+	uint64_t idx = get_be(b + 8, 4);
+
+	if (get_be(b, 8) != cookie || idx >= nstreams)
+		return -1;
+	return (int)idx;
+}
+
 void ig_stream_rx(struct ig_stream *st, uint64_t n)
 {
 	uint64_t rx = atomic_fetch_add(&st->rx_bytes, n) + n;

@@ -77,6 +77,16 @@ const char *ig_session_err(struct ig_session *s);
 int ig_session_wait(struct ig_session *s, int fd, short events,
 		    uint64_t deadline);
 
+/*
+ * The tag a data connection starts with (TCP: its first bytes; verbs: the
+ * rdma_cm private data): the session cookie (8 bytes) and the stream
+ * index (4), big endian, so a stranger is never taken for a stream.
+ */
+#define IG_STREAM_TAG_LEN 12
+void ig_stream_tag_put(uint8_t *b, uint64_t cookie, unsigned int idx);
+/* The stream index the tag names, or -1 when it is not one of ours. */
+int ig_stream_tag_get(const uint8_t *b, uint64_t cookie, unsigned int nstreams);
+
 /* Receiver side: count n bytes received on a stream. */
 void ig_stream_rx(struct ig_stream *st, uint64_t n);
 

@@ -96,28 +96,14 @@ static int listen_local(struct ig_session *s, uint16_t *port)
 	return fd;
 }
 
-static void put_be(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = v & 0xff;
-}
-
-static uint64_t get_be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /* Reads the hello of a fresh data connection; returns the stream index,
  * or -1 when it is not one of ours (the caller drops it). */
 static int read_hello(struct ig_session *s, int fd, uint64_t cookie,
 		      uint64_t deadline)
 {
-	uint8_t h[IG_TCP_HELLO_LEN];
+	uint8_t h[IG_STREAM_TAG_LEN];
 	size_t got = 0;
+	int idx;
 
 	while (got < sizeof(h)) {
 		ssize_t n;
@@ -130,10 +116,10 @@ static int read_hello(struct ig_session *s, int fd, uint64_t cookie,
 		if (n > 0)
 			got += n;
 	}
-	if (get_be(h, 8) != cookie || get_be(h + 8, 4) >= s->nstreams ||
-	    s->st[get_be(h + 8, 4)].priv)
+	idx = ig_stream_tag_get(h, cookie, s->nstreams);
+	if (idx < 0 || s->st[idx].priv)
 		return -1;
-	return (int)get_be(h + 8, 4);
+	return idx;
 }
 
 static int accept_streams(struct ig_session *s, int lfd, uint64_t cookie)
@@ -198,7 +184,7 @@ int ig_tcp_setup_server(struct ig_session *s)
 static int connect_one(struct ig_session *s, struct sockaddr_storage *ss,
 		       socklen_t sl, uint64_t cookie, unsigned int idx)
 {
-	uint8_t h[IG_TCP_HELLO_LEN];
+	uint8_t h[IG_STREAM_TAG_LEN];
 	int fd, fl, err = 0;
 	socklen_t el = sizeof(err);
 
@@ -216,8 +202,7 @@ static int connect_one(struct ig_session *s, struct sockaddr_storage *ss,
 	else
 		getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el);
 	fcntl(fd, F_SETFL, fl);
-	put_be(h, cookie, 8);
-	put_be(h + 8, idx, 4);
+	ig_stream_tag_put(h, cookie, idx);
 	if (!err && send(fd, h, sizeof(h), MSG_NOSIGNAL) != sizeof(h))
 		err = errno ? errno : EIO;
 	if (err) {

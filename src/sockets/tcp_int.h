@@ -13,9 +13,6 @@ struct tcp_stream {
 	size_t buflen;
 };
 
-/* Data-connection hello: 8-byte cookie, 4-byte stream index, big endian */
-#define IG_TCP_HELLO_LEN 12
-
 int ig_tcp_setup_server(struct ig_session *s);
 int ig_tcp_setup_client(struct ig_session *s);
 /* Takes ownership of fd (closed on error) as stream idx. */

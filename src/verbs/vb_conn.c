@@ -17,23 +17,6 @@
 #include "clock.h"
 #include "verbs_int.h"
 
-#define PRIV_LEN 12 /* cookie (8) + stream index (4), big endian */
-
-static void put_be(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = v & 0xff;
-}
-
-static uint64_t get_be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /* Next rdma_cm event before the deadline; the caller acks it. */
 static int get_event(struct ig_session *s, uint64_t deadline,
 		     struct rdma_cm_event **ev)
@@ -210,7 +193,7 @@ static void conn_param(struct rdma_conn_param *cp, uint8_t *priv,
 {
 	*cp = (struct rdma_conn_param){
 		.private_data = priv,
-		.private_data_len = priv ? PRIV_LEN : 0,
+		.private_data_len = priv ? IG_STREAM_TAG_LEN : 0,
 		.responder_resources = 1,
 		.initiator_depth = 1,
 		.retry_count = 7,
@@ -227,13 +210,11 @@ static int on_request(struct ig_session *s, struct rdma_cm_event *ev)
 	const uint8_t *priv = ev->param.conn.private_data;
 	struct rdma_conn_param cp;
 	struct ig_stream *st;
-	uint64_t idx;
-	int ret;
+	int idx = -1, ret;
 
-	if (ev->param.conn.private_data_len < PRIV_LEN ||
-	    get_be(priv, 8) != vb->cookie ||
-	    (idx = get_be(priv + 8, 4)) >= s->nstreams ||
-	    ((struct vb_stream *)s->st[idx].priv)->id) {
+	if (ev->param.conn.private_data_len >= IG_STREAM_TAG_LEN)
+		idx = ig_stream_tag_get(priv, vb->cookie, s->nstreams);
+	if (idx < 0 || ((struct vb_stream *)s->st[idx].priv)->id) {
 		rdma_reject(ev->id, NULL, 0);
 		return 1; /* not one of ours: destroyed once acked */
 	}
@@ -353,7 +334,7 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 	struct vb_session *vb = s->xpriv;
 	struct rdma_conn_param cp;
 	struct rdma_cm_id *id;
-	uint8_t priv[PRIV_LEN];
+	uint8_t priv[IG_STREAM_TAG_LEN];
 	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
 	int ret;
 
@@ -385,8 +366,7 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 		ret = prepare_stream(s, st, id);
 	if (ret)
 		return ret;
-	put_be(priv, vb->cookie, 8);
-	put_be(priv + 8, st->idx, 4);
+	ig_stream_tag_put(priv, vb->cookie, st->idx);
 	conn_param(&cp, priv, st->priv);
 	if (rdma_connect(id, &cp))
 		return ig_session_fail(s, errno, "rdma_connect to %s: %s", a,

@@ -49,18 +49,27 @@ int vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc)
 			       wc->vendor_err, wc->opcode);
 }
 
-/* Reaps send completions; each signaled one covers wr_id requests. */
-int vb_reap(struct ig_stream *st)
+int vb_poll(struct ig_stream *st, struct ibv_cq *cq, struct ibv_wc *wc)
 {
-	struct vb_stream *vs = st->priv;
-	struct ibv_wc wc[VB_POLL];
-	int ne = ibv_poll_cq(vs->cq, VB_POLL, wc);
+	int ne = ibv_poll_cq(cq, VB_POLL, wc);
 
 	if (ne < 0)
 		return ig_session_fail(st->s, EIO,
 				       "verbs stream %u: "
 				       "ibv_poll_cq failed",
 				       st->idx);
+	return ne;
+}
+
+/* Reaps send completions; each signaled one covers wr_id requests. */
+int vb_reap(struct ig_stream *st)
+{
+	struct vb_stream *vs = st->priv;
+	struct ibv_wc wc[VB_POLL];
+	int ne = vb_poll(st, vs->cq, wc);
+
+	if (ne < 0)
+		return ne;
 	for (int i = 0; i < ne; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS) {
 			int ret = vb_wc_fail(st, &wc[i]);
@@ -173,9 +182,11 @@ int vb_bw_recv(struct ig_stream *st)
 	}
 	while (!atomic_load_explicit(&st->s->rx_stop, memory_order_relaxed)) {
 		uint64_t bytes = 0;
-		int ne = ibv_poll_cq(vs->rcq, VB_POLL, wc), ret;
+		int ne = vb_poll(st, vs->rcq, wc), ret;
 
-		if (ne <= 0)
+		if (ne < 0)
+			return ne;
+		if (!ne)
 			continue;
 		for (int i = 0; i < ne; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)

@@ -54,13 +54,9 @@ static int poll_mixed(struct ig_stream *st)
 
 	if (ret < 0)
 		return ret;
-	ne = ibv_poll_cq(vs->rcq, VB_POLL, wc);
-
+	ne = vb_poll(st, vs->rcq, wc);
 	if (ne < 0)
-		return ig_session_fail(st->s, EIO,
-				       "verbs stream %u: "
-				       "ibv_poll_cq failed",
-				       st->idx);
+		return ne;
 	for (int i = 0; i < ne; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS) {
 			ret = vb_wc_fail(st, &wc[i]);

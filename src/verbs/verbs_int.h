@@ -83,6 +83,8 @@ struct vb_wait {
 
 int vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what);
 int vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc);
+/* ibv_poll_cq of up to VB_POLL entries: how many, or -errno (said). */
+int vb_poll(struct ig_stream *st, struct ibv_cq *cq, struct ibv_wc *wc);
 int vb_reap(struct ig_stream *st);
 int vb_post_chain(struct ig_stream *st, uint32_t k);
 ssize_t vb_bw_send(struct ig_stream *st, uint64_t n);
