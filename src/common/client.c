@@ -16,7 +16,7 @@
 #include "report.h"
 #include "sysinfo.h"
 
-static int say_hello(struct ig_ctrl *c, struct ig_report_env *env)
+int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env)
 {
 	json_object *o = json_object_new_object(), *w, *si;
 	int ret;
@@ -75,7 +75,7 @@ static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 		return fd;
 	}
 	ig_ctrl_init(&c, fd, (int)o->p.timeout_ms);
-	ret = say_hello(&c, env);
+	ret = ig_client_hello(&c, env);
 	if (ret)
 		fprintf(stderr, "ibgap: %s\n", c.err);
 	if (!ret) {
@@ -188,9 +188,4 @@ int ig_client_run(const struct ig_client_opts *opts)
 	if (f != stdout)
 		fclose(f);
 	return ret;
-}
-
-int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env)
-{
-	return say_hello(c, env);
 }

@@ -120,7 +120,7 @@ static int modify(struct ig_session *s, struct ig_stream *st,
 	return 0;
 }
 
-int vb_qp_to_rts(struct ig_session *s, struct ig_stream *st, bool passive)
+int vb_qp_to_rts(struct ig_session *s, struct ig_stream *st)
 {
 	int ret = modify(s, st, IBV_QPS_RTR);
 
@@ -222,7 +222,7 @@ static int on_request(struct ig_session *s, struct rdma_cm_event *ev)
 	ev->id->context = st;
 	ret = prepare_stream(s, st, ev->id);
 	if (!ret)
-		ret = vb_qp_to_rts(s, st, true);
+		ret = vb_qp_to_rts(s, st);
 	if (ret) {
 		rdma_reject(ev->id, NULL, 0);
 		return ret;
@@ -376,7 +376,7 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 			   "the QP",
 			   deadline);
 	if (!ret)
-		ret = vb_qp_to_rts(s, st, false);
+		ret = vb_qp_to_rts(s, st);
 	if (!ret && rdma_establish(id))
 		ret = ig_session_fail(s, errno, "rdma_establish: %s",
 				      strerror(errno));

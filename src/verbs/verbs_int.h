@@ -98,6 +98,6 @@ int vb_lat_pong(struct ig_stream *st);
 /* vb_conn.c */
 int vb_setup_server(struct ig_session *s);
 int vb_setup_client(struct ig_session *s);
-int vb_qp_to_rts(struct ig_session *s, struct ig_stream *st, bool passive);
+int vb_qp_to_rts(struct ig_session *s, struct ig_stream *st);
 
 #endif
