@@ -12,6 +12,7 @@
 #include "plot.h"
 #include "ctrl.h"
 #include "engine.h"
+#include "fault.h"
 #include "net.h"
 #include "report.h"
 #include "sysinfo.h"
@@ -75,6 +76,7 @@ static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 		return fd;
 	}
 	ig_ctrl_init(&c, fd, (int)o->p.timeout_ms);
+	ig_fault_point(false, IG_FAULT_CONNECT);
 	ret = ig_client_hello(&c, env);
 	if (ret)
 		fprintf(stderr, "ibgap: %s\n", c.err);

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "engine_int.h"
+#include "fault.h"
 #include "report.h"
 
 /*
@@ -96,6 +97,7 @@ static int measure_phase(struct ig_session *s, struct measure *m)
 	ig_cpu_snap(s->cpu_root, &m->c0);
 	m->t0 = ig_now_ns();
 	ig_eng_go(s, 1);
+	ig_fault_point(false, IG_FAULT_MEASURE);
 	if (!s->p.iterations) {
 		ret = main_wait(s, 2 * n, m->t0 + s->p.duration_ns);
 		atomic_store(&s->stop, 1);
@@ -124,6 +126,7 @@ static int run_phases(struct ig_session *s, struct measure *m)
 		return ret;
 	if (s->p.warmup_ns)
 		ret = main_wait(s, n, ig_now_ns() + s->p.warmup_ns);
+	ig_fault_point(false, IG_FAULT_WARMUP);
 	atomic_store(&s->stop_warm, 1);
 	if (!ret)
 		ret = main_wait(s, n, 0);
@@ -193,6 +196,7 @@ static int get_result(struct ig_session *s, struct ig_result *r)
 	json_object_put(end);
 	if (ret)
 		return ret;
+	ig_fault_point(false, IG_FAULT_RESULT);
 	ret = ig_ctrl_expect(s->ctrl, IG_MSG_RESULT, &o);
 	if (ret)
 		return ret;
@@ -237,12 +241,14 @@ static int setup(struct ig_session *s, struct ig_result *r)
 	json_object_put(o);
 	if (ret)
 		return ret;
+	ig_fault_point(false, IG_FAULT_PARAMS);
 	ret = s->ops->setup(s);
 	if (ret) {
 		/* tell the server why, so it stops waiting for us */
 		ig_ctrl_send_msg(s->ctrl, IG_MSG_ERROR, ig_session_err(s));
 		return ret;
 	}
+	ig_fault_point(false, IG_FAULT_SETUP);
 	return ready(s, r);
 }
 

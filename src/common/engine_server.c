@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "engine_int.h"
+#include "fault.h"
 #include "report.h"
 
 static bool all_reached(struct ig_session *s)
@@ -133,11 +134,13 @@ static int follow(struct ig_session *s)
 			ret = on_sync(s, o);
 			break;
 		case IG_MSG_BEGIN:
+			ig_fault_point(true, IG_FAULT_MEASURE);
 			ig_cpu_snap(s->cpu_root, &c0);
 			rev0 = reverse_count(s);
 			t0 = ig_now_ns();
 			break;
 		case IG_MSG_END:
+			ig_fault_point(true, IG_FAULT_RESULT);
 			rev1 = reverse_count(s);
 			t1 = ig_now_ns();
 			atomic_store(&s->stop, 1);
@@ -185,6 +188,7 @@ static int serve(struct ig_session *s)
 
 	if (ret)
 		return ret;
+	ig_fault_point(true, IG_FAULT_SETUP);
 	ret = send_ready(s);
 	if (!ret)
 		ret = ig_eng_start_workers(s, ig_test_pattern(s->p.test) ==
@@ -193,8 +197,10 @@ static int serve(struct ig_session *s)
 						      : ig_eng_lat_responder);
 	if (!ret && s->p.bidir)
 		ret = ig_eng_start_reverse(s, ig_eng_bw_sender_free);
-	if (!ret)
+	if (!ret) {
+		ig_fault_point(true, IG_FAULT_WARMUP);
 		ret = follow(s);
+	}
 	atomic_store(&s->stop, 1);
 	atomic_store(&s->rx_stop, 1);
 	s->ops->stop(s);
@@ -219,6 +225,7 @@ int ig_engine_server(struct ig_ctrl *ctrl, json_object *setup, char *err,
 		return ret;
 	}
 	ctrl->timeout_ms = p.timeout_ms;
+	ig_fault_point(true, IG_FAULT_PARAMS);
 	ret = ig_eng_session_init(&s, ctrl, &p, true);
 	if (!ret)
 		ret = serve(&s);

@@ -20,6 +20,7 @@
 #include "ctrl.h"
 #include "doctor/doctor.h"
 #include "engine.h"
+#include "fault.h"
 #include "net.h"
 #include "report.h"
 #include "server.h"
@@ -154,6 +155,7 @@ static void *handle(void *arg)
 
 	ig_ctrl_init(&c, h->fd, srv->o.timeout_ms);
 	free(h);
+	ig_fault_point(true, IG_FAULT_CONNECT);
 	if (hello(srv, &c)) {
 		slog(srv, "%s: dropped: %s", c.peer, c.err);
 		goto out;

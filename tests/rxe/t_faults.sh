@@ -1,0 +1,24 @@
+#!/bin/bash
+# t_faults.sh: the fault-injection matrix (tests/faults.sh.inc) for verbs
+# on Soft-RoCE: write_bw killed or stalled at every phase on either side,
+# send_bw and send_lat in their measured interval.  The survivor says one
+# line within the timeout, the client exits 1, the server serves the next
+# client.  A stalled (SIGSTOPped) peer keeps its queue pairs: the kernel
+# still answers RDMA writes for it, so the survivor must notice on the
+# control connection or by its completion-queue stall check.
+#   tests/rxe/rxe-run bash tests/rxe/t_faults.sh /abs/path/to/ibgap
+# Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
+source "$(dirname "${BASH_SOURCE[0]}")/../faults.sh.inc"
+rx_init t_faults 480 "$@"
+
+FM_START=rx_start_server
+FM_HOST=$IG_RDMA_ADDR
+FM_TIMEOUT=3
+FM_SLACK=5
+FM_NEXT="-t send_lat -n 50 --warmup 0 --timeout 10"
+
+fm_matrix write_bw
+fm_matrix send_bw measure
+fm_matrix send_lat measure
+rx_done
