@@ -13,24 +13,7 @@
 
 #include "baseline.h"
 #include "fingerprint.h"
-
-/* IG_TEST_DATA, or tests/data found from this source file's path. */
-static void data_path(char *buf, size_t len, const char *rel)
-{
-	const char *d = getenv("IG_TEST_DATA");
-	int n;
-
-	if (d && *d) {
-		n = snprintf(buf, len, "%s/%s", d, rel);
-	} else {
-		const char *f = __FILE__, *slash = strrchr(f, '/');
-		int dl = slash ? (int)(slash - f) : 1;
-
-		n = snprintf(buf, len, "%.*s/../data/%s", dl, slash ? f : ".",
-			     rel);
-	}
-	ck_assert_int_lt(n, (int)len);
-}
+#include "testdata.h"
 
 static json_object *load_ok(const char *rel)
 {

@@ -15,27 +15,10 @@
 
 #include "cpu.h"
 #include "sysinfo.h"
+#include "testdata.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5aull
 #define STAT_CAP (1024 * 1024) /* the 1 MiB cap promised by ig_cpu_snap */
-
-/* IG_TEST_DATA, or tests/data found from this source file's path. */
-static void data_path(char *buf, size_t len, const char *rel)
-{
-	const char *d = getenv("IG_TEST_DATA");
-	int n;
-
-	if (d && *d) {
-		n = snprintf(buf, len, "%s/%s", d, rel);
-	} else {
-		const char *f = __FILE__, *slash = strrchr(f, '/');
-		int dl = slash ? (int)(slash - f) : 1;
-
-		n = snprintf(buf, len, "%.*s/../data/%s", dl, slash ? f : ".",
-			     rel);
-	}
-	ck_assert_int_lt(n, (int)len);
-}
 
 static char *slurp(const char *path)
 {
