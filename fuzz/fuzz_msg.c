@@ -14,7 +14,8 @@
  *     ig_params_check); parameters it accepts survive a round trip
  *     through ig_params_to_json.  The parsers the receiver runs on the
  *     other bodies' members (sysinfo, cpu, xinfo, fingerprint, a doctor
- *     report) run on every body too.
+ *     report) run on every body too, and so does the --auth-file check
+ *     of AUTH_REPLY's and WELCOME's proofs.
  *
  * A broken invariant aborts, which libFuzzer reports as a crash; leaks
  * are reported by LeakSanitizer.
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "doctor/doctor.h"
 #include "fingerprint.h"
 #include "params.h"
@@ -136,6 +138,30 @@ static void check_members(json_object *body)
 	ig_dr_report_free(&r);
 }
 
+/* AUTH_REPLY {nonce, mac} and WELCOME {auth} checked as the receiver
+ * does, with the seeds' key and nonces (fuzz/make-seeds.sh). */
+static void check_auth(json_object *body)
+{
+	static const struct ig_auth_key key = { .k = "0123456789abcdef",
+						.len = 16 };
+	static const char sn[] = "000102030405060708090a0b0c0d0e0f"
+				 "101112131415161718191a1b1c1d1e1f";
+	static const char cn[] = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+				 "000102030405060708090a0b0c0d0e0f";
+	const char *nonce = NULL, *mac = NULL;
+	int ret;
+
+	(void)ig_json_get_str(body, "nonce", &nonce);
+	(void)ig_json_get_str(body, "mac", &mac);
+	ret = ig_auth_verify(&key, IG_AUTH_CLIENT, sn, nonce, mac);
+	MUST(ret == 0 || ret == -EBADMSG || ret == -EACCES);
+	MUST(ret == -EBADMSG || (ig_auth_hex_ok(nonce) && ig_auth_hex_ok(mac)));
+	if (ig_json_get_str(body, "auth", &mac))
+		return;
+	ret = ig_auth_verify(&key, IG_AUTH_SERVER, sn, cn, mac);
+	MUST(ret == 0 || ret == -EBADMSG || ret == -EACCES);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ig_msg_hdr h;
@@ -165,6 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_params(body);
 		check_accessors(body);
 		check_members(body);
+		check_auth(body);
 		json_object_put(body);
 		off += (size_t)n;
 	}

@@ -53,6 +53,10 @@ FP='{"kernel":"6.1.0-18-amd64","rdma_core":"44.0","ibgap":"0.1.0","device":"mlx5
 CPU='{"user_pct":85.0,"sys_pct":10.0,"irq_pct":0.0,"softirq_pct":2.5,"total_pct":100.0,"proc_user_s":0.0,"proc_sys_s":0.041017999999999999,"seconds":0.204154432,"ncpus":2,"us_per_kib":2.1093486331420856}'
 RESULT="{\"cpu\":$CPU,\"fingerprint\":$FP}"
 FINDINGS='{"paths":[{"address":"10.0.0.2","route_type":"unicast","route_dev":"ib0","source":"10.0.0.1","netdev":"ib0","kind":"ipoib","rdma":{"device":"mlx5_0","port":1,"link_layer":"InfiniBand","rate_gbps":200.0}}],"findings":[{"severity":"warn","id":"ipoib.mtu","what":"ib0 runs datagram mode with MTU 2044","evidence":[{"source":"/sys/class/net/ib0/mode","value":"datagram"}],"fix":"use connected mode"},{"severity":"info","id":"sock.cc","what":"TCP congestion control is bbr","evidence":[{"source":"/proc/sys/net/ipv4/tcp_congestion_control","value":"bbr"}],"fix":""}],"read_errors":[{"source":"/sys/class/net/ib0/device/current_link_speed","error":"No such file or directory"}],"host":{"hostname":"node02","kernel":"6.1.0-18-amd64","version":"0.1.0"},"dropped":0}'
+# --auth-file: the nonces and the client's MAC (key "0123456789abcdef")
+NONCE_S=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+NONCE_C=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff000102030405060708090a0b0c0d0e0f
+MAC_C=72914a140d0fe8eb8c8f2000239908878eeb4b815173bd4785a98c0e304c9a85
 
 # bad TYPE FORMAT [VERSION] [MAGIC]: a message whose body is printf FORMAT
 # (escapes allowed, NUL too), with its true length in the header.
@@ -76,6 +80,7 @@ write_msgs()
 	mkdir -p "$d"
 	msg 1 "$SYSINFO" >"$d/01-hello"
 	msg 2 "$SYSINFO" >"$d/02-welcome"
+	msg 2 "${SYSINFO%\}},\"auth\":\"$MAC_C\"}" >"$d/02-welcome-auth"
 	msg 3 '{"message":"busy: a session from 10.0.0.1:40212 is running"}' \
 		>"$d/03-busy"
 	msg 4 '{"message":"protocol version 2 is not supported: this server speaks 1"}' \
@@ -100,6 +105,9 @@ write_msgs()
 	msg 14 '{}' >"$d/14-bye"
 	msg 15 '{"window":0}' >"$d/15-doctor"
 	msg 16 "$FINDINGS" >"$d/16-findings"
+	msg 17 "{\"nonce\":\"$NONCE_S\"}" >"$d/17-auth"
+	msg 18 "{\"nonce\":\"$NONCE_C\",\"mac\":\"$MAC_C\"}" \
+		>"$d/18-auth-reply"
 	# whole conversations, one direction each
 	{
 		msg 1 "$SYSINFO"
@@ -123,7 +131,7 @@ write_msgs()
 	bad 1 '{}' 2 >"$d/30-version-2"
 	{ hdr 1 65537; printf '{}'; } >"$d/30-over-cap"
 	bad 0 '{}' >"$d/30-type-0"
-	bad 17 '{}' >"$d/30-type-17"
+	bad 19 '{}' >"$d/30-type-19"
 	printf 'IBGP\0\1\0' >"$d/30-half-header"
 	{ hdr 1 74; printf '{"sysinfo":{"hostname"'; } >"$d/30-half-body"
 	bad 4 '[]' >"$d/30-array-body"

@@ -46,7 +46,7 @@ static int server_main(int argc, char **argv)
 	struct ig_server_opts o;
 	struct ig_server *srv;
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[256];
+	char err[512];
 	int ret = ig_cli_server(argc, argv, &o, err, sizeof(err));
 
 	if (ret == 1)
@@ -55,8 +55,10 @@ static int server_main(int argc, char **argv)
 		return usage_error(err, "server");
 	srv = ig_server_new(&o, false, err, sizeof(err));
 	if (!srv) {
+		/* a refused --auth-file is a bad option value */
+		ret = errno == EKEYREJECTED ? 2 : 1;
 		fprintf(stderr, "ibgap server: %s\n", err);
-		return 1;
+		return ret;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

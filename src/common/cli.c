@@ -31,6 +31,7 @@ enum {
 	OPT_BASELINE,
 	OPT_TOLERANCE,
 	OPT_BIDIR,
+	OPT_AUTH_FILE,
 };
 
 #define FAIL(...)                                   \
@@ -146,6 +147,7 @@ static const struct option client_longopts[] = {
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "bidir", no_argument, NULL, OPT_BIDIR },
+	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
@@ -416,6 +418,9 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 	case OPT_BIDIR:
 		p->bidir = 1;
 		break;
+	case OPT_AUTH_FILE:
+		o->auth_file = arg; /* loaded (and checked) by the client run */
+		break;
 	case OPT_REPEAT:
 	case OPT_CONFIDENCE:
 	case OPT_PLOT:
@@ -485,6 +490,7 @@ static const struct option server_longopts[] = {
 	{ "bind", required_argument, NULL, 'B' },
 	{ "once", no_argument, NULL, OPT_ONCE },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
@@ -519,6 +525,9 @@ int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 			if (timeout_opt(optarg, &ms, err, errlen))
 				return -EINVAL;
 			o->timeout_ms = (int)ms;
+			break;
+		case OPT_AUTH_FILE:
+			o->auth_file = optarg; /* loaded by ig_server_new */
 			break;
 		default:
 			return bad_option(argv, optopt, "server", err, errlen);

@@ -34,6 +34,7 @@ struct ig_client_opts {
 	double tolerance; /* --tolerance PCT, default 5 */
 	enum ig_format format;
 	const char *outfile;
+	const char *auth_file; /* --auth-file: the shared secret, or NULL */
 };
 
 struct ig_server_opts {
@@ -41,6 +42,7 @@ struct ig_server_opts {
 	const char *bind;
 	bool once;
 	int timeout_ms;
+	const char *auth_file; /* --auth-file: clients must prove they hold it */
 };
 
 /*

@@ -2,13 +2,15 @@
 #ifndef IG_CLIENT_H
 #define IG_CLIENT_H
 
+#include "auth.h"
 #include "cli.h"
 #include "ctrl.h"
 #include "result.h"
 #include "doctor/doctor.h"
 
 /* Runs every test of o against the server and writes the report.
- * Returns 0, or 1 after printing one line on stderr. */
+ * Returns 0, or 1 after printing one line on stderr (2 when --auth-file
+ * is refused, 3 for an unreadable --baseline, 130 after SIGINT). */
 int ig_client_run(const struct ig_client_opts *o);
 
 /* Sizes x tests: the number of results ig_run_plan fills. */
@@ -19,8 +21,13 @@ int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		struct ig_result *res, size_t *done);
 
 /* HELLO, then WELCOME: fills env->client (this host) and env->server.
- * 0 or a negative errno (c->err says why). */
-int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env);
+ * When the server answers AUTH (its --auth-file), proves that key (NULL:
+ * none, and the server is told so) holds the shared secret and checks the
+ * server's proof in WELCOME; with a key, a server that does not
+ * authenticate is refused.  0 or a negative errno (c->err says why;
+ * -EACCES when authentication failed). */
+int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env,
+		    const struct ig_auth_key *key);
 
 /* client_diag.c: the doctor around a run */
 #define IG_CLIENT_DIAG_MAX 8

@@ -278,7 +278,21 @@ int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type, json_object **body)
 	return ret;
 }
 
-int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want, json_object **body)
+static int unexpected(struct ig_ctrl *c, enum ig_msg_type want,
+		      enum ig_msg_type alt, enum ig_msg_type got)
+{
+	char also[32] = "";
+
+	if (alt != want)
+		snprintf(also, sizeof(also), " or %s", ig_msg_type_name(alt));
+	return ig_ctrl_fail(c, EPROTO, "expected %s%s from %s, got %s",
+			    ig_msg_type_name(want), also, c->peer,
+			    ig_msg_type_name(got));
+}
+
+int ig_ctrl_expect2(struct ig_ctrl *c, enum ig_msg_type want,
+		    enum ig_msg_type alt, enum ig_msg_type *got,
+		    json_object **body)
 {
 	enum ig_msg_type type;
 	json_object *o;
@@ -299,14 +313,19 @@ int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want, json_object **body)
 				   type == IG_MSG_BUSY ? "server busy"
 						       : "peer reported",
 				   msg);
-	} else if (type != want) {
-		ret = ig_ctrl_fail(c, EPROTO, "expected %s from %s, got %s",
-				   ig_msg_type_name(want), c->peer,
-				   ig_msg_type_name(type));
+	} else if (type != want && type != alt) {
+		ret = unexpected(c, want, alt, type);
 	}
+	if (got)
+		*got = type;
 	if (ret || !body)
 		json_object_put(o);
 	else
 		*body = o;
 	return ret;
+}
+
+int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want, json_object **body)
+{
+	return ig_ctrl_expect2(c, want, want, NULL, body);
 }

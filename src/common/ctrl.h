@@ -48,6 +48,10 @@ int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type, json_object **body);
  */
 int ig_ctrl_expect(struct ig_ctrl *c, enum ig_msg_type want,
 		   json_object **body);
+/* The same, accepting want or alt; *got (may be NULL) says which. */
+int ig_ctrl_expect2(struct ig_ctrl *c, enum ig_msg_type want,
+		    enum ig_msg_type alt, enum ig_msg_type *got,
+		    json_object **body);
 /* Waits up to ms for the control socket to become readable: 1 readable,
  * 0 not yet, negative errno. */
 int ig_ctrl_poll(struct ig_ctrl *c, int ms);

@@ -24,6 +24,8 @@ static const char *const type_names[IG_MSG_TYPE_MAX] = {
 	[IG_MSG_BYE] = "BYE",
 	[IG_MSG_DOCTOR] = "DOCTOR",
 	[IG_MSG_FINDINGS] = "FINDINGS",
+	[IG_MSG_AUTH] = "AUTH",
+	[IG_MSG_AUTH_REPLY] = "AUTH_REPLY",
 };
 
 const char *ig_msg_type_name(unsigned int type)

@@ -25,22 +25,24 @@
 #define IG_MSG_MAX_BODY (64u * 1024)
 
 enum ig_msg_type {
-	IG_MSG_HELLO = 1, /* c->s  {version, sysinfo, auth...} */
-	IG_MSG_WELCOME,	  /* s->c  {sysinfo} */
-	IG_MSG_BUSY,	  /* s->c  {message} another session is running */
-	IG_MSG_ERROR,	  /* both  {message} */
-	IG_MSG_SETUP,	  /* c->s  {params} */
-	IG_MSG_XPORT,	  /* both  transport-specific exchange */
-	IG_MSG_READY,	  /* s->c  {window_rcv, ...} */
-	IG_MSG_SYNC,	  /* c->s  {rx_bytes: [per stream]} */
-	IG_MSG_SYNCED,	  /* s->c  {} */
-	IG_MSG_BEGIN,	  /* c->s  {} measured interval starts */
-	IG_MSG_END,	  /* c->s  {} measured interval ended */
-	IG_MSG_RESULT,	  /* s->c  {cpu, rx_bytes} */
-	IG_MSG_KEEPALIVE, /* c->s  {} resets the server's deadline */
-	IG_MSG_BYE,	  /* c->s  {} */
-	IG_MSG_DOCTOR,	  /* c->s  {window} run the doctor there */
-	IG_MSG_FINDINGS,  /* s->c  {host, paths, findings, read_errors} */
+	IG_MSG_HELLO = 1,  /* c->s  {sysinfo} */
+	IG_MSG_WELCOME,	   /* s->c  {sysinfo, auth (with --auth-file)} */
+	IG_MSG_BUSY,	   /* s->c  {message} another session is running */
+	IG_MSG_ERROR,	   /* both  {message} */
+	IG_MSG_SETUP,	   /* c->s  {params} */
+	IG_MSG_XPORT,	   /* both  transport-specific exchange */
+	IG_MSG_READY,	   /* s->c  {window_rcv, ...} */
+	IG_MSG_SYNC,	   /* c->s  {rx_bytes: [per stream]} */
+	IG_MSG_SYNCED,	   /* s->c  {} */
+	IG_MSG_BEGIN,	   /* c->s  {} measured interval starts */
+	IG_MSG_END,	   /* c->s  {} measured interval ended */
+	IG_MSG_RESULT,	   /* s->c  {cpu, rx_bytes} */
+	IG_MSG_KEEPALIVE,  /* c->s  {} resets the server's deadline */
+	IG_MSG_BYE,	   /* c->s  {} */
+	IG_MSG_DOCTOR,	   /* c->s  {window} run the doctor there */
+	IG_MSG_FINDINGS,   /* s->c  {host, paths, findings, read_errors} */
+	IG_MSG_AUTH,	   /* s->c  {nonce} --auth-file: prove you hold it */
+	IG_MSG_AUTH_REPLY, /* c->s  {nonce, mac} */
 	IG_MSG_TYPE_MAX,
 };
 

@@ -3,7 +3,10 @@
  * The persistent server: accepts control connections, one thread each
  * (at most MAX_HANDLERS), and runs one session at a time.  A client that
  * arrives while a session runs is told BUSY; a connection that says nothing
- * is dropped after the timeout without ever holding the session.
+ * is dropped after the timeout without ever holding the session.  With
+ * --auth-file a client must prove it holds the shared secret before the
+ * busy check: a stranger learns nothing of a running session and makes the
+ * server allocate nothing.
  */
 #include <errno.h>
 #include <poll.h>
@@ -17,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "ctrl.h"
 #include "doctor/doctor.h"
 #include "engine.h"
@@ -38,6 +42,8 @@ struct ig_server {
 	atomic_int sessions;   /* completed sessions, for --once */
 	atomic_int session_fd; /* control fd of the running session, -1 */
 	char busy_peer[64];
+	bool auth; /* --auth-file given: key holds its secret */
+	struct ig_auth_key key;
 };
 
 struct handler {
@@ -67,7 +73,8 @@ static void slog(struct ig_server *srv, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int welcome(struct ig_ctrl *c)
+/* proof: the server's MAC for an authenticated client, else "". */
+static int welcome(struct ig_ctrl *c, const char *proof)
 {
 	struct ig_sysinfo si;
 	json_object *o = json_object_new_object();
@@ -75,19 +82,22 @@ static int welcome(struct ig_ctrl *c)
 
 	ig_sysinfo_get(&si);
 	json_object_object_add(o, "sysinfo", ig_sysinfo_to_json(&si));
+	if (proof[0])
+		json_object_object_add(o, "auth",
+				       json_object_new_string(proof));
 	ret = ig_ctrl_send(c, IG_MSG_WELCOME, o);
 	json_object_put(o);
 	return ret;
 }
 
 /* Runs tests until BYE, an error, or the client goes away. */
-static void session(struct ig_server *srv, struct ig_ctrl *c)
+static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
 {
 	char err[512];
 	enum ig_msg_type type;
 	json_object *o;
 
-	if (welcome(c))
+	if (welcome(c, proof))
 		goto out;
 	for (;;) {
 		if (ig_ctrl_recv(c, &type, &o))
@@ -127,12 +137,90 @@ out:
 	     c->err[0] ? c->err : "unknown error");
 }
 
-static int hello(struct ig_server *srv, struct ig_ctrl *c)
+/* An AUTH_REPLY with a well-formed nonce and a mac string: 0, or -EACCES
+ * after telling the client what it sent instead. */
+static int reply_shape(struct ig_ctrl *c, enum ig_msg_type type, json_object *o,
+		       const char **cn, const char **mac)
+{
+	if (type != IG_MSG_AUTH_REPLY)
+		ig_ctrl_fail(c, EACCES, "expected AUTH_REPLY, got %s",
+			     ig_msg_type_name(type));
+	else if (ig_json_get_str(o, "nonce", cn) || !ig_auth_hex_ok(*cn) ||
+		 ig_json_get_str(o, "mac", mac))
+		ig_ctrl_fail(c, EACCES,
+			     "AUTH_REPLY lacks 'nonce' or 'mac' (%d lowercase "
+			     "hex digits each)",
+			     IG_AUTH_HEX_LEN);
+	else
+		return 0;
+	ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+	return -EACCES;
+}
+
+/* The client's answer to our nonce sn: proof = our own MAC for WELCOME.
+ * -EACCES when refused (c->err says why, for the log). */
+static int check_reply(struct ig_server *srv, struct ig_ctrl *c,
+		       enum ig_msg_type type, json_object *o, const char *sn,
+		       char *proof)
+{
+	const char *cn = NULL, *mac = NULL;
+	int ret;
+
+	if (type == IG_MSG_ERROR)
+		return ig_ctrl_fail(c, EACCES, "client has no key");
+	ret = reply_shape(c, type, o, &cn, &mac);
+	if (ret)
+		return ret;
+	ret = ig_auth_verify(&srv->key, IG_AUTH_CLIENT, sn, cn, mac);
+	if (!ret)
+		ret = ig_auth_mac(&srv->key, IG_AUTH_SERVER, sn, cn, proof);
+	if (ret == -EACCES || ret == -EBADMSG) {
+		ig_ctrl_send_msg(c, IG_MSG_ERROR,
+				 "authentication failed: the client's key does "
+				 "not match this server's --auth-file");
+		return ig_ctrl_fail(c, EACCES, "authentication failed (%s)",
+				    ret == -EACCES ? "wrong key"
+						   : "malformed mac");
+	}
+	if (ret)
+		return ig_ctrl_fail(c, -ret, "computing the proof: %s",
+				    strerror(-ret));
+	return 0;
+}
+
+/* --auth-file: AUTH {nonce}, then the client's AUTH_REPLY checked. */
+static int authenticate(struct ig_server *srv, struct ig_ctrl *c, char *proof)
+{
+	char sn[IG_AUTH_HEX_LEN + 1];
+	enum ig_msg_type type;
+	json_object *o;
+	int ret = ig_auth_nonce(sn);
+
+	if (ret)
+		return ig_ctrl_fail(c, -ret, "no random bytes for a nonce");
+	o = json_object_new_object();
+	json_object_object_add(o, "nonce", json_object_new_string(sn));
+	ret = ig_ctrl_send(c, IG_MSG_AUTH, o);
+	json_object_put(o);
+	if (!ret)
+		ret = ig_ctrl_recv(c, &type, &o);
+	if (ret)
+		return ret;
+	ret = check_reply(srv, c, type, o, sn, proof);
+	json_object_put(o);
+	return ret;
+}
+
+/* HELLO and, with --auth-file, the handshake that fills proof.  -EACCES
+ * when the client is refused, another negative errno when it is dropped;
+ * c->err says why. */
+static int hello(struct ig_server *srv, struct ig_ctrl *c, char *proof)
 {
 	enum ig_msg_type type;
 	json_object *o;
 	int ret = ig_ctrl_recv(c, &type, &o);
 
+	proof[0] = 0;
 	if (ret == -EPROTONOSUPPORT)
 		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
 	if (ret)
@@ -142,22 +230,26 @@ static int hello(struct ig_server *srv, struct ig_ctrl *c)
 		ret = ig_ctrl_fail(c, EPROTO, "expected HELLO, got %s",
 				   ig_msg_type_name(type));
 		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+		return ret;
 	}
-	return ret;
+	return srv->auth ? authenticate(srv, c, proof) : 0;
 }
 
 static void *handle(void *arg)
 {
 	struct handler *h = arg;
 	struct ig_server *srv = h->srv;
+	char proof[IG_AUTH_HEX_LEN + 1];
 	struct ig_ctrl c;
-	int idle = 0;
+	int idle = 0, ret;
 
 	ig_ctrl_init(&c, h->fd, srv->o.timeout_ms);
 	free(h);
 	ig_fault_point(true, IG_FAULT_CONNECT);
-	if (hello(srv, &c)) {
-		slog(srv, "%s: dropped: %s", c.peer, c.err);
+	ret = hello(srv, &c, proof);
+	if (ret) {
+		slog(srv, "%s: %s: %s", c.peer,
+		     ret == -EACCES ? "refused" : "dropped", c.err);
 		goto out;
 	}
 	if (!atomic_compare_exchange_strong(&srv->busy, &idle, 1)) {
@@ -172,9 +264,10 @@ static void *handle(void *arg)
 		goto out;
 	}
 	snprintf(srv->busy_peer, sizeof(srv->busy_peer), "%s", c.peer);
-	slog(srv, "%s: session started", c.peer);
+	slog(srv, "%s: session started%s", c.peer,
+	     srv->auth ? " (authenticated)" : "");
 	atomic_store(&srv->session_fd, c.fd);
-	session(srv, &c);
+	session(srv, &c, proof);
 	atomic_store(&srv->session_fd, -1);
 	atomic_fetch_add(&srv->sessions, 1);
 	atomic_store(&srv->busy, 0);
@@ -224,6 +317,14 @@ struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 	srv->o = *o;
 	srv->quiet = quiet;
 	atomic_init(&srv->session_fd, -1);
+	/* the secret first: a bad file must not open the port */
+	if (o->auth_file &&
+	    ig_auth_load(o->auth_file, &srv->key, err, errlen)) {
+		free(srv);
+		errno = EKEYREJECTED;
+		return NULL;
+	}
+	srv->auth = o->auth_file != NULL;
 	if (o->port)
 		snprintf(port, sizeof(port), "%s", o->port);
 	else
@@ -231,6 +332,7 @@ struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 	srv->lfd = ig_net_listen(o->bind, port, &srv->port, err, errlen);
 	if (srv->lfd < 0) {
 		errno = -srv->lfd;
+		ig_auth_wipe(&srv->key);
 		free(srv);
 		return NULL;
 	}
@@ -283,5 +385,6 @@ void ig_server_free(struct ig_server *srv)
 	if (!srv)
 		return;
 	close(srv->lfd);
+	ig_auth_wipe(&srv->key);
 	free(srv);
 }

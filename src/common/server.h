@@ -9,7 +9,9 @@
 
 struct ig_server;
 
-/* Listens as o says; NULL and errno set, with one line in err, on error. */
+/* Loads o->auth_file's secret and listens as o says; NULL and errno set,
+ * with one line in err, on error: EKEYREJECTED when the auth file is
+ * refused (a bad option value), the listener's errno otherwise. */
 struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 				char *err, size_t errlen);
 int ig_server_port(const struct ig_server *srv);

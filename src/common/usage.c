@@ -50,14 +50,21 @@ const char ig_usage_client[] =
 	"      --save-baseline F  save the JSON report with both hosts'\n"
 	"                         fingerprints to F\n"
 	"      --baseline F       compare with the saved F; exit 1 when a metric\n"
-	"                         is worse than --tolerance PCT (default 5)\n";
+	"                         is worse than --tolerance PCT (default 5)\n"
+	"      --auth-file FILE   prove to the server that this host holds the\n"
+	"                         shared secret in FILE (the server's\n"
+	"                         --auth-file; mode 600, 16 to 4096 bytes) and\n"
+	"                         make the server prove it too\n";
 
 const char ig_usage_server[] =
 	"usage: ibgap server [options]\n"
 	"  -p, --port PORT        control port (default 18515)\n"
 	"  -B, --bind ADDR        listen on ADDR only (default: all)\n"
 	"      --once             exit after one session\n"
-	"      --timeout SECS     deadline of every control read (10)\n";
+	"      --timeout SECS     deadline of every control read (10)\n"
+	"      --auth-file FILE   serve only clients that prove they hold the\n"
+	"                         shared secret in FILE (mode 600, 16 to 4096\n"
+	"                         bytes; a trailing newline is ignored)\n";
 
 const char ig_usage_diff[] =
 	"usage: ibgap diff OLD.json NEW.json [--tolerance PCT]\n"

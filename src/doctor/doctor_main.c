@@ -23,16 +23,18 @@ static const char usage[] =
 	"      --format FMT       text or json (default text)\n"
 	"      --root DIR         read /sys and /proc under DIR (tests)\n"
 	"      --window BYTES     the --window you intend to use\n"
-	"      --timeout SECS     deadline of every control read (10)\n";
+	"      --timeout SECS     deadline of every control read (10)\n"
+	"      --auth-file FILE   shared secret of HOST's 'ibgap server\n"
+	"                         --auth-file' (mode 600, 16 to 4096 bytes)\n";
 
 struct dcli {
-	const char *host, *port, *root;
+	const char *host, *port, *root, *auth_file;
 	bool json;
 	uint64_t window;
 	int timeout_ms;
 };
 
-enum { OPT_FORMAT = 256, OPT_ROOT, OPT_WINDOW, OPT_TIMEOUT };
+enum { OPT_FORMAT = 256, OPT_ROOT, OPT_WINDOW, OPT_TIMEOUT, OPT_AUTH_FILE };
 
 static const struct option longopts[] = {
 	{ "port", required_argument, NULL, 'p' },
@@ -40,6 +42,7 @@ static const struct option longopts[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
@@ -80,6 +83,9 @@ static int one_opt(int c, const char *arg, struct dcli *o)
 			BAD("--window: '%s' is not a byte count from 1 to 1G "
 			    "(K, M, G suffixes)",
 			    arg);
+		return 0;
+	case OPT_AUTH_FILE:
+		o->auth_file = arg; /* loaded (and checked) with HOST */
 		return 0;
 	default:
 		if (ig_parse_seconds(arg, &v) || v < 100000000ull ||
@@ -140,6 +146,31 @@ static int resolve(const char *host, char *buf, size_t len)
 	return ret;
 }
 
+/* HOST's findings in rm, and in addr the address to check the local path
+ * to.  0, 1 when HOST cannot be resolved, 2 when --auth-file is refused
+ * (one line on stderr). */
+static int remote(const struct dcli *cl, const char *port,
+		  struct ig_dr_remote *rm, char *addr, size_t len)
+{
+	struct ig_auth_key key;
+	char err[512];
+
+	if (cl->auth_file &&
+	    ig_auth_load(cl->auth_file, &key, err, sizeof(err))) {
+		fprintf(stderr, "ibgap doctor: %s\n", err);
+		return 2;
+	}
+	ig_dr_remote_fetch(cl->host, port, cl->timeout_ms, cl->window,
+			   cl->auth_file ? &key : NULL, rm);
+	if (cl->auth_file)
+		ig_auth_wipe(&key);
+	if (rm->peer_addr[0])
+		snprintf(addr, len, "%s", rm->peer_addr);
+	else if (resolve(cl->host, addr, len))
+		return 1;
+	return 0;
+}
+
 int ig_doctor_main(int argc, char **argv)
 {
 	struct ig_doctor_opts o = { 0 };
@@ -158,12 +189,9 @@ int ig_doctor_main(int argc, char **argv)
 		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
 	if (cl.host) {
 		rmp = &rm;
-		ig_dr_remote_fetch(cl.host, port, cl.timeout_ms, cl.window,
-				   &rm);
-		if (rm.peer_addr[0])
-			snprintf(addr, sizeof(addr), "%s", rm.peer_addr);
-		else if (resolve(cl.host, addr, sizeof(addr)))
-			return 1;
+		ret = remote(&cl, port, &rm, addr, sizeof(addr));
+		if (ret)
+			return ret;
 		o.addr = addr;
 		o.rtt_us = rm.rtt_us;
 	}

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The doctor over the control channel.  Client: HELLO/WELCOME (client.c),
- * DOCTOR {window}, FINDINGS {host, paths, findings, read_errors}, BYE.
- * Server: the checks for the address the client connected to (the
- * control socket's local address), answered as FINDINGS.
+ * The doctor over the control channel.  Client: HELLO/WELCOME (client.c,
+ * with the --auth-file handshake when the server asks), DOCTOR {window},
+ * FINDINGS {host, paths, findings, read_errors}, BYE. Server: the checks for
+ * the address the client connected to (the control socket's local address),
+ * answered as FINDINGS.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -111,14 +112,15 @@ int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
 	return ret;
 }
 
-static int exchange(struct ig_ctrl *c, uint64_t window, struct ig_dr_remote *rm)
+static int exchange(struct ig_ctrl *c, uint64_t window,
+		    const struct ig_auth_key *key, struct ig_dr_remote *rm)
 {
 	struct ig_report_env env = { 0 };
 	json_object *o = json_object_new_object(), *fb, *si;
 	int ret;
 
 	json_object_object_add(o, "window", json_object_new_uint64(window));
-	ret = ig_client_hello(c, &env);
+	ret = ig_client_hello(c, &env, key);
 	if (!ret)
 		ret = ig_ctrl_send(c, IG_MSG_DOCTOR, o);
 	json_object_put(o);
@@ -143,7 +145,8 @@ static int exchange(struct ig_ctrl *c, uint64_t window, struct ig_dr_remote *rm)
 }
 
 int ig_dr_remote_fetch(const char *host, const char *port, int timeout_ms,
-		       uint64_t window, struct ig_dr_remote *rm)
+		       uint64_t window, const struct ig_auth_key *key,
+		       struct ig_dr_remote *rm)
 {
 	struct ig_ctrl c;
 	int fd, ret;
@@ -154,7 +157,7 @@ int ig_dr_remote_fetch(const char *host, const char *port, int timeout_ms,
 		return fd;
 	ig_ctrl_init(&c, fd, timeout_ms);
 	end_addr(fd, false, rm->peer_addr, sizeof(rm->peer_addr));
-	ret = exchange(&c, window, rm);
+	ret = exchange(&c, window, key, rm);
 	/* after the exchange the kernel has a few round trips measured */
 	rm->rtt_us = ig_dr_tcp_rtt_us(fd);
 	if (ret) {

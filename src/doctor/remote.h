@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "auth.h"
 #include "doctor.h"
 #include "sysinfo.h"
 
@@ -19,10 +20,12 @@ struct ig_dr_remote {
 	struct ig_dr_report r;
 };
 
-/* Connects, HELLO, DOCTOR {window}, FINDINGS, BYE.  0 or a negative errno
- * (rm->err says why; rm->peer_addr is set when the connection was made). */
+/* Connects, HELLO (proving key, NULL for none, when the server asks),
+ * DOCTOR {window}, FINDINGS, BYE.  0 or a negative errno (rm->err says
+ * why; rm->peer_addr is set when the connection was made). */
 int ig_dr_remote_fetch(const char *host, const char *port, int timeout_ms,
-		       uint64_t window, struct ig_dr_remote *rm);
+		       uint64_t window, const struct ig_auth_key *key,
+		       struct ig_dr_remote *rm);
 double ig_dr_tcp_rtt_us(int fd);
 
 /* The doctor's output: this host's report and, when rm is not NULL, the

@@ -3,7 +3,8 @@
 # and in the client over loopback: a tcp_bw + tcp_lat run, and failed
 # sessions (garbage on the control port and a client killed mid-test for
 # the server; a server killed mid-test and a port nobody listens on for
-# the client).  Skipped (77) without valgrind, or for an ASan build.
+# the client), and the --auth-file handshake, accepted and refused, on both
+# ends.  Skipped (77) without valgrind, or for an ASan build.
 #   bash tests/integ/valgrind.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init valgrind "$@"
@@ -161,4 +162,30 @@ else
 	fail "client, nothing listening: exit $RC, want an error"
 fi
 vg_clean refused "$RC" "client, connection refused"
+
+# 3. --auth-file on both ends under memcheck: the same secret, no secret,
+# another secret (the secrets are wiped and freed on every path).
+printf 'a secret for memcheck, 0123456789\n' >"$TMP/key"
+printf 'not the same secret, 0123456789\n' >"$TMP/other"
+chmod 600 "$TMP/key" "$TMP/other"
+VG_TAG=authsrv IG_SRV_WAITABLE=1 ig_start_server --timeout 10 \
+	--auth-file "$TMP/key"
+for k in key none other; do
+	VG_TAG=auth_$k
+	args=(--auth-file "$TMP/$k")
+	[[ $k == none ]] && args=()
+	ig_client 40 "auth_$k" -t tcp_lat -n 100 --warmup 0 "${args[@]}"
+	if [[ ($k == key && $RC == 0) || ($k != key && $RC == 1) ]]; then
+		pass "client, --auth-file $k: exit $RC"
+	else
+		fail "client, --auth-file $k: exit $RC:" \
+			"$(head -c 2000 "$TMP/auth_$k.err")"
+	fi
+	vg_clean "auth_$k" "$RC" "client, --auth-file $k"
+done
+VG_TAG=
+kill -TERM "$SRV_PID"
+ig_wait_pid "$SRV_PID" 20
+expect_rc 0 "server --auth-file under memcheck after SIGTERM"
+vg_clean authsrv "$RC" "server --auth-file: a client with the secret, two refused"
 ig_done

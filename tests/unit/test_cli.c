@@ -101,6 +101,40 @@ START_TEST(test_client_defaults)
 	ck_assert_uint_eq(o.p.cq_mod, 16);
 	ck_assert_uint_eq(o.p.inline_size, 0);
 	ck_assert_uint_eq(o.p.window, 0);
+	ck_assert_ptr_null(o.auth_file);
+}
+END_TEST
+
+/* --auth-file is taken as given: the file is read by the run, not here */
+START_TEST(test_auth_file)
+{
+	struct ig_client_opts o;
+	struct ig_server_opts so;
+	struct args a;
+	char err[256];
+	int ret;
+
+	ret = client(&a, WORDS("client", "h", "--auth-file", "/etc/k"), &o, err,
+		     sizeof(err));
+	ck_assert_msg(ret == 0, "refused: %s", err);
+	ck_assert_str_eq(o.auth_file, "/etc/k");
+	ck_assert_str_eq(o.host, "h");
+	ret = client(&a, WORDS("client", "--auth-file=k", "h"), &o, err,
+		     sizeof(err));
+	ck_assert_msg(ret == 0, "refused: %s", err);
+	ck_assert_str_eq(o.auth_file, "k");
+	ret = client(&a, WORDS("client", "h", "--auth-file"), &o, err,
+		     sizeof(err));
+	ck_assert_int_eq(ret, -EINVAL);
+	ck_assert_msg(strstr(err, "--auth-file"), "err: %s", err);
+	ret = server(&a, WORDS("server", "--auth-file", "/etc/k", "--once"),
+		     &so, err, sizeof(err));
+	ck_assert_msg(ret == 0, "refused: %s", err);
+	ck_assert_str_eq(so.auth_file, "/etc/k");
+	ck_assert(so.once);
+	ret = server(&a, WORDS("server", "--auth-file"), &so, err, sizeof(err));
+	ck_assert_int_eq(ret, -EINVAL);
+	ck_assert_msg(strstr(err, "--auth-file"), "err: %s", err);
 }
 END_TEST
 
@@ -387,6 +421,7 @@ START_TEST(test_server_defaults)
 	ck_assert(!o.once);
 	ck_assert(!o.port || !strcmp(o.port, "18515"));
 	ck_assert_ptr_null(o.bind);
+	ck_assert_ptr_null(o.auth_file);
 }
 END_TEST
 
@@ -468,6 +503,7 @@ static Suite *cli_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_test(ts, test_server_defaults);
 	tcase_add_test(ts, test_server_opts);
+	tcase_add_test(ts, test_auth_file);
 	tcase_add_loop_test(ts, test_server_errors, 0, N_SERVER_ERRS);
 	suite_add_tcase(s, ts);
 	return s;

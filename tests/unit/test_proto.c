@@ -465,13 +465,15 @@ START_TEST(test_type_name)
 		[7] = "READY",	    [8] = "SYNC",    [9] = "SYNCED",
 		[10] = "BEGIN",	    [11] = "END",    [12] = "RESULT",
 		[13] = "KEEPALIVE", [14] = "BYE",    [15] = "DOCTOR",
-		[16] = "FINDINGS",
+		[16] = "FINDINGS",  [17] = "AUTH",   [18] = "AUTH_REPLY",
 	};
 	static const unsigned int unknown[] = { 0,	IG_MSG_TYPE_MAX,
-						18,	255,
+						20,	255,
 						0xffff, 0xffffffffu };
 
-	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 17);
+	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 19);
+	ck_assert_uint_eq(IG_MSG_AUTH, 17);
+	ck_assert_uint_eq(IG_MSG_AUTH_REPLY, 18);
 	ck_assert_uint_eq(IG_MSG_HELLO, 1);
 	ck_assert_uint_eq(IG_MSG_BYE, 14);
 	for (unsigned int t = 1; t < IG_MSG_TYPE_MAX; t++)
