@@ -254,4 +254,10 @@ else
 	fail "resident memory grew $RSS0 -> $rss kB"
 fi
 check "server alive at the end" ig_server_alive
+# the server exits 0 on SIGTERM; an ASan build's LeakSanitizer reports
+# into the server log at exit, which ig_done scans
+kill -TERM "$SRV_PID"
+ig_wait_pid "$SRV_PID" 15
+[[ $RC != 124 ]] && pass "server ended on SIGTERM" ||
+	fail "server still runs 15 s after SIGTERM"
 ig_done
