@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The persistent server: accepts control connections, one thread each
- * (at most MAX_HANDLERS), and runs one session at a time.  A client that
- * arrives while a session runs is told BUSY; a connection that says nothing
- * is dropped after the timeout without ever holding the session.  With
+ * The persistent server: accepts control connections into the lobby
+ * (lobby.h), where they wait without a thread until their HELLO is in;
+ * then one handler thread each (at most MAX_HANDLERS) and one session at a
+ * time.  A client that arrives while a session runs is told BUSY; a
+ * connection that says nothing is dropped after the timeout, or sooner
+ * when newer ones need its place, without ever holding a thread.  With
  * --auth-file a client must prove it holds the shared secret before the
  * busy check: a stranger learns nothing of a running session and makes the
  * server allocate nothing.
@@ -21,16 +23,20 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "clock.h"
 #include "ctrl.h"
 #include "doctor/doctor.h"
 #include "engine.h"
 #include "fault.h"
+#include "lobby.h"
 #include "net.h"
 #include "report.h"
 #include "server.h"
 #include "sysinfo.h"
 
 #define MAX_HANDLERS 16
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 struct ig_server {
 	struct ig_server_opts o;
@@ -349,23 +355,59 @@ static bool done(struct ig_server *srv, volatile sig_atomic_t *quit)
 	return *quit || (srv->o.once && atomic_load(&srv->sessions) > 0);
 }
 
-int ig_server_run(struct ig_server *srv, volatile sig_atomic_t *quit)
+/* Closes a lobby member with one log line saying why. */
+static void turn_away(struct ig_server *srv, int fd, const char *why)
 {
-	struct pollfd pfd = { .fd = srv->lfd, .events = POLLIN };
+	struct ig_ctrl c;
 
-	slog(srv, "listening on port %d", srv->port);
-	while (!done(srv, quit)) {
-		int fd;
+	ig_ctrl_init(&c, fd, 0);
+	slog(srv, "%s: dropped: %s", c.peer, why);
+	ig_ctrl_close(&c);
+}
 
-		if (poll(&pfd, 1, 100) <= 0)
-			continue;
-		fd = accept4(srv->lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0)
-			spawn(srv, fd);
-	}
-	/* SIGTERM/SIGINT: end the running session now (its reads fail, the
-	 * engine aborts and frees everything); idle handlers end within the
-	 * timeout */
+/* Lobby members whose first message is in: a handler each, while there
+ * are free slots; the silent ones past their deadline: closed. */
+static void hand_over(struct ig_server *srv, struct ig_lobby *l,
+		      const struct pollfd *p)
+{
+	int ready[IG_LOBBY_MAX], expired[IG_LOBBY_MAX];
+	unsigned int nr, ne, slots;
+	char why[96];
+
+	slots = MAX_HANDLERS - (unsigned int)atomic_load(&srv->handlers);
+	ig_lobby_sweep(l, p, ig_now_ns(), slots, ready, &nr, expired, &ne);
+	for (unsigned int i = 0; i < nr; i++)
+		spawn(srv, ready[i]);
+	snprintf(why, sizeof(why), "no HELLO within %d ms", srv->o.timeout_ms);
+	for (unsigned int i = 0; i < ne; i++)
+		turn_away(srv, expired[i], why);
+}
+
+static void admit(struct ig_server *srv, struct ig_lobby *l)
+{
+	int fd = accept4(srv->lfd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	fd = ig_lobby_add(l, fd, ig_now_ns());
+	if (fd >= 0)
+		turn_away(
+			srv, fd,
+			"the oldest of " STR(
+				IG_LOBBY_MAX) " connections "
+					      "without a HELLO, to make room for a new one");
+}
+
+/* SIGTERM/SIGINT: end the running session now (its reads fail, the engine
+ * aborts and frees everything); idle handlers end within the timeout. */
+static void stop(struct ig_server *srv, struct ig_lobby *l,
+		 volatile sig_atomic_t *quit)
+{
+	int fds[IG_LOBBY_MAX];
+	unsigned int n = ig_lobby_drain(l, fds);
+
+	for (unsigned int i = 0; i < n; i++)
+		close(fds[i]);
 	if (*quit) {
 		int fd = atomic_load(&srv->session_fd);
 
@@ -377,6 +419,30 @@ int ig_server_run(struct ig_server *srv, volatile sig_atomic_t *quit)
 			i < srv->o.timeout_ms / 10 + 100;
 	     i++)
 		usleep(10000);
+}
+
+int ig_server_run(struct ig_server *srv, volatile sig_atomic_t *quit)
+{
+	struct pollfd p[1 + IG_LOBBY_MAX];
+	struct ig_lobby lobby;
+
+	ig_lobby_init(&lobby, (unsigned int)srv->o.timeout_ms);
+	slog(srv, "listening on port %d", srv->port);
+	while (!done(srv, quit)) {
+		/* no free handler: leave the lobby be (its ready members
+		 * would wake us at once) and look again soon */
+		bool full = atomic_load(&srv->handlers) >= MAX_HANDLERS;
+		unsigned int n = full ? 0 : ig_lobby_pollfds(&lobby, p + 1);
+
+		p[0] = (struct pollfd){ .fd = srv->lfd, .events = POLLIN };
+		if (poll(p, 1 + n, full ? 10 : 100) < 0)
+			continue;
+		if (!full)
+			hand_over(srv, &lobby, p + 1);
+		if (p[0].revents & POLLIN)
+			admit(srv, &lobby);
+	}
+	stop(srv, &lobby, quit);
 	return 0;
 }
 

@@ -16,24 +16,10 @@
 #include <json-c/json.h>
 
 #include "proto.h"
+#include "testwire.h"
 
 #define N_FUZZ 10000
 #define FUZZ_MAX_LEN 160
-
-/* The wire layout of proto.h, written out byte by byte. */
-static void put_hdr(uint8_t *b, const char *magic, uint16_t version,
-		    uint16_t type, uint32_t len)
-{
-	memcpy(b, magic, 4);
-	b[4] = (uint8_t)(version >> 8);
-	b[5] = (uint8_t)version;
-	b[6] = (uint8_t)(type >> 8);
-	b[7] = (uint8_t)type;
-	b[8] = (uint8_t)(len >> 24);
-	b[9] = (uint8_t)(len >> 16);
-	b[10] = (uint8_t)(len >> 8);
-	b[11] = (uint8_t)len;
-}
 
 /* A whole message in a heap buffer of exactly its length. */
 static uint8_t *make_msg(uint16_t type, const char *body, size_t blen,
