@@ -109,10 +109,12 @@ PY
 # narrow enough, else goes on to --repeat runs.  Every report must be
 # consistent (met exactly when the half-width is within WIDTH/2 % of the
 # mean; not met -> all 5 runs).  Whether 3 runs suffice depends on the
-# spread between runs, which on a loaded host reaches tens of percent even
-# for the p50 of tcp_lat (a width W is met after 3 runs when stdev <=
-# W * sqrt(3) / (200 * 4.303) of the mean: 0.40 for 200%, 0.20 for 100%):
-# so up to 3 attempts, one of which must stop after 3 runs.
+# spread between runs, which on a loaded host (or in an ASan build) reaches
+# 100% even for the p50 of tcp_lat (a width W is met after 3 runs when
+# stdev <= W * sqrt(3) / (200 * 4.303) of the mean: 2.0 for 1000%, 0.40
+# for 200%; CI saw 0.72 and 1.09): so with 1000% up to 3 attempts, one of
+# which must stop after 3 runs; with 100% one run, whose report must only
+# be consistent, met or not.
 CONF_PY='
 for r in d.get("results") or []:
     rep = r.get("repeat") or {}
@@ -134,11 +136,13 @@ for r in d.get("results") or []:
                   p + "met %r, half-width %g, allowed %g (%g%% of %g)" %
                   (met, hi - m, lim, W, m))
 '
+# conf_try WIDTH ATTEMPTS: ATTEMPTS runs must be consistent; with more
+# than one, one of them must stop after 3 runs.
 conf_try()
 {
-	local w=$1 tag i
+	local w=$1 n=$2 tag i
 
-	for i in 1 2 3; do
+	for ((i = 1; i <= n; i++)); do
 		tag=conf${w}_$i
 		ig_client 60 "$tag" -t tcp_lat --confidence "95,$w" --repeat 5 \
 			"${Q[@]}"
@@ -146,6 +150,7 @@ conf_try()
 			return 1
 		ig_json_check "$TMP/$tag.out" "--confidence 95,$w: consistent" \
 			<<<"W = $w$CONF_PY" || return 1
+		((n > 1)) || return 0
 		if python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["results"]
@@ -158,10 +163,10 @@ sys.exit(0 if r and all((x.get("repeat") or {}).get("runs") == 3 and
 		ig_log "--confidence 95,$w: attempt $i not met after 3 runs:" \
 			"$(grep -A9 '"repeat"' "$TMP/$tag.out" | tr -d ' \n')"
 	done
-	fail "--confidence 95,$w: never stopped after 3 runs in 3 attempts"
+	fail "--confidence 95,$w: never stopped after 3 runs in $n attempts"
 }
-conf_try 200
-conf_try 100
+conf_try 1000 3
+conf_try 100 1
 
 # 5. bad values: exit 2, one line on stderr naming the value as typed
 bad()
