@@ -19,6 +19,7 @@
 # tool failed to start or to produce a figure (1), or on a usage/set-up
 # error (2).
 set -u -o pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 
 SELF=${0##*/}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -51,11 +52,6 @@ usage: $SELF [options]
       --qperf          also run qperf tcp_bw and tcp_lat
   -h, --help           this text
 EOF
-}
-
-die() {
-	echo "$SELF: $*" >&2
-	exit 2
 }
 
 # "128K" -> 131072; powers of 2 like ibgap, iperf3 and qperf's K.
@@ -148,10 +144,6 @@ stop_servers() {
 		wait "$pid" 2>/dev/null
 	done
 	SERVER_PIDS=()
-}
-
-port_listening() {
-	[[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]
 }
 
 # start_server NAME PORT LOG CMD...: background CMD, wait until it listens.
@@ -289,11 +281,6 @@ qperf_lat() {
 
 # ---- bookkeeping ---------------------------------------------------------
 
-# record ROUND TEST TOOL METRIC VALUE UNIT
-record() {
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TSV"
-}
-
 # measure ROUND TEST TOOL FN METRIC:UNIT...: runs FN, records each value
 # (NA when it failed), sets FIRST to the first value.
 measure() {
@@ -312,34 +299,6 @@ measure() {
 			"${mu#*:}"
 		((i++))
 	done
-}
-
-# ratio A B -> A/B with 3 decimals, NA if either is missing.
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN {
-		if (a == "NA" || b == "NA" || b + 0 == 0) print "NA"
-		else printf "%.3f\n", a / b }'
-}
-
-# fmt N VALUE: VALUE with N decimals, NA stays NA.
-fmt() {
-	awk -v n="$1" -v v="$2" 'BEGIN {
-		if (v == "NA") print v; else printf "%.*f\n", n, v }'
-}
-
-# median of the numbers on stdin (NA lines skipped)
-median() {
-	grep -v '^NA$' | sort -g | awk '{ v[NR] = $1 }
-		END { if (!NR) { print "NA"; exit }
-		      if (NR % 2) m = v[(NR + 1) / 2]
-		      else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.4g\n", m }'
-}
-
-# column TEST TOOL METRIC -> that column of the TSV, one value a line
-column() {
-	awk -F'\t' -v t="$1" -v o="$2" -v m="$3" \
-		'$2 == t && $3 == o && $4 == m { print $5 }' "$TSV"
 }
 
 one_round() {

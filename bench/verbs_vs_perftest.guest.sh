@@ -30,6 +30,7 @@
 # can save them.  Exit 0 when every run gave its figure, 1 when some did
 # not, 2 on a usage or set-up error, 77 without an RDMA device.
 set -u -o pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 
 SELF=${0##*/}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -87,11 +88,6 @@ usage: $SELF [options]
       --check           only check the options (used by the host wrapper)
   -h, --help            this text
 EOF
-}
-
-die() {
-	echo "$SELF: $*" >&2
-	exit 2
 }
 
 # "64K" -> 65536; powers of 2 like ibgap's and perftest's sizes.
@@ -223,10 +219,6 @@ delta() {
 			d = (x[i] == "NA" || y[i] == "NA") ? "NA" : y[i] - x[i]
 			printf "%s%s", d, (i < n ? " " : "\n")
 		} }'
-}
-
-port_listening() {
-	[[ -n $(ss -Hltn "sport = :$1" 2>/dev/null) ]]
 }
 
 # wait_listen NAME PORT PID LOG: until PORT listens (at most 30 s; bash and
@@ -424,11 +416,6 @@ perftest_lat() {
 
 FAILED=0
 
-# record ROUND TEST TOOL METRIC VALUE UNIT
-record() {
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$TSV"
-}
-
 # measure ROUND TEST TOOL FN PORT METRIC:UNIT...: runs FN, records its
 # figures (NA when it failed) and the run's time and counters; sets FIRST
 # to the first figure.
@@ -472,39 +459,10 @@ ticks_s() {
 		if (t == "NA") print "NA"; else printf "%.2f\n", t / hz }'
 }
 
-# ratio A B -> A/B with 3 decimals, NA if either is missing.
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN {
-		if (a == "NA" || b == "NA" || b + 0 == 0) print "NA"
-		else printf "%.3f\n", a / b }'
-}
-
-# fmt N VALUE: VALUE with N decimals, NA stays NA.
-fmt() {
-	awk -v n="$1" -v v="$2" 'BEGIN {
-		if (v == "NA" || v == "") print "NA"
-		else printf "%.*f\n", n, v }'
-}
-
-# median of the numbers on stdin (NA lines skipped)
-median() {
-	grep -v '^NA$' | sort -g | awk '{ v[NR] = $1 }
-		END { if (!NR) { print "NA"; exit }
-		      if (NR % 2) m = v[(NR + 1) / 2]
-		      else m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.4g\n", m }'
-}
-
 # "min..max" of the numbers on stdin (NA skipped)
 spread() {
 	grep -v '^NA$' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
 		END { if (NR) printf "%s..%s\n", lo, hi; else print "NA" }'
-}
-
-# column TEST TOOL METRIC -> that column of the TSV, one value a line
-column() {
-	awk -F'\t' -v t="$1" -v o="$2" -v m="$3" \
-		'$2 == t && $3 == o && $4 == m { print $5 }' "$TSV"
 }
 
 # perftest's ports: 8 a round, from P+100: write_bw 0-3, send_lat 4-7.
