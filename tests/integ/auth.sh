@@ -108,31 +108,12 @@ SRV_PID=$AUTH_PID
 # (f) raw connections: wire.py PORT KEYFILE MODE; one line, exit 0 when the
 # server behaved
 cat >"$TMP/wire.py" <<'PY'
-import hashlib, hmac, json, os, socket, struct, sys
+import hashlib, hmac, os, socket, sys
+from igwire import msg, recv_msg
 
 port, keyfile, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 key = open(keyfile, "rb").read().rstrip(b"\r\n")
 HELLO = {"sysinfo": {"hostname": "wire", "kernel": "k", "version": "0.1.0"}}
-
-def msg(t, body):
-    b = json.dumps(body, separators=(",", ":")).encode()
-    return b"IBGP" + struct.pack(">HHI", 1, t, len(b)) + b
-
-def recv_exact(s, n):
-    data = b""
-    while len(data) < n:
-        b = s.recv(n - len(data))
-        if not b:
-            return None
-        data += b
-    return data
-
-def recv_msg(s):
-    h = recv_exact(s, 12)
-    if h is None:
-        return None, None
-    ver, typ, ln = struct.unpack(">HHI", h[4:])
-    return typ, json.loads(recv_exact(s, ln) or b"{}")
 
 def mac(role, sn, cn):
     m = b"ibgap-auth-1\0" + role + b"\0" + sn.encode() + b"\0" + cn.encode()
@@ -153,6 +134,7 @@ def connect():
     s = socket.create_connection(("127.0.0.1", port), timeout=5)
     s.sendall(msg(1, HELLO))
     typ, a = recv_msg(s)
+    a = a or {}
     if typ != 17 or len(a.get("nonce", "")) != 64:
         done(False, "HELLO answered by type %r %r, want AUTH (17)" %
              (typ, a))

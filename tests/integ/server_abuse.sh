@@ -21,49 +21,15 @@ IG_LIMIT=120
 ig_init server_abuse "$@"
 
 cat >"$TMP/abuse.py" <<'PY'
-import json, os, select, socket, struct, sys, threading, time
+import os, sys, threading, time
+from igwire import BUSY, ERROR, HELLO, SETUP, WELCOME, connect, hdr, msg, \
+    read_until_eof, recv_msg
 
 port, mode = int(sys.argv[1]), sys.argv[2]
-HELLO, WELCOME, BUSY, ERROR, SETUP = 1, 2, 3, 4, 5
-
-def msg(typ, body):
-    b = json.dumps(body).encode()
-    return b"IBGP" + struct.pack(">HHI", 1, typ, len(b)) + b
-
-def recv_msg(s, secs):
-    s.settimeout(secs)
-    data = b""
-    while len(data) < 12:
-        b = s.recv(12 - len(data))
-        if not b:
-            return None, None
-        data += b
-    ver, typ, ln = struct.unpack(">HHI", data[4:12])
-    body = b""
-    while len(body) < ln:
-        b = s.recv(ln - len(body))
-        if not b:
-            return typ, None
-        body += b
-    return typ, json.loads(body)
 
 def closed_within(s, secs):
     """Seconds until the server closed s, or None if it stayed open."""
-    t0 = time.monotonic()
-    s.settimeout(0.05)
-    while time.monotonic() - t0 < secs:
-        try:
-            b = s.recv(65536)
-        except socket.timeout:
-            continue
-        except ConnectionResetError:
-            return time.monotonic() - t0
-        if not b:
-            return time.monotonic() - t0
-    return None
-
-def connect():
-    return socket.create_connection(("127.0.0.1", port), timeout=5)
+    return read_until_eof(s, secs)[1]
 
 bad = []
 if mode == "absurd":
@@ -75,7 +41,7 @@ if mode == "absurd":
              ("duration_ns", 365 * 86400 * 10**9), ("window", 10 << 30),
              ("tx_depth", 10**9), ("iterations", 10**15)]
     for key, val in cases:
-        s = connect()
+        s = connect(port)
         s.sendall(msg(HELLO, {}))
         typ, _ = recv_msg(s, 5)
         if typ != WELCOME:
@@ -102,9 +68,9 @@ if mode == "absurd":
         s.close()
 elif mode == "garbage":
     for i in range(80):
-        s = connect()
+        s = connect(port)
         if i % 2:
-            s.sendall(b"IBGP" + struct.pack(">HHI", 1, 1, 0xFFFFFFFF) + b"{")
+            s.sendall(hdr(1, HELLO, 0xFFFFFFFF) + b"{")
         else:
             buf = os.urandom(4096)
             s.sendall(b"XX" + buf)
@@ -114,7 +80,7 @@ elif mode == "garbage":
     print("80 garbage connections closed by the server")
 elif mode == "idle":
     hold = float(sys.argv[3])
-    socks = [connect() for _ in range(100)]
+    socks = [connect(port) for _ in range(100)]
     print("open", flush=True)
     res = [None] * 100
     def watch(i):
@@ -142,7 +108,7 @@ elif mode == "busy":
     res = [None] * 30
     def hello(i):
         try:
-            s = connect()
+            s = connect(port)
             s.sendall(msg(HELLO, {}))
             res[i] = recv_msg(s, 5)
             s.close()

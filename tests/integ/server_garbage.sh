@@ -11,45 +11,17 @@ ig_init server_garbage "$@"
 # wire.py PORT MODE: one connection doing MODE; prints what happened as one
 # line and exits 0 when the server behaved, 1 (with the reason) when not.
 cat >"$TMP/wire.py" <<'PY'
-import json, os, re, socket, struct, sys, time
+import os, re, sys
+from igwire import connect, hdr, parse_msgs, read_until_eof
 
 port, mode = int(sys.argv[1]), sys.argv[2]
 arg = float(sys.argv[3]) if len(sys.argv) > 3 else 0
-
-def hdr(ver, typ, length):
-    return b"IBGP" + struct.pack(">HHI", ver, typ, length)
-
-def read_until_eof(s, secs):
-    """Returns (bytes received, seconds until EOF or None if still open)."""
-    t0, data = time.monotonic(), b""
-    s.settimeout(0.05)
-    while time.monotonic() - t0 < secs:
-        try:
-            b = s.recv(65536)
-        except socket.timeout:
-            continue
-        except ConnectionResetError:
-            return data, time.monotonic() - t0
-        if not b:
-            return data, time.monotonic() - t0
-        data += b
-    return data, None
-
-def parse_msgs(data):
-    out = []
-    while len(data) >= 12:
-        magic, ver, typ, ln = data[:4], *struct.unpack(">HHI", data[4:12])
-        if magic != b"IBGP" or len(data) < 12 + ln:
-            break
-        out.append((ver, typ, json.loads(data[12:12 + ln])))
-        data = data[12 + ln:]
-    return out
 
 def done(ok, msg):
     print(msg)
     sys.exit(0 if ok else 1)
 
-s = socket.create_connection(("127.0.0.1", port), timeout=5)
+s = connect(port)
 # Send, then expect the server to close within `limit` seconds.
 sends = {
     "random": (os.urandom(1024), 5),

@@ -56,20 +56,17 @@ vg_clean()
 garbage()
 {
 	timeout 10 python3 - "$SRV_PORT" "$1" <<'PY'
-import json, socket, struct, sys
+import sys
+from igwire import connect, hdr, msg
 port, mode = int(sys.argv[1]), sys.argv[2]
-
-def msg(typ, body, ln=None):
-    b = json.dumps(body, separators=(",", ":")).encode()
-    return b"IBGP" + struct.pack(">HHI", 1, typ, len(b) if ln is None else ln) + b
 
 hello = msg(1, {"sysinfo": {"hostname": "x", "kernel": "y", "version": "0"}})
 setup = {"test": "tcp_bw", "size": 65536, "iterations": 0,
          "duration_ns": 300000000, "warmup_ns": 0, "streams": 1, "window": 0,
          "timeout_ms": 5000, "tx_depth": 128, "cq_mod": 16, "inline_size": 0}
 data = {
-    "notjson": b"IBGP" + struct.pack(">HHI", 1, 1, 5) + b"hello",
-    "huge": b"IBGP" + struct.pack(">HHI", 1, 1, 0xFFFFFFFF),
+    "notjson": hdr(1, 1, 5) + b"hello",
+    "huge": hdr(1, 1, 0xFFFFFFFF),
     "half": hello[:20],
     "nohello": msg(5, setup),
     # past the client's own checks: parameters the server must refuse
@@ -77,7 +74,7 @@ data = {
     "shortsetup": hello + msg(5, {"test": "tcp_bw"}),
     "hellojunk": hello + msg(8, {"rx_bytes": "x"}),
 }[mode]
-s = socket.create_connection(("127.0.0.1", port), timeout=5)
+s = connect(port)
 s.sendall(data)
 if mode == "half":
     s.close()

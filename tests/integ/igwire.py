@@ -1,0 +1,77 @@
+"""The control protocol's framing (docs/design.md, "Wire protocol") for the
+raw connections of the loopback tests; ig_init puts this directory on
+PYTHONPATH.  Not a test itself: ctest runs only tests/integ/*.sh."""
+import json
+import socket
+import struct
+import time
+
+HELLO, WELCOME, BUSY, ERROR, SETUP = 1, 2, 3, 4, 5
+BYE, AUTH, AUTH_REPLY = 14, 17, 18
+
+
+def hdr(ver, typ, length):
+    return b"IBGP" + struct.pack(">HHI", ver, typ, length)
+
+
+def msg(typ, body, ver=1):
+    b = json.dumps(body, separators=(",", ":")).encode()
+    return hdr(ver, typ, len(b)) + b
+
+
+def connect(port, timeout=5):
+    return socket.create_connection(("127.0.0.1", port), timeout=timeout)
+
+
+def recv_exact(s, n):
+    """n bytes, or None when the peer closed first."""
+    data = b""
+    while len(data) < n:
+        b = s.recv(n - len(data))
+        if not b:
+            return None
+        data += b
+    return data
+
+
+def recv_msg(s, secs=None):
+    """(type, body): (None, None) on EOF before a header, body None when
+    the body was cut short."""
+    if secs is not None:
+        s.settimeout(secs)
+    h = recv_exact(s, 12)
+    if h is None:
+        return None, None
+    _, typ, ln = struct.unpack(">HHI", h[4:12])
+    body = recv_exact(s, ln)
+    return typ, None if body is None else json.loads(body)
+
+
+def parse_msgs(data):
+    """The whole messages at the start of data: [(version, type, body)]."""
+    out = []
+    while len(data) >= 12:
+        magic, (ver, typ, ln) = data[:4], struct.unpack(">HHI", data[4:12])
+        if magic != b"IBGP" or len(data) < 12 + ln:
+            break
+        out.append((ver, typ, json.loads(data[12:12 + ln])))
+        data = data[12 + ln:]
+    return out
+
+
+def read_until_eof(s, secs):
+    """(bytes received, seconds until EOF or reset, or None if still
+    open after secs)."""
+    t0, data = time.monotonic(), b""
+    s.settimeout(0.05)
+    while time.monotonic() - t0 < secs:
+        try:
+            b = s.recv(65536)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return data, time.monotonic() - t0
+        if not b:
+            return data, time.monotonic() - t0
+        data += b
+    return data, None
