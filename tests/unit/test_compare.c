@@ -623,12 +623,24 @@ static int starts_with_pair(const char *line, const struct ig_compare *c)
 	return 0;
 }
 
+/* Asserts that the text table has one line per pair; out is cut up. */
+static void assert_pair_lines(char *out, const struct ig_compare *c)
+{
+	char *line, *save = NULL;
+	size_t rows = 0;
+
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		rows += starts_with_pair(line, c);
+	ck_assert_msg(rows == c->npairs, "%zu pair lines, want %zu", rows,
+		      c->npairs);
+}
+
 START_TEST(text_output)
 {
 	struct set s;
 	struct ig_compare c;
-	char *out, *line, *save = NULL;
-	size_t rows = 0;
+	char *out, *line;
 
 	one_size_set(&s);
 	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
@@ -639,11 +651,7 @@ START_TEST(text_output)
 	ck_assert_ptr_nonnull(strstr(out, "verbs p50"));
 	ck_assert_ptr_nonnull(strstr(out, "tcp p99"));
 	ck_assert_ptr_nonnull(strstr(out, "client CPU s/GB"));
-	for (line = strtok_r(out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		rows += starts_with_pair(line, &c);
-	ck_assert_msg(rows == c.npairs, "%zu pair lines, want %zu", rows,
-		      c.npairs);
+	assert_pair_lines(out, &c);
 	free(out);
 
 	/* write_bw row: 20.00 12.00 0.60x, 80% of the port */
@@ -663,8 +671,7 @@ START_TEST(text_sweep_lines)
 {
 	struct set s;
 	struct ig_compare c;
-	char *out, *line, *save = NULL;
-	size_t rows = 0;
+	char *out;
 
 	sweep_set(&s);
 	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
@@ -673,11 +680,7 @@ START_TEST(text_sweep_lines)
 	ck_assert_ptr_nonnull(strstr(out, "write_bw 8K"));
 	ck_assert_ptr_nonnull(strstr(out, "tcp_bw 32K"));
 	ck_assert_ptr_nonnull(strstr(out, "not within the sweep"));
-	for (line = strtok_r(out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		rows += starts_with_pair(line, &c);
-	ck_assert_msg(rows == c.npairs, "%zu pair lines, want %zu", rows,
-		      c.npairs);
+	assert_pair_lines(out, &c);
 	free(out);
 	ig_compare_free(&c);
 	free(s.r);
