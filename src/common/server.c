@@ -35,8 +35,6 @@
 #include "sysinfo.h"
 
 #define MAX_HANDLERS 16
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 struct ig_server {
 	struct ig_server_opts o;
@@ -386,16 +384,18 @@ static void hand_over(struct ig_server *srv, struct ig_lobby *l,
 static void admit(struct ig_server *srv, struct ig_lobby *l)
 {
 	int fd = accept4(srv->lfd, NULL, NULL, SOCK_CLOEXEC);
+	char why[96];
 
 	if (fd < 0)
 		return;
 	fd = ig_lobby_add(l, fd, ig_now_ns());
-	if (fd >= 0)
-		turn_away(
-			srv, fd,
-			"the oldest of " STR(
-				IG_LOBBY_MAX) " connections "
-					      "without a HELLO, to make room for a new one");
+	if (fd < 0)
+		return;
+	snprintf(why, sizeof(why),
+		 "the oldest of %d connections without a HELLO, to make room "
+		 "for a new one",
+		 IG_LOBBY_MAX);
+	turn_away(srv, fd, why);
 }
 
 /* SIGTERM/SIGINT: end the running session now (its reads fail, the engine
