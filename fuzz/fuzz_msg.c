@@ -26,12 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
+#include "wire/auth.h"
 #include "doctor/doctor.h"
-#include "fingerprint.h"
-#include "params.h"
-#include "proto.h"
-#include "report.h"
+#include "host/fingerprint.h"
+#include "common/params.h"
+#include "wire/proto.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

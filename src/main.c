@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "baseline.h"
-#include "client.h"
-#include "cli.h"
+#include "report/baseline.h"
+#include "cmd/client.h"
+#include "cmd/cli.h"
 #include "doctor/doctor.h"
-#include "server.h"
-#include "sysinfo.h"
-#include "usage.h"
-#include "vb_find.h"
+#include "cmd/server.h"
+#include "host/sysinfo.h"
+#include "cmd/usage.h"
+#include "verbs/vb_find.h"
 
 /* Set by SIGINT/SIGTERM (server) or SIGINT (client); nothing else writes
  * it: the one mutable global, as a signal handler needs. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "doctor_int.h"
-#include "proto.h"
+#include "wire/proto.h"
 
 static void add_str(json_object *o, const char *k, const char *v)
 {

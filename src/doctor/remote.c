@@ -13,13 +13,13 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "client.h"
-#include "ctrl.h"
+#include "cmd/client.h"
+#include "wire/ctrl.h"
 #include "doctor_int.h"
-#include "net.h"
+#include "wire/net.h"
 #include "remote.h"
-#include "report.h"
-#include "sysinfo.h"
+#include "report/report.h"
+#include "host/sysinfo.h"
 
 double ig_dr_tcp_rtt_us(int fd)
 {

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "auth.h"
+#include "wire/auth.h"
 #include "doctor.h"
-#include "sysinfo.h"
+#include "host/sysinfo.h"
 
 /* What the server's doctor said, or why it could not be asked. */
 struct ig_dr_remote {

@@ -16,8 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "engine.h"
+#include "common/clock.h"
+#include "engine/engine.h"
 #include "tcp_int.h"
 
 #define RX_CHUNK (256u * 1024)

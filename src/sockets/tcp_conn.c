@@ -13,8 +13,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "engine.h"
+#include "common/clock.h"
+#include "engine/engine.h"
 #include "tcp_int.h"
 
 static void set_window(struct ig_session *s, int fd)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "common/clock.h"
 #include "verbs_int.h"
 
 /* Next rdma_cm event before the deadline; the caller acks it. */

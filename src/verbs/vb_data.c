@@ -12,7 +12,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "common/clock.h"
 #include "verbs_int.h"
 
 /* Called on every empty poll: fails once nothing happened for timeout. */

@@ -9,7 +9,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /* Receives kept posted by a send_bw receiver and by latency tests. */
 #define VB_RX_DEPTH 512

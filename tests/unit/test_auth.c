@@ -17,7 +17,7 @@
 
 #include <openssl/evp.h>
 
-#include "auth.h"
+#include "wire/auth.h"
 
 #define KEY_TEXT "0123456789abcdef-test-secret"
 #define ZEROS64                            \

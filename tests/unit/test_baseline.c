@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "fingerprint.h"
+#include "report/baseline.h"
+#include "host/fingerprint.h"
 #include "testdata.h"
 
 static json_object *load_ok(const char *rel)

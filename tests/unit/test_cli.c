@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd/cli.h"
 
 #define NS 1000000000ull
 #define MAX_ARGS 40

@@ -14,8 +14,8 @@
 
 #include <json-c/json.h>
 
-#include "compare.h"
-#include "result.h"
+#include "report/compare.h"
+#include "engine/result.h"
 
 #define KB 1024ull
 /* us per KiB -> CPU s per GB: (us/KiB) * (1e9 / 1024 KiB per GB) / 1e6 */

@@ -13,8 +13,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cpu.h"
-#include "sysinfo.h"
+#include "host/cpu.h"
+#include "host/sysinfo.h"
 #include "testdata.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5aull

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fingerprint.h"
-#include "sysinfo.h"
+#include "host/fingerprint.h"
+#include "host/sysinfo.h"
 #include "testdata.h"
 
 static void collect(const char *tree, const char *dev, int port,

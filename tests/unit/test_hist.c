@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "common/hist.h"
 
 #define REL_1PCT 0.01
 #define REL_EXACT 1e-9

@@ -12,8 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "lobby.h"
-#include "proto.h"
+#include "cmd/lobby.h"
+#include "wire/proto.h"
 #include "testwire.h"
 
 #define SEC 1000000000ull

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "params.h"
+#include "common/params.h"
 
 #define NS 1000000000ull
 

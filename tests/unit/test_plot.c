@@ -23,8 +23,8 @@
 
 #include <cairo.h>
 
-#include "plot.h"
-#include "plot_int.h"
+#include "report/plot.h"
+#include "report/plot_int.h"
 
 #define NSIZES 20 /* 2 .. 1M */
 #define NSAMPLES 9

@@ -15,7 +15,7 @@
 
 #include <json-c/json.h>
 
-#include "proto.h"
+#include "wire/proto.h"
 #include "testwire.h"
 
 #define N_FUZZ 10000

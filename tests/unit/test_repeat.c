@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "repeat.h"
+#include "common/repeat.h"
 
 #define TOL_T 5e-4  /* the table has three decimals */
 #define TOL_X 1e-12 /* exact arithmetic on small samples */

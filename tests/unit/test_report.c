@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "report.h"
+#include "report/report.h"
 
 #define NS_LAT 50 /* enough for p50 and p90, not for p99 */
 

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_CLI_H
+#define IG_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/params.h"
+#include "report/report.h"
+
+/* perftest's default for latency tests; bandwidth tests default to 64K */
+#define IG_DEFAULT_LAT_SIZE 2
+
+#define IG_MAX_SIZES 64
+
+struct ig_client_opts {
+	const char *host;
+	const char *port;
+	enum ig_test tests[IG_TEST_COUNT];
+	unsigned int ntests;
+	struct ig_params p; /* applies to every test */
+	struct ig_local_opts local;
+	bool size_given;  /* else latency tests use IG_DEFAULT_LAT_SIZE */
+	bool tests_given; /* else: the comparison (or TCP alone) */
+	uint64_t sizes[IG_MAX_SIZES]; /* -s list or range (sweep) */
+	unsigned int nsizes;
+	char sizes_buf[512];
+	unsigned int repeat;	 /* --repeat N: runs per measurement */
+	unsigned int conf_level; /* --confidence LEVEL,WIDTH: 95 or 99 */
+	double conf_width;	 /* full width, % of the mean */
+	const char *plot;	 /* --plot FILE.svg|png */
+	const char *save_baseline;
+	const char *baseline;
+	double tolerance; /* --tolerance PCT, default 5 */
+	enum ig_format format;
+	const char *outfile;
+	const char *auth_file; /* --auth-file: the shared secret, or NULL */
+};
+
+struct ig_server_opts {
+	const char *port;
+	const char *bind;
+	bool once;
+	int timeout_ms;
+	const char *auth_file; /* --auth-file: clients must prove they hold it */
+};
+
+/*
+ * Parse the arguments of "ibgap client" / "ibgap server" (argv[0] is the
+ * subcommand).  Return 0, 1 when help was printed, or -EINVAL with one
+ * line in err naming the option, the value and what is allowed.
+ */
+int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
+		  size_t errlen);
+int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
+		  size_t errlen);
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_CLIENT_H
+#define IG_CLIENT_H
+
+#include "wire/auth.h"
+#include "cli.h"
+#include "wire/ctrl.h"
+#include "engine/result.h"
+#include "doctor/doctor.h"
+
+/* Runs every test of o against the server and writes the report.
+ * Returns 0, or 1 after printing one line on stderr (2 when --auth-file
+ * is refused, 3 for an unreadable --baseline, 130 after SIGINT). */
+int ig_client_run(const struct ig_client_opts *o);
+
+/* Sizes x tests: the number of results ig_run_plan fills. */
+unsigned int ig_plan_count(const struct ig_client_opts *o);
+/* Runs every measurement of the plan on c into res.  0 or -1 after one
+ * line on stderr. */
+int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
+		struct ig_result *res, size_t *done);
+
+/* HELLO, then WELCOME: fills env->client (this host) and env->server.
+ * When the server answers AUTH (its --auth-file), proves that key (NULL:
+ * none, and the server is told so) holds the shared secret and checks the
+ * server's proof in WELCOME; with a key, a server that does not
+ * authenticate is refused.  0 or a negative errno (c->err says why;
+ * -EACCES when authentication failed). */
+int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env,
+		    const struct ig_auth_key *key);
+
+/* client_diag.c: the doctor around a run */
+#define IG_CLIENT_DIAG_MAX 8
+struct ig_client_diag {
+	struct sockaddr_storage peer;
+	bool have_peer;
+	struct ig_dr_counters c0;
+	struct ig_finding f[IG_CLIENT_DIAG_MAX];
+	size_t nf;
+};
+struct ig_compare;
+void ig_client_diag_begin(struct ig_client_diag *d, int fd);
+void ig_client_diag_end(struct ig_client_diag *d);
+void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,
+			uint64_t window);
+
+/* client_baseline.c */
+void ig_client_fingerprints(struct ig_report_env *env,
+			    const struct ig_result *res, size_t n);
+/* 0, or IG_DIFF_BADFILE after one line on stderr. */
+int ig_client_load_baseline(const struct ig_client_opts *o, json_object **old);
+/* --save-baseline and --baseline: the exit status (0, 1, 3). */
+int ig_client_baseline(const struct ig_client_opts *o,
+		       const struct ig_report_env *env,
+		       const struct ig_result *res, size_t n, json_object *old);
+
+#endif

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/* The client's fingerprints, --save-baseline and --baseline. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/baseline.h"
+#include "client.h"
+#include "report/report.h"
+
+/* Both hosts' fingerprints, for the device the first verbs test used. */
+void ig_client_fingerprints(struct ig_report_env *env,
+			    const struct ig_result *res, size_t n)
+{
+	const struct ig_result *v = NULL, *srv = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!v && res[i].xinfo.valid)
+			v = &res[i];
+		if (res[i].has_fp_server &&
+		    (!srv || (!srv->xinfo.valid && res[i].xinfo.valid)))
+			srv = &res[i];
+	}
+	ig_fingerprint_collect("/", v ? v->xinfo.device : "",
+			       v ? v->xinfo.port : 0, &env->fp_client);
+	if (srv)
+		env->fp_server = srv->fp_server;
+	env->has_fp = true;
+}
+
+int ig_client_load_baseline(const struct ig_client_opts *o, json_object **old)
+{
+	char err[512];
+
+	*old = NULL;
+	if (!o->baseline)
+		return 0;
+	if (!ig_baseline_load(o->baseline, old, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "ibgap: --baseline: %s\n", err);
+	return IG_DIFF_BADFILE;
+}
+
+static int save(const char *path, json_object *doc)
+{
+	const int flags = JSON_C_TO_STRING_PRETTY |
+			  JSON_C_TO_STRING_NOSLASHESCAPE;
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f) {
+		fprintf(stderr,
+			"ibgap: --save-baseline: cannot write '%s': "
+			"%s\n",
+			path, strerror(errno));
+		return 1;
+	}
+	ok = fprintf(f, "%s\n", json_object_to_json_string_ext(doc, flags)) > 0;
+	ok &= fclose(f) == 0;
+	if (ok)
+		return 0;
+	fprintf(stderr, "ibgap: --save-baseline: writing '%s' failed\n", path);
+	return 1;
+}
+
+/* Returns the exit status: 0, 1 (regression or failure), 3 (bad file) */
+int ig_client_baseline(const struct ig_client_opts *o,
+		       const struct ig_report_env *env,
+		       const struct ig_result *res, size_t n, json_object *old)
+{
+	json_object *doc;
+	int ret = 0;
+
+	if (!o->save_baseline && !old)
+		return 0;
+	doc = ig_report_json(env, res, n);
+	if (!doc) {
+		fprintf(stderr, "ibgap: out of memory for the baseline\n");
+		return 1;
+	}
+	if (o->save_baseline)
+		ret = save(o->save_baseline, doc);
+	if (!ret && old) {
+		fprintf(stderr,
+			"ibgap: against baseline %s (tolerance %g%%):\n",
+			o->baseline, o->tolerance);
+		ret = ig_baseline_compare(old, doc, o->tolerance, stderr);
+		if (ret < 0)
+			ret = IG_DIFF_BADFILE;
+	}
+	json_object_put(doc);
+	return ret;
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/* The doctor's part of a client run: port error counters and TCP
+ * retransmits around the run, and the top findings when TCP reaches less
+ * than half of the verbs bandwidth (docs/design.md, "Doctor"). */
+#include <string.h>
+#include <sys/socket.h>
+
+#include "client.h"
+#include "report/compare.h"
+#include "wire/ctrl.h"
+
+void ig_client_diag_begin(struct ig_client_diag *d, int fd)
+{
+	socklen_t sl = sizeof(d->peer);
+
+	memset(d, 0, sizeof(*d));
+	if (getpeername(fd, (struct sockaddr *)&d->peer, &sl))
+		return;
+	ig_sockaddr_unmap(&d->peer, &sl);
+	d->have_peer =
+		!ig_doctor_counters(NULL, (struct sockaddr *)&d->peer, &d->c0);
+}
+
+void ig_client_diag_end(struct ig_client_diag *d)
+{
+	struct ig_dr_counters c1;
+
+	if (!d->have_peer ||
+	    ig_doctor_counters(NULL, (struct sockaddr *)&d->peer, &c1))
+		return;
+	d->nf = ig_doctor_counters_diff(&d->c0, &c1, d->f, IG_CLIENT_DIAG_MAX);
+}
+
+/* True when some bandwidth pair has TCP below half of verbs. */
+static bool tcp_far_behind(const struct ig_compare *c)
+{
+	for (size_t i = 0; i < c->npairs; i++)
+		if (!c->pairs[i].lat && c->pairs[i].bw_ratio < 0.5)
+			return true;
+	return false;
+}
+
+void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,
+			uint64_t window)
+{
+	int n;
+
+	if (!d->have_peer || !tcp_far_behind(c) || d->nf >= IG_CLIENT_DIAG_MAX)
+		return;
+	n = ig_doctor_top(NULL, (struct sockaddr *)&d->peer, window,
+			  d->f + d->nf, IG_CLIENT_DIAG_MAX - d->nf);
+	if (n > 0)
+		d->nf += (size_t)n;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/* The client's plan: every size x every test, each repeated as asked. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "engine/engine.h"
+
+struct plan {
+	const struct ig_client_opts *o;
+	struct ig_ctrl *c;
+	unsigned int done, total;
+	bool tty;
+};
+
+static bool stopped(const struct ig_client_opts *o)
+{
+	return o->local.interrupt && *o->local.interrupt;
+}
+
+unsigned int ig_plan_count(const struct ig_client_opts *o)
+{
+	return o->nsizes * o->ntests;
+}
+
+static void progress(struct plan *pl, const struct ig_params *p,
+		     unsigned int run)
+{
+	char sz[24];
+
+	if (!pl->tty)
+		return;
+	ig_size_str(p->size, sz, sizeof(sz));
+	fprintf(stderr, "\r\033[K[%u/%u] %s %s", pl->done + 1, pl->total,
+		ig_test_name(p->test), sz);
+	if (run)
+		fprintf(stderr, " (run %u)", run + 1);
+	fflush(stderr);
+}
+
+/* The metric whose spread --repeat/--confidence reports. */
+static double metric(const struct ig_result *r, const char **name)
+{
+	double v = 0;
+
+	if (!r->has_lat) {
+		*name = "bw_gbps";
+		return r->bw_gbps;
+	}
+	*name = "lat_us.p50";
+	if (ig_hist_percentile(&r->lat, 0.5, &v))
+		return v / 1000;
+	return r->lat.count ? ig_hist_mean(&r->lat) / 1000 : 0;
+}
+
+static unsigned int max_runs(const struct ig_client_opts *o)
+{
+	if (o->repeat)
+		return o->repeat;
+	return o->conf_level ? IG_CONF_MAX_DEFAULT : 1;
+}
+
+static int one_run(struct plan *pl, const struct ig_params *p,
+		   struct ig_result *r)
+{
+	char err[512];
+
+	if (!ig_engine_client(pl->c, p, &pl->o->local, r, err, sizeof(err)))
+		return 0;
+	if (pl->tty)
+		fputs("\r\033[K", stderr);
+	fprintf(stderr, "ibgap: %s\n", err);
+	return -1;
+}
+
+/* One measurement: repeated until --repeat runs are done or, with
+ * --confidence, until the interval is narrow enough. */
+static int measure(struct plan *pl, const struct ig_params *p,
+		   struct ig_result *r)
+{
+	const struct ig_client_opts *o = pl->o;
+	unsigned int max = max_runs(o), k;
+	double vals[IG_MAX_REPEAT];
+	struct ig_result *tmp = NULL;
+	const char *name = "";
+
+	for (k = 0; k < max && !(k && stopped(o)); k++) {
+		struct ig_result *dst = r;
+
+		progress(pl, p, k);
+		if (k == 1 && !(tmp = malloc(sizeof(*tmp))))
+			return -1;
+		if (k)
+			dst = tmp;
+		if (one_run(pl, p, dst)) {
+			free(tmp);
+			return -1;
+		}
+		vals[k] = metric(dst, &name);
+		if (k)
+			ig_result_pool(r, tmp);
+		if (o->conf_level && k + 1 >= IG_CONF_MIN) {
+			ig_repeat_stats(vals, k + 1, o->conf_level,
+					o->conf_width, &r->rep);
+			if (r->rep.met) {
+				k++;
+				break;
+			}
+		}
+	}
+	free(tmp);
+	ig_result_pool_end(r, k);
+	if (k > 1 || o->conf_level)
+		ig_repeat_stats(vals, k, o->conf_level ? o->conf_level : 95,
+				o->conf_width, &r->rep);
+	r->rep.metric = name;
+	return 0;
+}
+
+int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
+		struct ig_result *res, size_t *done)
+{
+	struct plan pl = { .o = o,
+			   .c = c,
+			   .total = ig_plan_count(o),
+			   .tty = isatty(STDERR_FILENO) };
+	int ret = 0;
+
+	for (unsigned int s = 0; s < o->nsizes && !ret && !stopped(o); s++) {
+		for (unsigned int t = 0; t < o->ntests && !ret && !stopped(o);
+		     t++) {
+			struct ig_params p = o->p;
+
+			p.test = o->tests[t];
+			p.size = o->sizes[s];
+			if (ig_test_pattern(p.test) == IG_PATTERN_LAT) {
+				p.bidir = 0; /* ping-pong goes both ways */
+				if (!o->size_given)
+					p.size = IG_DEFAULT_LAT_SIZE;
+			}
+			ret = measure(&pl, &p, &res[pl.done]);
+			pl.done++;
+		}
+	}
+	if (pl.tty)
+		fputs("\r\033[K", stderr);
+	*done = pl.done;
+	return ret;
+}

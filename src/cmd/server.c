@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The persistent server: accepts control connections into the lobby
+ * (lobby.h), where they wait without a thread until their HELLO is in;
+ * then one handler thread each (at most MAX_HANDLERS) and one session at a
+ * time.  A client that arrives while a session runs is told BUSY; a
+ * connection that says nothing is dropped after the timeout, or sooner
+ * when newer ones need its place, without ever holding a thread.  With
+ * --auth-file a client must prove it holds the shared secret before the
+ * busy check: a stranger learns nothing of a running session and makes the
+ * server allocate nothing.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wire/auth.h"
+#include "common/clock.h"
+#include "wire/ctrl.h"
+#include "doctor/doctor.h"
+#include "engine/engine.h"
+#include "engine/fault.h"
+#include "lobby.h"
+#include "wire/net.h"
+#include "report/report.h"
+#include "server.h"
+#include "host/sysinfo.h"
+
+#define MAX_HANDLERS 16
+
+struct ig_server {
+	struct ig_server_opts o;
+	bool quiet;
+	int lfd;
+	int port;
+	atomic_int handlers;
+	atomic_int busy;
+	atomic_int sessions;   /* completed sessions, for --once */
+	atomic_int session_fd; /* control fd of the running session, -1 */
+	char busy_peer[64];
+	bool auth; /* --auth-file given: key holds its secret */
+	struct ig_auth_key key;
+};
+
+struct handler {
+	struct ig_server *srv;
+	int fd;
+};
+
+static void slog(struct ig_server *srv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void slog(struct ig_server *srv, const char *fmt, ...)
+{
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+
+	if (srv->quiet)
+		return;
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
+	va_start(ap, fmt);
+	flockfile(stderr);
+	fprintf(stderr, "%s ibgap server: ", ts);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+	va_end(ap);
+}
+
+/* proof: the server's MAC for an authenticated client, else "". */
+static int welcome(struct ig_ctrl *c, const char *proof)
+{
+	struct ig_sysinfo si;
+	json_object *o = json_object_new_object();
+	int ret;
+
+	ig_sysinfo_get(&si);
+	json_object_object_add(o, "sysinfo", ig_sysinfo_to_json(&si));
+	if (proof[0])
+		json_object_object_add(o, "auth",
+				       json_object_new_string(proof));
+	ret = ig_ctrl_send(c, IG_MSG_WELCOME, o);
+	json_object_put(o);
+	return ret;
+}
+
+/* Runs tests until BYE, an error, or the client goes away. */
+static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
+{
+	char err[512];
+	enum ig_msg_type type;
+	json_object *o;
+
+	if (welcome(c, proof))
+		goto out;
+	for (;;) {
+		if (ig_ctrl_recv(c, &type, &o))
+			goto out;
+		if (type == IG_MSG_BYE) {
+			json_object_put(o);
+			slog(srv, "%s: session ended", c->peer);
+			return;
+		}
+		if (type == IG_MSG_DOCTOR) {
+			int ret = ig_doctor_serve(c, o);
+
+			json_object_put(o);
+			if (ret)
+				goto out;
+			slog(srv, "%s: doctor findings sent", c->peer);
+			continue;
+		}
+		if (type != IG_MSG_SETUP) {
+			ig_ctrl_fail(c, EPROTO,
+				     "expected SETUP, DOCTOR or BYE, got %s",
+				     ig_msg_type_name(type));
+			ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+			json_object_put(o);
+			goto out;
+		}
+		err[0] = 0;
+		if (ig_engine_server(c, o, err, sizeof(err))) {
+			json_object_put(o);
+			slog(srv, "%s: %s", c->peer, err);
+			return;
+		}
+		json_object_put(o);
+	}
+out:
+	slog(srv, "%s: session failed: %s", c->peer,
+	     c->err[0] ? c->err : "unknown error");
+}
+
+/* An AUTH_REPLY with a well-formed nonce and a mac string: 0, or -EACCES
+ * after telling the client what it sent instead. */
+static int reply_shape(struct ig_ctrl *c, enum ig_msg_type type, json_object *o,
+		       const char **cn, const char **mac)
+{
+	if (type != IG_MSG_AUTH_REPLY)
+		ig_ctrl_fail(c, EACCES, "expected AUTH_REPLY, got %s",
+			     ig_msg_type_name(type));
+	else if (ig_json_get_str(o, "nonce", cn) || !ig_auth_hex_ok(*cn) ||
+		 ig_json_get_str(o, "mac", mac))
+		ig_ctrl_fail(c, EACCES,
+			     "AUTH_REPLY lacks 'nonce' or 'mac' (%d lowercase "
+			     "hex digits each)",
+			     IG_AUTH_HEX_LEN);
+	else
+		return 0;
+	ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+	return -EACCES;
+}
+
+/* The client's answer to our nonce sn: proof = our own MAC for WELCOME.
+ * -EACCES when refused (c->err says why, for the log). */
+static int check_reply(struct ig_server *srv, struct ig_ctrl *c,
+		       enum ig_msg_type type, json_object *o, const char *sn,
+		       char *proof)
+{
+	const char *cn = NULL, *mac = NULL;
+	int ret;
+
+	if (type == IG_MSG_ERROR)
+		return ig_ctrl_fail(c, EACCES, "client has no key");
+	ret = reply_shape(c, type, o, &cn, &mac);
+	if (ret)
+		return ret;
+	ret = ig_auth_verify(&srv->key, IG_AUTH_CLIENT, sn, cn, mac);
+	if (!ret)
+		ret = ig_auth_mac(&srv->key, IG_AUTH_SERVER, sn, cn, proof);
+	if (ret == -EACCES || ret == -EBADMSG) {
+		ig_ctrl_send_msg(c, IG_MSG_ERROR,
+				 "authentication failed: the client's key does "
+				 "not match this server's --auth-file");
+		return ig_ctrl_fail(c, EACCES, "authentication failed (%s)",
+				    ret == -EACCES ? "wrong key"
+						   : "malformed mac");
+	}
+	if (ret)
+		return ig_ctrl_fail(c, -ret, "computing the proof: %s",
+				    strerror(-ret));
+	return 0;
+}
+
+/* --auth-file: AUTH {nonce}, then the client's AUTH_REPLY checked. */
+static int authenticate(struct ig_server *srv, struct ig_ctrl *c, char *proof)
+{
+	char sn[IG_AUTH_HEX_LEN + 1];
+	enum ig_msg_type type;
+	json_object *o;
+	int ret = ig_auth_nonce(sn);
+
+	if (ret)
+		return ig_ctrl_fail(c, -ret, "no random bytes for a nonce");
+	o = json_object_new_object();
+	json_object_object_add(o, "nonce", json_object_new_string(sn));
+	ret = ig_ctrl_send(c, IG_MSG_AUTH, o);
+	json_object_put(o);
+	if (!ret)
+		ret = ig_ctrl_recv(c, &type, &o);
+	if (ret)
+		return ret;
+	ret = check_reply(srv, c, type, o, sn, proof);
+	json_object_put(o);
+	return ret;
+}
+
+/* HELLO and, with --auth-file, the handshake that fills proof.  -EACCES
+ * when the client is refused, another negative errno when it is dropped;
+ * c->err says why. */
+static int hello(struct ig_server *srv, struct ig_ctrl *c, char *proof)
+{
+	enum ig_msg_type type;
+	json_object *o;
+	int ret = ig_ctrl_recv(c, &type, &o);
+
+	proof[0] = 0;
+	if (ret == -EPROTONOSUPPORT)
+		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+	if (ret)
+		return ret;
+	json_object_put(o);
+	if (type != IG_MSG_HELLO) {
+		ret = ig_ctrl_fail(c, EPROTO, "expected HELLO, got %s",
+				   ig_msg_type_name(type));
+		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+		return ret;
+	}
+	return srv->auth ? authenticate(srv, c, proof) : 0;
+}
+
+static void *handle(void *arg)
+{
+	struct handler *h = arg;
+	struct ig_server *srv = h->srv;
+	char proof[IG_AUTH_HEX_LEN + 1];
+	struct ig_ctrl c;
+	int idle = 0, ret;
+
+	ig_ctrl_init(&c, h->fd, srv->o.timeout_ms);
+	free(h);
+	ig_fault_point(true, IG_FAULT_CONNECT);
+	ret = hello(srv, &c, proof);
+	if (ret) {
+		slog(srv, "%s: %s: %s", c.peer,
+		     ret == -EACCES ? "refused" : "dropped", c.err);
+		goto out;
+	}
+	if (!atomic_compare_exchange_strong(&srv->busy, &idle, 1)) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg),
+			 "another session (from %s) is "
+			 "running; try again when it ends",
+			 srv->busy_peer);
+		ig_ctrl_send_msg(&c, IG_MSG_BUSY, msg);
+		slog(srv, "%s: told busy", c.peer);
+		goto out;
+	}
+	snprintf(srv->busy_peer, sizeof(srv->busy_peer), "%s", c.peer);
+	slog(srv, "%s: session started%s", c.peer,
+	     srv->auth ? " (authenticated)" : "");
+	atomic_store(&srv->session_fd, c.fd);
+	session(srv, &c, proof);
+	atomic_store(&srv->session_fd, -1);
+	atomic_fetch_add(&srv->sessions, 1);
+	atomic_store(&srv->busy, 0);
+out:
+	ig_ctrl_close(&c);
+	atomic_fetch_sub(&srv->handlers, 1);
+	return NULL;
+}
+
+static void spawn(struct ig_server *srv, int fd)
+{
+	struct handler *h;
+	pthread_attr_t a;
+	pthread_t t;
+
+	if (atomic_fetch_add(&srv->handlers, 1) >= MAX_HANDLERS)
+		goto drop;
+	h = malloc(sizeof(*h));
+	if (!h)
+		goto drop;
+	h->srv = srv;
+	h->fd = fd;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &a, handle, h)) {
+		free(h);
+		pthread_attr_destroy(&a);
+		goto drop;
+	}
+	pthread_attr_destroy(&a);
+	return;
+drop:
+	atomic_fetch_sub(&srv->handlers, 1);
+	close(fd);
+}
+
+struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
+				char *err, size_t errlen)
+{
+	struct ig_server *srv = calloc(1, sizeof(*srv));
+	char port[16];
+
+	if (!srv) {
+		snprintf(err, errlen, "out of memory for the server");
+		return NULL;
+	}
+	srv->o = *o;
+	srv->quiet = quiet;
+	atomic_init(&srv->session_fd, -1);
+	/* the secret first: a bad file must not open the port */
+	if (o->auth_file &&
+	    ig_auth_load(o->auth_file, &srv->key, err, errlen)) {
+		free(srv);
+		errno = EKEYREJECTED;
+		return NULL;
+	}
+	srv->auth = o->auth_file != NULL;
+	if (o->port)
+		snprintf(port, sizeof(port), "%s", o->port);
+	else
+		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
+	srv->lfd = ig_net_listen(o->bind, port, &srv->port, err, errlen);
+	if (srv->lfd < 0) {
+		errno = -srv->lfd;
+		ig_auth_wipe(&srv->key);
+		free(srv);
+		return NULL;
+	}
+	return srv;
+}
+
+int ig_server_port(const struct ig_server *srv)
+{
+	return srv->port;
+}
+
+static bool done(struct ig_server *srv, volatile sig_atomic_t *quit)
+{
+	return *quit || (srv->o.once && atomic_load(&srv->sessions) > 0);
+}
+
+/* Closes a lobby member with one log line saying why. */
+static void turn_away(struct ig_server *srv, int fd, const char *why)
+{
+	struct ig_ctrl c;
+
+	ig_ctrl_init(&c, fd, 0);
+	slog(srv, "%s: dropped: %s", c.peer, why);
+	ig_ctrl_close(&c);
+}
+
+/* Lobby members whose first message is in: a handler each, while there
+ * are free slots; the silent ones past their deadline: closed. */
+static void hand_over(struct ig_server *srv, struct ig_lobby *l,
+		      const struct pollfd *p)
+{
+	int ready[IG_LOBBY_MAX], expired[IG_LOBBY_MAX];
+	unsigned int nr, ne, slots;
+	char why[96];
+
+	slots = MAX_HANDLERS - (unsigned int)atomic_load(&srv->handlers);
+	ig_lobby_sweep(l, p, ig_now_ns(), slots, ready, &nr, expired, &ne);
+	for (unsigned int i = 0; i < nr; i++)
+		spawn(srv, ready[i]);
+	snprintf(why, sizeof(why), "no HELLO within %d ms", srv->o.timeout_ms);
+	for (unsigned int i = 0; i < ne; i++)
+		turn_away(srv, expired[i], why);
+}
+
+static void admit(struct ig_server *srv, struct ig_lobby *l)
+{
+	int fd = accept4(srv->lfd, NULL, NULL, SOCK_CLOEXEC);
+	char why[96];
+
+	if (fd < 0)
+		return;
+	fd = ig_lobby_add(l, fd, ig_now_ns());
+	if (fd < 0)
+		return;
+	snprintf(why, sizeof(why),
+		 "the oldest of %d connections without a HELLO, to make room "
+		 "for a new one",
+		 IG_LOBBY_MAX);
+	turn_away(srv, fd, why);
+}
+
+/* SIGTERM/SIGINT: end the running session now (its reads fail, the engine
+ * aborts and frees everything); idle handlers end within the timeout. */
+static void stop(struct ig_server *srv, struct ig_lobby *l,
+		 volatile sig_atomic_t *quit)
+{
+	int fds[IG_LOBBY_MAX];
+	unsigned int n = ig_lobby_drain(l, fds);
+
+	for (unsigned int i = 0; i < n; i++)
+		close(fds[i]);
+	if (*quit) {
+		int fd = atomic_load(&srv->session_fd);
+
+		if (fd >= 0)
+			shutdown(fd, SHUT_RDWR);
+		slog(srv, "signal: stopping");
+	}
+	for (int i = 0; atomic_load(&srv->handlers) > 0 &&
+			i < srv->o.timeout_ms / 10 + 100;
+	     i++)
+		usleep(10000);
+}
+
+int ig_server_run(struct ig_server *srv, volatile sig_atomic_t *quit)
+{
+	struct pollfd p[1 + IG_LOBBY_MAX];
+	struct ig_lobby lobby;
+
+	ig_lobby_init(&lobby, (unsigned int)srv->o.timeout_ms);
+	slog(srv, "listening on port %d", srv->port);
+	while (!done(srv, quit)) {
+		/* no free handler: leave the lobby be (its ready members
+		 * would wake us at once) and look again soon */
+		bool full = atomic_load(&srv->handlers) >= MAX_HANDLERS;
+		unsigned int n = full ? 0 : ig_lobby_pollfds(&lobby, p + 1);
+
+		p[0] = (struct pollfd){ .fd = srv->lfd, .events = POLLIN };
+		if (poll(p, 1 + n, full ? 10 : 100) < 0)
+			continue;
+		if (!full)
+			hand_over(srv, &lobby, p + 1);
+		if (p[0].revents & POLLIN)
+			admit(srv, &lobby);
+	}
+	stop(srv, &lobby, quit);
+	return 0;
+}
+
+void ig_server_free(struct ig_server *srv)
+{
+	if (!srv)
+		return;
+	close(srv->lfd);
+	ig_auth_wipe(&srv->key);
+	free(srv);
+}

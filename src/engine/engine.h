@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_ENGINE_H
+#define IG_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host/cpu.h"
+#include "wire/ctrl.h"
+#include "common/hist.h"
+#include "common/params.h"
+#include "result.h"
+#include "xport.h"
+
+/* One stream: a TCP connection or a QP, driven by one thread. */
+struct ig_stream {
+	struct ig_session *s;
+	unsigned int idx;
+	void *priv; /* the transport's */
+	pthread_t thread;
+	bool started;
+	pthread_t rthread; /* --bidir: the reverse direction's thread */
+	bool rstarted;
+	_Atomic uint64_t tx_pub;   /* tx_msgs, published for other threads */
+	uint64_t tx_msgs;	   /* sender: messages handed over, total */
+	uint64_t warm_msgs;	   /* sender: of which in the warm-up */
+	_Atomic uint64_t rx_bytes; /* receiver: bytes received, total */
+	_Atomic uint64_t rx_target;
+	uint64_t lat_rounds; /* initiator: measured round trips */
+	int cpu;	     /* pin the thread here; -1: don't */
+	struct ig_hist *lat; /* initiator: half round trips, ns */
+	int err;
+};
+
+/* One test between a client and a server. */
+struct ig_session {
+	const struct ig_xport_ops *ops;
+	struct ig_params p;
+	struct ig_ctrl *ctrl;
+	bool server;
+	struct ig_local_opts local; /* this host's options */
+	const char *cpu_root;	    /* root prefix of /proc, "/" live */
+	void *xpriv;		    /* the transport's session-wide state */
+	unsigned int nstreams;
+	struct ig_stream *st;
+
+	/* phases: workers and the session thread meet here */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int arrived;
+	unsigned int go;
+	atomic_int stop_warm;
+	atomic_int stop;
+	atomic_int rx_stop; /* receivers stop (the client's after RESULT) */
+	atomic_int failed;
+
+	/* what the transport reports about itself */
+	uint64_t window_snd, window_rcv;
+	struct ig_xinfo xinfo; /* the transport fills it (verbs) */
+	char warning[256];
+};
+
+/* Records the session's first error line; returns -err. */
+int ig_session_fail(struct ig_session *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *ig_session_err(struct ig_session *s);
+
+/*
+ * Set-up helper for transports: waits until fd has `events`, watching the
+ * control connection too, so that a peer that gave up (ERROR) or vanished
+ * is noticed at once instead of at the deadline.  Returns 0 when fd is
+ * ready, -ETIMEDOUT at the deadline (no error text: the caller says what
+ * it waited for), or another negative errno with the session's error set.
+ */
+int ig_session_wait(struct ig_session *s, int fd, short events,
+		    uint64_t deadline);
+
+/*
+ * The tag a data connection starts with (TCP: its first bytes; verbs: the
+ * rdma_cm private data): the session cookie (8 bytes) and the stream
+ * index (4), big endian, so a stranger is never taken for a stream.
+ */
+#define IG_STREAM_TAG_LEN 12
+void ig_stream_tag_put(uint8_t *b, uint64_t cookie, unsigned int idx);
+/* The stream index the tag names, or -1 when it is not one of ours. */
+int ig_stream_tag_get(const uint8_t *b, uint64_t cookie, unsigned int nstreams);
+
+/* Receiver side: count n bytes received on a stream. */
+void ig_stream_rx(struct ig_stream *st, uint64_t n);
+
+const struct ig_xport_ops *ig_xport_for(enum ig_test t);
+
+/*
+ * Client: runs one test described by p against the server on ctrl (HELLO
+ * already exchanged): SETUP, transport set-up, warm-up, measurement,
+ * result exchange.  Fills r.  Returns 0 or a negative errno with one line
+ * in err.
+ */
+int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
+		     const struct ig_local_opts *local, struct ig_result *r,
+		     char *err, size_t errlen);
+/*
+ * Server: runs the test whose SETUP body is setup; returns when it is
+ * over or failed, with every resource freed.
+ */
+int ig_engine_server(struct ig_ctrl *ctrl, json_object *setup, char *err,
+		     size_t errlen);
+
+#endif

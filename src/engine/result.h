@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_RESULT_H
+#define IG_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host/cpu.h"
+#include "host/fingerprint.h"
+#include "common/hist.h"
+#include "common/params.h"
+#include "common/repeat.h"
+#include "host/sysinfo.h"
+
+/* What the verbs transport used, for the report (valid = false on TCP). */
+struct ig_xinfo {
+	bool valid;
+	char device[64];
+	int port;
+	char link_layer[16]; /* "InfiniBand" or "Ethernet" */
+	int mtu;	     /* active path MTU, bytes */
+	char gid[48];	     /* GID in IPv6 notation */
+	int gid_index;
+	double rate_gbps; /* port data rate after line encoding */
+	int numa_node;	  /* the HCA's, -1 unknown */
+	int cpu;	  /* CPU the test thread ran on, -1 not pinned */
+};
+
+/*
+ * The result of one test, as the engine computed it.  Units:
+ *   bytes      payload bytes delivered in the measured interval
+ *   seconds    first post -> last delivery confirmation, sender's clock
+ *   bw_gbps    bytes * 8 / seconds / 1e9   (Gb/s = 10^9 bit/s)
+ *   msg_rate   messages / seconds          (messages per second)
+ *   lat        half round trip, nanoseconds, in the histogram
+ */
+struct ig_result {
+	struct ig_params params;
+	const char *test;      /* ig_test_name() */
+	const char *transport; /* "tcp" or "verbs" */
+	uint64_t iterations; /* messages (bw) or round trips (lat), all streams */
+	uint64_t bytes;
+	double seconds;
+	double bw_gbps;
+	double msg_rate;
+	bool has_lat;
+	struct ig_hist lat; /* nanoseconds */
+	struct ig_cpu_usage cpu_client;
+	struct ig_cpu_usage cpu_server;
+	bool has_cpu_server;
+	uint64_t window_requested;
+	uint64_t window_snd; /* as read back with getsockopt */
+	uint64_t window_rcv; /* the receiver's, as it read it back */
+	char warning[256];   /* e.g. the kernel capped the window; "" if none */
+	bool partial;	     /* ended early by SIGINT */
+	bool has_bidir;	     /* --bidir: the server->client direction too */
+	uint64_t rev_bytes;  /* handed over by the server, BEGIN to END */
+	double rev_seconds;  /* on the server's clock */
+	struct ig_repeat rep; /* rep.n > 1: pooled over rep.n runs */
+	uint64_t stream_msgs[IG_MAX_STREAMS]; /* per stream, measured */
+	bool has_fp_server;
+	struct ig_fingerprint fp_server; /* from the server's RESULT */
+	struct ig_xinfo xinfo;		 /* this host's device (client) */
+	struct ig_xinfo xinfo_server;	 /* the server's */
+};
+
+struct ig_compare;
+struct ig_finding;
+
+struct ig_report_env {
+	struct ig_sysinfo client;
+	struct ig_sysinfo server;
+	struct ig_fingerprint fp_client; /* of the device verbs used, if any */
+	struct ig_fingerprint fp_server;
+	bool has_fp;
+	const struct ig_compare *cmp; /* the comparison, or NULL */
+	const char *note;	      /* one line for the reader, or NULL */
+	const struct ig_finding *findings; /* the doctor\'s, for the run */
+	size_t nfindings;
+};
+
+/*
+ * Pools a repeated run into acc: counts, bytes and seconds add up, the
+ * latency histograms merge, CPU figures are averaged by ig_result_pool_end
+ * (k = number of runs pooled).
+ */
+void ig_result_pool(struct ig_result *acc, const struct ig_result *r);
+void ig_result_pool_end(struct ig_result *acc, unsigned int k);
+
+#endif

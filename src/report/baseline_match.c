@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pairing the results of two reports by (test, size, streams) for the
+ * comparison.  The new run's keys are sorted once, so a pair is found by
+ * binary search: a report of any size (the fuzzer's too) is matched in
+ * O(n log n), duplicates included.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline_int.h"
+#include "common/params.h"
+
+const char *ig_bl_clean(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < len - 1; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?'
+								    : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+void ig_bl_label(const struct ig_bl_key *k, char *buf, size_t len)
+{
+	char test[64], size[32];
+
+	ig_size_str(k->size, size, sizeof(size));
+	snprintf(buf, len, "%s %s streams %" PRIu64,
+		 ig_bl_clean(k->test, test, sizeof(test)), size, k->streams);
+}
+
+static uint64_t get_u64(json_object *r, const char *key, uint64_t dflt)
+{
+	json_object *v;
+	int64_t i;
+
+	if (!json_object_object_get_ex(r, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return dflt;
+	i = json_object_get_int64(v);
+	return i < 0 ? dflt : (uint64_t)i;
+}
+
+static void key_of(json_object *r, size_t idx, struct ig_bl_key *k)
+{
+	json_object *t;
+
+	k->test = "";
+	if (json_object_object_get_ex(r, "test", &t) &&
+	    json_object_is_type(t, json_type_string))
+		k->test = json_object_get_string(t);
+	k->size = get_u64(r, "size", 0);
+	k->streams = get_u64(r, "streams", 1);
+	k->idx = idx;
+}
+
+static int key_cmp(const struct ig_bl_key *a, const struct ig_bl_key *b)
+{
+	int c = strcmp(a->test, b->test);
+
+	if (c)
+		return c;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	if (a->streams != b->streams)
+		return a->streams < b->streams ? -1 : 1;
+	return 0;
+}
+
+/* By key, then by place, so equal keys pair up in file order. */
+static int key_sort(const void *pa, const void *pb)
+{
+	const struct ig_bl_key *a = pa, *b = pb;
+	int c = key_cmp(a, b);
+
+	if (c)
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static struct ig_bl_key *keys_of(json_object *res, size_t n)
+{
+	struct ig_bl_key *k = calloc(n ? n : 1, sizeof(*k));
+
+	for (size_t i = 0; k && i < n; i++)
+		key_of(json_object_array_get_idx(res, i), i, &k[i]);
+	return k;
+}
+
+/*
+ * The first unused new result with key k: nk is sorted, so equal keys
+ * form a run starting at the lower bound, and taken[lower bound] counts
+ * how many of that run are used.  -1 when there is none.
+ */
+static long find_match(const struct ig_bl_key *nk, size_t nn, size_t *taken,
+		       const struct ig_bl_key *k)
+{
+	size_t lo = 0, hi = nn, pos;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key_cmp(&nk[mid], k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == nn)
+		return -1;
+	pos = lo + taken[lo];
+	if (pos >= nn || key_cmp(&nk[pos], k))
+		return -1;
+	taken[lo]++;
+	return (long)pos;
+}
+
+int ig_bl_match(json_object *ores, json_object *nres,
+		const struct ig_bl_match_ops *ops, void *ctx)
+{
+	size_t no = json_object_array_length(ores);
+	size_t nn = json_object_array_length(nres);
+	struct ig_bl_key *ok = keys_of(ores, no), *nk = keys_of(nres, nn), k;
+	size_t *taken = calloc(nn ? nn : 1, sizeof(*taken));
+	bool *used = calloc(nn ? nn : 1, sizeof(*used));
+	int ret = -ENOMEM;
+
+	if (!ok || !nk || !taken || !used)
+		goto out;
+	qsort(nk, nn, sizeof(*nk), key_sort);
+	for (size_t i = 0; i < no; i++) {
+		long m = find_match(nk, nn, taken, &ok[i]);
+
+		if (m < 0) {
+			ops->single(ctx, &ok[i], true);
+			continue;
+		}
+		used[nk[m].idx] = true;
+		ops->pair(ctx, &ok[i], json_object_array_get_idx(ores, i),
+			  json_object_array_get_idx(nres, nk[m].idx));
+	}
+	for (size_t i = 0; i < nn; i++) {
+		if (used[i])
+			continue;
+		key_of(json_object_array_get_idx(nres, i), i, &k);
+		ops->single(ctx, &k, false);
+	}
+	ret = 0;
+out:
+	free(ok);
+	free(nk);
+	free(taken);
+	free(used);
+	return ret;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_PLOT_H
+#define IG_PLOT_H
+
+#include <stddef.h>
+
+#include "engine/result.h"
+
+/*
+ * Writes a figure of the results to path: .svg or .png by its extension
+ * (case-insensitive), 1200 x 500 px.
+ * Left panel: bandwidth (Gb/s, 10^9 bit/s) of every bandwidth result
+ * (has_lat false) against message size; right panel: latency p50
+ * (microseconds, half round trip) of every latency result against size.
+ * One line with markers per test name, verbs tests solid, TCP dashed, a
+ * legend, log2 x axis labelled with sizes (2, 64, 1K, 64K, 1M...); y axes:
+ * bandwidth linear from 0, latency log10 when max/min > 20 else linear
+ * from 0.  Repeats of one test and size are averaged; a latency result
+ * whose histogram cannot give a p50 (fewer than 2 samples) is left out.
+ * A panel without results says so ("no latency results"); n = 0 still
+ * writes a valid figure with both panels saying so.
+ * Returns 0 or -errno with one line in err (e.g. "--plot: 'x.gif' must end
+ * in .svg or .png"); on failure after the file was opened, it is removed.
+ */
+int ig_plot_write(const char *path, const struct ig_result *res, size_t n,
+		  char *err, size_t errlen);
+
+#endif
