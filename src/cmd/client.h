@@ -20,14 +20,6 @@ unsigned int ig_plan_count(const struct ig_client_opts *o);
 int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		struct ig_result *res, size_t *done);
 
-/* HELLO, then WELCOME: fills env->client (this host) and env->server.
- * When the server answers AUTH (its --auth-file), proves that key (NULL:
- * none, and the server is told so) holds the shared secret and checks the
- * server's proof in WELCOME; with a key, a server that does not
- * authenticate is refused.  0 or a negative errno (c->err says why;
- * -EACCES when authentication failed). */
-int ig_client_hello(struct ig_ctrl *c, struct ig_report_env *env,
-		    const struct ig_auth_key *key);
 
 /* client_diag.c: the doctor around a run */
 #define IG_CLIENT_DIAG_MAX 8

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "cmd/client.h"
 #include "wire/ctrl.h"
 #include "doctor_int.h"
 #include "wire/net.h"
 #include "remote.h"
-#include "report/report.h"
+#include "wire/codec.h"
+#include "wire/hello.h"
 #include "host/sysinfo.h"
 
 double ig_dr_tcp_rtt_us(int fd)
@@ -115,12 +115,12 @@ int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
 static int exchange(struct ig_ctrl *c, uint64_t window,
 		    const struct ig_auth_key *key, struct ig_dr_remote *rm)
 {
-	struct ig_report_env env = { 0 };
+	struct ig_sysinfo self;
 	json_object *o = json_object_new_object(), *fb, *si;
 	int ret;
 
 	json_object_object_add(o, "window", json_object_new_uint64(window));
-	ret = ig_client_hello(c, &env, key);
+	ret = ig_hello(c, &self, &rm->host, key);
 	if (!ret)
 		ret = ig_ctrl_send(c, IG_MSG_DOCTOR, o);
 	json_object_put(o);
@@ -128,7 +128,6 @@ static int exchange(struct ig_ctrl *c, uint64_t window,
 		ret = ig_ctrl_expect(c, IG_MSG_FINDINGS, &fb);
 	if (ret)
 		return ret;
-	rm->host = env.server;
 	if (json_object_object_get_ex(fb, "host", &si))
 		ig_sysinfo_from_json(si, &rm->host);
 	ret = ig_dr_report_from_json(fb, &rm->r);

@@ -15,7 +15,7 @@
 #include "common/clock.h"
 #include "engine.h"
 #include "engine_int.h"
-#include "report/report.h"
+#include "wire/codec.h"
 
 int ig_session_fail(struct ig_session *s, int err, const char *fmt, ...)
 {

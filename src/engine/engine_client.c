@@ -9,7 +9,7 @@
 #include "common/clock.h"
 #include "engine_int.h"
 #include "fault.h"
-#include "report/report.h"
+#include "wire/codec.h"
 
 /*
  * Waits until `arrivals` workers have met, a worker failed, or (deadline

@@ -9,7 +9,7 @@
 #include "common/clock.h"
 #include "engine_int.h"
 #include "fault.h"
-#include "report/report.h"
+#include "wire/codec.h"
 
 static bool all_reached(struct ig_session *s)
 {

@@ -11,20 +11,8 @@
 #include "common/params.h"
 #include "common/repeat.h"
 #include "host/sysinfo.h"
+#include "host/xinfo.h"
 
-/* What the verbs transport used, for the report (valid = false on TCP). */
-struct ig_xinfo {
-	bool valid;
-	char device[64];
-	int port;
-	char link_layer[16]; /* "InfiniBand" or "Ethernet" */
-	int mtu;	     /* active path MTU, bytes */
-	char gid[48];	     /* GID in IPv6 notation */
-	int gid_index;
-	double rate_gbps; /* port data rate after line encoding */
-	int numa_node;	  /* the HCA's, -1 unknown */
-	int cpu;	  /* CPU the test thread ran on, -1 not pinned */
-};
 
 /*
  * The result of one test, as the engine computed it.  Units:
@@ -64,20 +52,6 @@ struct ig_result {
 	struct ig_xinfo xinfo_server;	 /* the server's */
 };
 
-struct ig_compare;
-struct ig_finding;
-
-struct ig_report_env {
-	struct ig_sysinfo client;
-	struct ig_sysinfo server;
-	struct ig_fingerprint fp_client; /* of the device verbs used, if any */
-	struct ig_fingerprint fp_server;
-	bool has_fp;
-	const struct ig_compare *cmp; /* the comparison, or NULL */
-	const char *note;	      /* one line for the reader, or NULL */
-	const struct ig_finding *findings; /* the doctor\'s, for the run */
-	size_t nfindings;
-};
 
 /*
  * Pools a repeated run into acc: counts, bytes and seconds add up, the

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "compare.h"
 #include "doctor/doctor.h"
 #include "report.h"
@@ -108,159 +109,6 @@ static bool res_has_window(const struct ig_result *r)
 
 /* ---- JSON ---- */
 
-/* Adds val under key, taking ownership of val; -ENOMEM if val is NULL. */
-static int jadd(json_object *o, const char *key, json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(o, key, val) < 0) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * json-c 0.16 prints doubles with "%.17g", which reads back to the same
- * value.  It would print NaN and Infinity, which are not JSON: write null
- * instead, so the document stays valid and a reader rejects the value.
- */
-static int jadd_double(json_object *o, const char *key, double v)
-{
-	if (!isfinite(v))
-		return json_object_object_add(o, key, NULL) < 0 ? -ENOMEM : 0;
-	return jadd(o, key, json_object_new_double(v));
-}
-
-static int jadd_u64(json_object *o, const char *key, uint64_t v)
-{
-	return jadd(o, key, json_object_new_uint64(v));
-}
-
-static int jadd_str(json_object *o, const char *key, const char *s)
-{
-	return jadd(o, key, json_object_new_string(s));
-}
-
-json_object *ig_cpu_usage_to_json(const struct ig_cpu_usage *u)
-{
-	json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	if (jadd_double(o, "user_pct", u->user_pct) ||
-	    jadd_double(o, "sys_pct", u->sys_pct) ||
-	    jadd_double(o, "irq_pct", u->irq_pct) ||
-	    jadd_double(o, "softirq_pct", u->softirq_pct) ||
-	    jadd_double(o, "total_pct", u->total_pct) ||
-	    jadd_double(o, "proc_user_s", u->proc_user_s) ||
-	    jadd_double(o, "proc_sys_s", u->proc_sys_s) ||
-	    jadd_double(o, "seconds", u->seconds) ||
-	    jadd(o, "ncpus", json_object_new_int(u->ncpus)) ||
-	    (u->us_per_kib >= 0 &&
-	     jadd_double(o, "us_per_kib", u->us_per_kib))) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* A JSON number (integer or not) under key, else -EINVAL. */
-static int jget_double(json_object *o, const char *key, double *out)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return -EINVAL;
-	*out = json_object_get_double(v);
-	return 0;
-}
-
-static int jget_int(json_object *o, const char *key, int *out)
-{
-	json_object *v;
-	int64_t i;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return -EINVAL;
-	i = json_object_get_int64(v);
-	if (i < INT32_MIN || i > INT32_MAX)
-		return -EINVAL;
-	*out = (int)i;
-	return 0;
-}
-
-int ig_cpu_usage_from_json(json_object *o, struct ig_cpu_usage *u)
-{
-	struct ig_cpu_usage t = { .us_per_kib = -1.0 };
-
-	if (!json_object_is_type(o, json_type_object))
-		return -EINVAL;
-	if (jget_double(o, "user_pct", &t.user_pct) ||
-	    jget_double(o, "sys_pct", &t.sys_pct) ||
-	    jget_double(o, "irq_pct", &t.irq_pct) ||
-	    jget_double(o, "softirq_pct", &t.softirq_pct) ||
-	    jget_double(o, "total_pct", &t.total_pct) ||
-	    jget_double(o, "proc_user_s", &t.proc_user_s) ||
-	    jget_double(o, "proc_sys_s", &t.proc_sys_s) ||
-	    jget_double(o, "seconds", &t.seconds) ||
-	    jget_int(o, "ncpus", &t.ncpus))
-		return -EINVAL;
-	/* us_per_kib is optional: absent means "no payload moved". */
-	if (json_object_object_get_ex(o, "us_per_kib", NULL) &&
-	    (jget_double(o, "us_per_kib", &t.us_per_kib) || t.us_per_kib < 0))
-		return -EINVAL;
-	*u = t;
-	return 0;
-}
-
-json_object *ig_sysinfo_to_json(const struct ig_sysinfo *si)
-{
-	json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	if (jadd_str(o, "hostname", si->hostname) ||
-	    jadd_str(o, "kernel", si->kernel) ||
-	    jadd_str(o, "version", si->version)) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* Copies the string under key into buf, truncated and NUL-terminated. */
-static int jget_str(json_object *o, const char *key, char *buf, size_t len)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return -EINVAL;
-	snprintf(buf, len, "%s", json_object_get_string(v));
-	return 0;
-}
-
-int ig_sysinfo_from_json(json_object *o, struct ig_sysinfo *si)
-{
-	struct ig_sysinfo t;
-
-	if (!json_object_is_type(o, json_type_object))
-		return -EINVAL;
-	if (jget_str(o, "hostname", t.hostname, sizeof(t.hostname)) ||
-	    jget_str(o, "kernel", t.kernel, sizeof(t.kernel)) ||
-	    jget_str(o, "version", t.version, sizeof(t.version)))
-		return -EINVAL;
-	/* the peer's words end up in reports and logs: printable only */
-	ig_str_safe(t.hostname, si->hostname, sizeof(si->hostname), SIZE_MAX);
-	ig_str_safe(t.kernel, si->kernel, sizeof(si->kernel), SIZE_MAX);
-	ig_str_safe(t.version, si->version, sizeof(si->version), SIZE_MAX);
-	return 0;
-}
-
 static json_object *lat_to_json(const struct ig_result *r)
 {
 	json_object *o = json_object_new_object();
@@ -270,7 +118,7 @@ static json_object *lat_to_json(const struct ig_result *r)
 		return NULL;
 	lat_view(r, &lv);
 	for (int i = 0; i < LAT_N; i++) {
-		if (lv.has[i] && jadd_double(o, lat_keys[i], lv.us[i])) {
+		if (lv.has[i] && ig_json_add_double(o, lat_keys[i], lv.us[i])) {
 			json_object_put(o);
 			return NULL;
 		}
@@ -284,9 +132,9 @@ static json_object *cpu_pair_to_json(const struct ig_result *r)
 
 	if (!o)
 		return NULL;
-	if (jadd(o, "client", ig_cpu_usage_to_json(&r->cpu_client)) ||
+	if (ig_json_add(o, "client", ig_cpu_usage_to_json(&r->cpu_client)) ||
 	    (r->has_cpu_server &&
-	     jadd(o, "server", ig_cpu_usage_to_json(&r->cpu_server)))) {
+	     ig_json_add(o, "server", ig_cpu_usage_to_json(&r->cpu_server)))) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -299,9 +147,9 @@ static json_object *window_to_json(const struct ig_result *r)
 
 	if (!o)
 		return NULL;
-	if (jadd_u64(o, "requested", r->window_requested) ||
-	    jadd_u64(o, "snd", r->window_snd) ||
-	    jadd_u64(o, "rcv", r->window_rcv)) {
+	if (ig_json_add_u64(o, "requested", r->window_requested) ||
+	    ig_json_add_u64(o, "snd", r->window_snd) ||
+	    ig_json_add_u64(o, "rcv", r->window_rcv)) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -315,9 +163,9 @@ static json_object *device_to_json(const struct ig_result *r)
 	if (!o)
 		return NULL;
 	if (r->xinfo.valid)
-		jadd(o, "client", ig_xinfo_to_json(&r->xinfo));
+		ig_json_add(o, "client", ig_xinfo_to_json(&r->xinfo));
 	if (r->xinfo_server.valid)
-		jadd(o, "server", ig_xinfo_to_json(&r->xinfo_server));
+		ig_json_add(o, "server", ig_xinfo_to_json(&r->xinfo_server));
 	return o;
 }
 
@@ -330,9 +178,9 @@ static json_object *streams_json(const struct ig_result *r)
 		json_object *e = json_object_new_object();
 		double secs = r->seconds > 0 ? r->seconds : 1;
 
-		jadd_u64(e, "stream", i);
-		jadd_u64(e, "iterations", r->stream_msgs[i]);
-		jadd_double(e, "bw_gbps",
+		ig_json_add_u64(e, "stream", i);
+		ig_json_add_u64(e, "iterations", r->stream_msgs[i]);
+		ig_json_add_double(e, "bw_gbps",
 			    (double)r->stream_msgs[i] * (double)r->params.size *
 				    8 / secs / 1e9);
 		json_object_array_add(a, e);
@@ -353,11 +201,11 @@ static json_object *bidir_json(const struct ig_result *r)
 {
 	json_object *o = json_object_new_object();
 
-	jadd_double(o, "forward_gbps", r->bw_gbps);
-	jadd_double(o, "reverse_gbps", reverse_gbps(r));
-	jadd_double(o, "total_gbps", r->bw_gbps + reverse_gbps(r));
-	jadd_u64(o, "reverse_bytes", r->rev_bytes);
-	jadd_double(o, "reverse_seconds", r->rev_seconds);
+	ig_json_add_double(o, "forward_gbps", r->bw_gbps);
+	ig_json_add_double(o, "reverse_gbps", reverse_gbps(r));
+	ig_json_add_double(o, "total_gbps", r->bw_gbps + reverse_gbps(r));
+	ig_json_add_u64(o, "reverse_bytes", r->rev_bytes);
+	ig_json_add_double(o, "reverse_seconds", r->rev_seconds);
 	return o;
 }
 
@@ -365,16 +213,16 @@ static json_object *repeat_json(const struct ig_repeat *p)
 {
 	json_object *o = json_object_new_object();
 
-	jadd_u64(o, "runs", p->n);
-	jadd_str(o, "metric", p->metric ? p->metric : "");
-	jadd_double(o, "mean", p->mean);
-	jadd_double(o, "stdev", p->stdev);
-	jadd_u64(o, "level", p->level);
-	jadd_double(o, "ci_low", p->ci_lo);
-	jadd_double(o, "ci_high", p->ci_hi);
+	ig_json_add_u64(o, "runs", p->n);
+	ig_json_add_str(o, "metric", p->metric ? p->metric : "");
+	ig_json_add_double(o, "mean", p->mean);
+	ig_json_add_double(o, "stdev", p->stdev);
+	ig_json_add_u64(o, "level", p->level);
+	ig_json_add_double(o, "ci_low", p->ci_lo);
+	ig_json_add_double(o, "ci_high", p->ci_hi);
 	if (p->width_pct > 0) {
-		jadd_double(o, "width_pct", p->width_pct);
-		jadd(o, "met", json_object_new_boolean(p->met));
+		ig_json_add_double(o, "width_pct", p->width_pct);
+		ig_json_add(o, "met", json_object_new_boolean(p->met));
 	}
 	return o;
 }
@@ -385,25 +233,25 @@ json_object *ig_result_to_json(const struct ig_result *r)
 
 	if (!o)
 		return NULL;
-	if (jadd_str(o, "test", res_test(r)) ||
-	    jadd_str(o, "transport", res_transport(r)) ||
-	    jadd_u64(o, "size", r->params.size) ||
-	    jadd_u64(o, "streams", r->params.streams) ||
-	    jadd_u64(o, "iterations", r->iterations) ||
-	    jadd_double(o, "seconds", r->seconds) ||
-	    jadd_u64(o, "bytes", r->bytes) ||
-	    jadd_double(o, "bw_gbps", r->bw_gbps) ||
-	    jadd_double(o, "msg_rate", r->msg_rate) ||
-	    (r->has_lat && jadd(o, "lat_us", lat_to_json(r))) ||
-	    jadd(o, "cpu", cpu_pair_to_json(r)) ||
-	    (res_has_window(r) && jadd(o, "window", window_to_json(r))) ||
+	if (ig_json_add_str(o, "test", res_test(r)) ||
+	    ig_json_add_str(o, "transport", res_transport(r)) ||
+	    ig_json_add_u64(o, "size", r->params.size) ||
+	    ig_json_add_u64(o, "streams", r->params.streams) ||
+	    ig_json_add_u64(o, "iterations", r->iterations) ||
+	    ig_json_add_double(o, "seconds", r->seconds) ||
+	    ig_json_add_u64(o, "bytes", r->bytes) ||
+	    ig_json_add_double(o, "bw_gbps", r->bw_gbps) ||
+	    ig_json_add_double(o, "msg_rate", r->msg_rate) ||
+	    (r->has_lat && ig_json_add(o, "lat_us", lat_to_json(r))) ||
+	    ig_json_add(o, "cpu", cpu_pair_to_json(r)) ||
+	    (res_has_window(r) && ig_json_add(o, "window", window_to_json(r))) ||
 	    ((r->xinfo.valid || r->xinfo_server.valid) &&
-	     jadd(o, "device", device_to_json(r))) ||
-	    (r->params.streams > 1 && jadd(o, "per_stream", streams_json(r))) ||
-	    (r->rep.n > 1 && jadd(o, "repeat", repeat_json(&r->rep))) ||
-	    (r->partial && jadd(o, "partial", json_object_new_boolean(1))) ||
-	    (r->has_bidir && jadd(o, "bidir", bidir_json(r))) ||
-	    (r->warning[0] && jadd_str(o, "warning", r->warning))) {
+	     ig_json_add(o, "device", device_to_json(r))) ||
+	    (r->params.streams > 1 && ig_json_add(o, "per_stream", streams_json(r))) ||
+	    (r->rep.n > 1 && ig_json_add(o, "repeat", repeat_json(&r->rep))) ||
+	    (r->partial && ig_json_add(o, "partial", json_object_new_boolean(1))) ||
+	    (r->has_bidir && ig_json_add(o, "bidir", bidir_json(r))) ||
+	    (r->warning[0] && ig_json_add_str(o, "warning", r->warning))) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -415,7 +263,7 @@ static json_object *host_json(const struct ig_sysinfo *si,
 {
 	json_object *o = ig_sysinfo_to_json(si);
 
-	if (o && fp && jadd(o, "fingerprint", ig_fingerprint_to_json(fp))) {
+	if (o && fp && ig_json_add(o, "fingerprint", ig_fingerprint_to_json(fp))) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -439,26 +287,26 @@ json_object *ig_report_json(const struct ig_report_env *env,
 
 	if (!root)
 		return NULL;
-	/* jadd() owns what it is given, even on failure: no leak below. */
-	if (jadd_str(root, "schema", IG_SCHEMA))
+	/* ig_json_add() owns what it is given, even on failure: no leak below. */
+	if (ig_json_add_str(root, "schema", IG_SCHEMA))
 		goto err_root;
 	jenv = json_object_new_object();
-	if (jadd(root, "env", jenv) ||
-	    jadd(jenv, "client",
+	if (ig_json_add(root, "env", jenv) ||
+	    ig_json_add(jenv, "client",
 		 host_json(&env->client,
 			   env->has_fp ? &env->fp_client : NULL)) ||
-	    jadd(jenv, "server",
+	    ig_json_add(jenv, "server",
 		 host_json(&env->server, env->has_fp ? &env->fp_server : NULL)))
 		goto err_root;
-	if (env->note && jadd_str(root, "note", env->note))
+	if (env->note && ig_json_add_str(root, "note", env->note))
 		goto err_root;
 	arr = json_object_new_array();
-	if (jadd(root, "results", arr))
+	if (ig_json_add(root, "results", arr))
 		goto err_root;
-	if (env->nfindings && jadd(root, "findings", findings_json(env)))
+	if (env->nfindings && ig_json_add(root, "findings", findings_json(env)))
 		goto err_root;
 	if (env->cmp && (env->cmp->npairs || env->cmp->nnhalf) &&
-	    jadd(root, "comparison", ig_compare_to_json(env->cmp)))
+	    ig_json_add(root, "comparison", ig_compare_to_json(env->cmp)))
 		goto err_root;
 	for (size_t i = 0; i < n; i++) {
 		json_object *jr = ig_result_to_json(&res[i]);

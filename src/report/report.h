@@ -8,6 +8,22 @@
 #include <json-c/json.h>
 
 #include "engine/result.h"
+#include "wire/codec.h"
+
+struct ig_compare;
+struct ig_finding;
+
+struct ig_report_env {
+	struct ig_sysinfo client;
+	struct ig_sysinfo server;
+	struct ig_fingerprint fp_client; /* of the device verbs used, if any */
+	struct ig_fingerprint fp_server;
+	bool has_fp;
+	const struct ig_compare *cmp; /* the comparison, or NULL */
+	const char *note;	      /* one line for the reader, or NULL */
+	const struct ig_finding *findings; /* the doctor's, for the run */
+	size_t nfindings;
+};
 
 enum ig_format {
 	IG_FMT_TEXT,
@@ -34,14 +50,7 @@ int ig_report_write(FILE *f, enum ig_format fmt,
 json_object *ig_report_json(const struct ig_report_env *env,
 			    const struct ig_result *res, size_t n);
 
-/* JSON pieces, shared with the control channel (the server's CPU figures
- * travel back to the client as the object ig_cpu_usage_to_json makes). */
-json_object *ig_cpu_usage_to_json(const struct ig_cpu_usage *u);
-int ig_cpu_usage_from_json(json_object *o, struct ig_cpu_usage *u);
+/* One result as the report's JSON holds it (new reference, or NULL). */
 json_object *ig_result_to_json(const struct ig_result *r);
-json_object *ig_sysinfo_to_json(const struct ig_sysinfo *si);
-int ig_sysinfo_from_json(json_object *o, struct ig_sysinfo *si);
-json_object *ig_xinfo_to_json(const struct ig_xinfo *x);
-int ig_xinfo_from_json(json_object *o, struct ig_xinfo *x);
 
 #endif

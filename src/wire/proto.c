@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "proto.h"
 
 static const char *const type_names[IG_MSG_TYPE_MAX] = {
@@ -119,32 +120,6 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 	if (ret)
 		return ret;
 	return IG_MSG_HDR_LEN + (int)h->len;
-}
-
-int ig_json_get_u64(json_object *o, const char *key, uint64_t *v)
-{
-	json_object *f;
-
-	if (!json_object_object_get_ex(o, key, &f) ||
-	    !json_object_is_type(f, json_type_int))
-		return -EINVAL;
-	errno = 0;
-	*v = json_object_get_uint64(f);
-	if (errno ||
-	    (json_object_get_int64(f) < 0 && json_object_get_uint64(f) == 0))
-		return -EINVAL;
-	return 0;
-}
-
-int ig_json_get_str(json_object *o, const char *key, const char **v)
-{
-	json_object *f;
-
-	if (!json_object_object_get_ex(o, key, &f) ||
-	    !json_object_is_type(f, json_type_string))
-		return -EINVAL;
-	*v = json_object_get_string(f);
-	return 0;
 }
 
 /* clang-format off */

@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "common/json.h"
 #include "common/params.h"
 
 /*
@@ -81,9 +82,5 @@ json_object *ig_params_to_json(const struct ig_params *p);
 int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 			size_t errlen);
 
-/* Small accessors for message bodies; return -EINVAL when absent or of
- * another type. */
-int ig_json_get_u64(json_object *o, const char *key, uint64_t *v);
-int ig_json_get_str(json_object *o, const char *key, const char **v);
 
 #endif
