@@ -7,6 +7,7 @@
 
 #include "client.h"
 #include "engine/engine.h"
+#include "transports/transports.h"
 
 struct plan {
 	const struct ig_client_opts *o;
@@ -67,7 +68,7 @@ static int one_run(struct plan *pl, const struct ig_params *p,
 {
 	char err[512];
 
-	if (!ig_engine_client(pl->c, p, &pl->o->local, r, err, sizeof(err)))
+	if (!ig_engine_client(&ig_transports, pl->c, p, &pl->o->local, r, err, sizeof(err)))
 		return 0;
 	if (pl->tty)
 		fputs("\r\033[K", stderr);

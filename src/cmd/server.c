@@ -27,6 +27,7 @@
 #include "wire/ctrl.h"
 #include "doctor/doctor.h"
 #include "engine/engine.h"
+#include "transports/transports.h"
 #include "engine/fault.h"
 #include "lobby.h"
 #include "wire/net.h"
@@ -129,7 +130,7 @@ static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
 			goto out;
 		}
 		err[0] = 0;
-		if (ig_engine_server(c, o, err, sizeof(err))) {
+		if (ig_engine_server(&ig_transports, c, o, err, sizeof(err))) {
 			json_object_put(o);
 			slog(srv, "%s: %s", c->peer, err);
 			return;

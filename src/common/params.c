@@ -10,17 +10,22 @@
 #include "clock.h"
 #include "params.h"
 
+static const char *const xport_names[IG_XPORT_COUNT] = {
+	[IG_XPORT_TCP] = "tcp",
+	[IG_XPORT_VERBS] = "verbs",
+};
+
 static const struct {
 	const char *name;
-	const char *transport;
+	enum ig_xport_id xport;
 	enum ig_pattern pattern;
 } tests[IG_TEST_COUNT] = {
-	[IG_TEST_TCP_BW] = { "tcp_bw", "tcp", IG_PATTERN_BW },
-	[IG_TEST_TCP_LAT] = { "tcp_lat", "tcp", IG_PATTERN_LAT },
-	[IG_TEST_SEND_BW] = { "send_bw", "verbs", IG_PATTERN_BW },
-	[IG_TEST_WRITE_BW] = { "write_bw", "verbs", IG_PATTERN_BW },
-	[IG_TEST_SEND_LAT] = { "send_lat", "verbs", IG_PATTERN_LAT },
-	[IG_TEST_WRITE_LAT] = { "write_lat", "verbs", IG_PATTERN_LAT },
+	[IG_TEST_TCP_BW] = { "tcp_bw", IG_XPORT_TCP, IG_PATTERN_BW },
+	[IG_TEST_TCP_LAT] = { "tcp_lat", IG_XPORT_TCP, IG_PATTERN_LAT },
+	[IG_TEST_SEND_BW] = { "send_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
+	[IG_TEST_WRITE_BW] = { "write_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
+	[IG_TEST_SEND_LAT] = { "send_lat", IG_XPORT_VERBS, IG_PATTERN_LAT },
+	[IG_TEST_WRITE_LAT] = { "write_lat", IG_XPORT_VERBS, IG_PATTERN_LAT },
 };
 
 const char *ig_test_name(enum ig_test t)
@@ -28,9 +33,17 @@ const char *ig_test_name(enum ig_test t)
 	return (unsigned int)t < IG_TEST_COUNT ? tests[t].name : "unknown";
 }
 
+enum ig_xport_id ig_test_xport(enum ig_test t)
+{
+	return (unsigned int)t < IG_TEST_COUNT ? tests[t].xport
+					       : IG_XPORT_COUNT;
+}
+
 const char *ig_test_transport(enum ig_test t)
 {
-	return (unsigned int)t < IG_TEST_COUNT ? tests[t].transport : "unknown";
+	enum ig_xport_id x = ig_test_xport(t);
+
+	return x < IG_XPORT_COUNT ? xport_names[x] : "unknown";
 }
 
 enum ig_pattern ig_test_pattern(enum ig_test t)

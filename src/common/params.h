@@ -34,6 +34,17 @@ enum ig_test {
 	IG_TEST_COUNT
 };
 
+/*
+ * The transports, an index into the table src/transports/ registers
+ * (struct ig_xports).  A new transport adds its id here, its tests to the
+ * table in params.c, and one line to src/transports/transports.c.
+ */
+enum ig_xport_id {
+	IG_XPORT_TCP,
+	IG_XPORT_VERBS,
+	IG_XPORT_COUNT
+};
+
 enum ig_pattern {
 	IG_PATTERN_BW,	/* one-way stream, client sends */
 	IG_PATTERN_LAT, /* ping-pong */
@@ -76,7 +87,9 @@ const char *ig_test_name(enum ig_test t);
 /* Returns the test or -EINVAL. */
 int ig_test_parse(const char *name);
 enum ig_pattern ig_test_pattern(enum ig_test t);
-/* "tcp" or "verbs" */
+/* The transport that runs test t. */
+enum ig_xport_id ig_test_xport(enum ig_test t);
+/* Its name: "tcp" or "verbs" ("unknown" for no test). */
 const char *ig_test_transport(enum ig_test t);
 
 void ig_params_default(struct ig_params *p);

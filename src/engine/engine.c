@@ -34,13 +34,6 @@ const char *ig_session_err(struct ig_session *s)
 	return s->ctrl->err[0] ? s->ctrl->err : "unknown error";
 }
 
-const struct ig_xport_ops *ig_xport_for(enum ig_test t)
-{
-	if (!strcmp(ig_test_transport(t), "tcp"))
-		return &ig_tcp_ops;
-	return &ig_verbs_ops;
-}
-
 void ig_eng_wake_all(struct ig_session *s)
 {
 	pthread_mutex_lock(&s->lock);
@@ -168,6 +161,7 @@ void ig_eng_go(struct ig_session *s, unsigned int phase)
 }
 
 int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
+			const struct ig_xport_ops *ops,
 			const struct ig_params *p, bool server)
 {
 	pthread_condattr_t ca;
@@ -177,7 +171,7 @@ int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
 	s->ctrl = ctrl;
 	s->server = server;
 	s->cpu_root = "/";
-	s->ops = ig_xport_for(p->test);
+	s->ops = ops;
 	ig_local_opts_default(&s->local);
 	s->nstreams = p->streams;
 	s->st = calloc(s->nstreams, sizeof(*s->st));

@@ -90,22 +90,23 @@ int ig_stream_tag_get(const uint8_t *b, uint64_t cookie, unsigned int nstreams);
 /* Receiver side: count n bytes received on a stream. */
 void ig_stream_rx(struct ig_stream *st, uint64_t n);
 
-const struct ig_xport_ops *ig_xport_for(enum ig_test t);
-
 /*
+ * Both take the transports' table x (src/transports/ig_transports).
+ *
  * Client: runs one test described by p against the server on ctrl (HELLO
  * already exchanged): SETUP, transport set-up, warm-up, measurement,
  * result exchange.  Fills r.  Returns 0 or a negative errno with one line
  * in err.
  */
-int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
+int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
+		     const struct ig_params *p,
 		     const struct ig_local_opts *local, struct ig_result *r,
 		     char *err, size_t errlen);
 /*
  * Server: runs the test whose SETUP body is setup; returns when it is
  * over or failed, with every resource freed.
  */
-int ig_engine_server(struct ig_ctrl *ctrl, json_object *setup, char *err,
-		     size_t errlen);
+int ig_engine_server(const struct ig_xports *x, struct ig_ctrl *ctrl,
+		     json_object *setup, char *err, size_t errlen);
 
 #endif

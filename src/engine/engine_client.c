@@ -267,7 +267,8 @@ static int alloc_hists(struct ig_session *s)
 	return 0;
 }
 
-int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
+int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
+		     const struct ig_params *p,
 		     const struct ig_local_opts *local, struct ig_result *r,
 		     char *err, size_t errlen)
 {
@@ -279,7 +280,8 @@ int ig_engine_client(struct ig_ctrl *ctrl, const struct ig_params *p,
 	r->params = *p;
 	r->test = ig_test_name(p->test);
 	r->transport = ig_test_transport(p->test);
-	ret = ig_eng_session_init(&s, ctrl, p, false);
+	ret = ig_eng_session_init(&s, ctrl, x->ops[ig_test_xport(p->test)], p,
+				  false);
 	s.local = *local;
 	if (!ret)
 		ret = alloc_hists(&s);

@@ -8,6 +8,7 @@
 void ig_eng_wake_all(struct ig_session *s);
 void ig_eng_go(struct ig_session *s, unsigned int phase);
 int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
+			const struct ig_xport_ops *ops,
 			const struct ig_params *p, bool server);
 void ig_eng_session_destroy(struct ig_session *s);
 int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *));

@@ -207,8 +207,8 @@ static int serve(struct ig_session *s)
 	return ret;
 }
 
-int ig_engine_server(struct ig_ctrl *ctrl, json_object *setup, char *err,
-		     size_t errlen)
+int ig_engine_server(const struct ig_xports *x, struct ig_ctrl *ctrl,
+		     json_object *setup, char *err, size_t errlen)
 {
 	struct ig_params p;
 	struct ig_session s;
@@ -226,7 +226,8 @@ int ig_engine_server(struct ig_ctrl *ctrl, json_object *setup, char *err,
 	}
 	ctrl->timeout_ms = p.timeout_ms;
 	ig_fault_point(true, IG_FAULT_PARAMS);
-	ret = ig_eng_session_init(&s, ctrl, &p, true);
+	ret = ig_eng_session_init(&s, ctrl, x->ops[ig_test_xport(p.test)], &p,
+				  true);
 	if (!ret)
 		ret = serve(&s);
 	ig_eng_join_workers(&s);

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/params.h"
+
 struct ig_session;
 struct ig_stream;
 
@@ -59,7 +61,13 @@ struct ig_xport_ops {
 	bool rx_confirms;
 };
 
-extern const struct ig_xport_ops ig_tcp_ops;
-extern const struct ig_xport_ops ig_verbs_ops;
+/*
+ * Every transport's ops, indexed by enum ig_xport_id.  The engine knows no
+ * transport by name: src/transports/ fills this table and whoever runs a
+ * test (the client, the server) hands it to the engine.
+ */
+struct ig_xports {
+	const struct ig_xport_ops *ops[IG_XPORT_COUNT];
+};
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "common/clock.h"
 #include "engine/engine.h"
+#include "tcp.h"
 #include "tcp_int.h"
 
 #define RX_CHUNK (256u * 1024)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "verbs.h"
 #include "verbs_int.h"
 
 static int exchange_mrs(struct ig_session *s);

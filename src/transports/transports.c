@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where transports are registered: one line each.  A transport lives in
+ * a folder of its own beside src/sockets and src/verbs, fills a struct
+ * ig_xport_ops (src/engine/xport.h) and is named here.
+ */
+#include "sockets/tcp.h"
+#include "transports.h"
+#include "verbs/verbs.h"
+
+const struct ig_xports ig_transports = {
+	.ops = {
+		[IG_XPORT_TCP] = &ig_tcp_ops,
+		[IG_XPORT_VERBS] = &ig_verbs_ops,
+	},
+};

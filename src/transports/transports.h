@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_TRANSPORTS_H
+#define IG_TRANSPORTS_H
+
+#include "engine/xport.h"
+
+/* Every transport built into ibgap, indexed by enum ig_xport_id: what
+ * the client and the server hand to ig_engine_client/ig_engine_server. */
+extern const struct ig_xports ig_transports;
+
+#endif

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_VERBS_H
+#define IG_VERBS_H
+
+#include "engine/xport.h"
+
+/* The verbs transport (src/verbs: RC over libibverbs and librdmacm),
+ * registered in src/transports. */
+extern const struct ig_xport_ops ig_verbs_ops;
+
+#endif
