@@ -1,183 +1,25 @@
 // SPDX-License-Identifier: MIT
-/* ibgap: subcommand table. */
-#include <errno.h>
-#include <pthread.h>
-#include <stdbool.h>
-#include <signal.h>
+/* ibgap: the subcommand table. */
 #include <stdio.h>
 #include <string.h>
 
-#include "report/baseline.h"
-#include "cmd/client.h"
-#include "cmd/cli.h"
-#include "doctor/doctor.h"
-#include "cmd/server.h"
-#include "host/sysinfo.h"
-#include "cmd/usage.h"
-#include "verbs/vb_find.h"
-
-/* Set by SIGINT/SIGTERM (server) or SIGINT (client); nothing else writes
- * it: the one mutable global, as a signal handler needs. */
-static volatile sig_atomic_t quit_flag;
-
-static void on_signal(int sig)
-{
-	quit_flag = 1;
-}
-
-/* The client's first SIGINT ends the run early with partial results; a
- * second one kills at once (SA_RESETHAND). */
-static void catch_sigint(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal,
-				.sa_flags = SA_RESETHAND };
-
-	sigaction(SIGINT, &sa, NULL);
-}
-
-static int usage_error(const char *err, const char *cmd)
-{
-	fprintf(stderr, "ibgap: %s\n", err);
-	return 2;
-}
-
-static int server_main(int argc, char **argv)
-{
-	struct ig_server_opts o;
-	struct ig_server *srv;
-	struct sigaction sa = { .sa_handler = on_signal };
-	char err[512];
-	int ret = ig_cli_server(argc, argv, &o, err, sizeof(err));
-
-	if (ret == 1)
-		return fputs(ig_usage_server, stdout), 0;
-	if (ret)
-		return usage_error(err, "server");
-	srv = ig_server_new(&o, false, err, sizeof(err));
-	if (!srv) {
-		/* a refused --auth-file is a bad option value */
-		ret = errno == EKEYREJECTED ? 2 : 1;
-		fprintf(stderr, "ibgap server: %s\n", err);
-		return ret;
-	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	ret = ig_server_run(srv, &quit_flag);
-	ig_server_free(srv);
-	return ret ? 1 : 0;
-}
-
-static int client_main(int argc, char **argv)
-{
-	struct ig_client_opts o;
-	char err[256];
-	int ret = ig_cli_client(argc, argv, &o, err, sizeof(err));
-
-	if (ret == 1)
-		return fputs(ig_usage_client, stdout), 0;
-	if (ret)
-		return usage_error(err, "client");
-	signal(SIGPIPE, SIG_IGN);
-	o.local.interrupt = &quit_flag;
-	catch_sigint();
-	return ig_client_run(&o);
-}
-
-struct local_server {
-	struct ig_server *srv;
-	volatile sig_atomic_t quit;
-};
-
-static void *local_server_thread(void *arg)
-{
-	struct local_server *ls = arg;
-
-	ig_server_run(ls->srv, &ls->quit);
-	return NULL;
-}
-
-static int run_local(const char *addr, bool tcp_only)
-{
-	struct ig_server_opts so = { .bind = addr,
-				     .port = "0",
-				     .timeout_ms = 10000 };
-	struct local_server ls = { 0 };
-	struct ig_client_opts co;
-	char port[16], err[256];
-	char *argv[] = { "client",	   "-p", port, (char *)addr, "-t",
-			 "tcp_bw,tcp_lat", NULL };
-	pthread_t t;
-	int ret;
-
-	ls.srv = ig_server_new(&so, true, err, sizeof(err));
-	if (!ls.srv) {
-		fprintf(stderr, "ibgap: local server on %s: %s\n", addr, err);
-		return 1;
-	}
-	snprintf(port, sizeof(port), "%d", ig_server_port(ls.srv));
-	if (ig_cli_client(tcp_only ? 6 : 4, argv, &co, err, sizeof(err)))
-		return usage_error(err, "client");
-	if (pthread_create(&t, NULL, local_server_thread, &ls)) {
-		fprintf(stderr, "ibgap: cannot start the local server\n");
-		ig_server_free(ls.srv);
-		return 1;
-	}
-	ret = ig_client_run(&co);
-	ls.quit = 1;
-	pthread_join(t, NULL);
-	ig_server_free(ls.srv);
-	return ret;
-}
-
-/* "ibgap" alone: the comparison on this machine over its first active
- * RDMA port's IP address, against a server of our own; TCP alone over
- * loopback where there is none. */
-static int local_main(void)
-{
-	char addr[64], dev[64];
-
-	signal(SIGPIPE, SIG_IGN);
-	if (ig_find_rdma_addr(addr, sizeof(addr), dev, sizeof(dev)) == 0) {
-		fprintf(stderr,
-			"ibgap: comparing verbs and TCP on %s through "
-			"%s\n",
-			dev, addr);
-		return run_local(addr, false);
-	}
-	fprintf(stderr, "ibgap: no active RDMA port with an IP address: TCP "
-			"alone over loopback (to compare, create a Soft-RoCE "
-			"device: rdma link add rxe0 type rxe netdev IFACE)\n");
-	return run_local("127.0.0.1", true);
-}
-
-static int version_main(int argc, char **argv)
-{
-	printf("ibgap %s\n", IG_VERSION);
-	return 0;
-}
-
-static int help_main(int argc, char **argv)
-{
-	fputs(ig_usage_main, stdout);
-	return 0;
-}
+#include "cmd/commands.h"
 
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } subcommands[] = {
-	{ "server", server_main },    { "client", client_main },
-	{ "version", version_main },  { "--version", version_main },
-	{ "help", help_main },	      { "--help", help_main },
-	{ "-h", help_main },	      { "diff", diff_main },
+	{ "server", ig_cmd_server },   { "client", ig_cmd_client },
+	{ "version", ig_cmd_version }, { "--version", ig_cmd_version },
+	{ "help", ig_cmd_help },       { "--help", ig_cmd_help },
+	{ "-h", ig_cmd_help },	       { "diff", diff_main },
 	{ "doctor", ig_doctor_main },
 };
 
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return local_main();
+		return ig_cmd_local();
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(*subcommands); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);

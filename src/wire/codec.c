@@ -53,7 +53,8 @@ int ig_cpu_usage_from_json(json_object *o, struct ig_cpu_usage *u)
 		return -EINVAL;
 	/* us_per_kib is optional: absent means "no payload moved". */
 	if (json_object_object_get_ex(o, "us_per_kib", NULL) &&
-	    (ig_json_get_double(o, "us_per_kib", &t.us_per_kib) || t.us_per_kib < 0))
+	    (ig_json_get_double(o, "us_per_kib", &t.us_per_kib) ||
+	     t.us_per_kib < 0))
 		return -EINVAL;
 	*u = t;
 	return 0;
@@ -118,7 +119,8 @@ int ig_xinfo_from_json(json_object *o, struct ig_xinfo *x)
 
 	if (ig_json_copy_str(o, "device", t.device, sizeof(t.device)) ||
 	    ig_json_get_int(o, "port", &t.port) ||
-	    ig_json_copy_str(o, "link_layer", t.link_layer, sizeof(t.link_layer)) ||
+	    ig_json_copy_str(o, "link_layer", t.link_layer,
+			     sizeof(t.link_layer)) ||
 	    ig_json_get_int(o, "mtu", &t.mtu) ||
 	    ig_json_copy_str(o, "gid", t.gid, sizeof(t.gid)) ||
 	    ig_json_get_int(o, "gid_index", &t.gid_index) ||

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_COMMANDS_H
+#define IG_COMMANDS_H
+
+/*
+ * The subcommands of ibgap, each called with argv[0] = its own name and
+ * returning the process's exit status (0 ok, 1 a run failed or a metric
+ * regressed, 2 a bad option value, 3 an unreadable baseline).
+ */
+int ig_cmd_server(int argc, char **argv);
+int ig_cmd_client(int argc, char **argv);
+int ig_cmd_version(int argc, char **argv);
+int ig_cmd_help(int argc, char **argv);
+/* diff_cmd.c: two saved reports side by side */
+int diff_main(int argc, char **argv);
+/* doctor_main.c: why TCP is slower, on this host and the server */
+int ig_doctor_main(int argc, char **argv);
+/* No arguments: the comparison on this machine against a server of its
+ * own, over the first active RDMA port's address (else TCP alone over
+ * loopback). */
+int ig_cmd_local(void);
+
+#endif
