@@ -31,7 +31,7 @@
 #include "host/fingerprint.h"
 #include "common/params.h"
 #include "wire/proto.h"
-#include "report/report.h"
+#include "wire/codec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
