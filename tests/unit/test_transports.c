@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the transports' table (src/transports): every transport
+ * id has its ops, with every operation the engine calls, under the name
+ * the tests of that id report, and every test's transport is registered.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "common/params.h"
+#include "transports/transports.h"
+
+START_TEST(t_every_id_registered)
+{
+	const struct ig_xport_ops *ops = ig_transports.ops[_i];
+
+	ck_assert_msg(ops, "transport id %d has no ops in ig_transports", _i);
+	ck_assert_msg(ops->setup && ops->stop && ops->cleanup && ops->bw_send &&
+			      ops->bw_flush && ops->bw_recv && ops->lat_ping &&
+			      ops->lat_pong,
+		      "transport %s lacks an operation", ops->name);
+}
+END_TEST
+
+START_TEST(t_every_test_has_its_transport)
+{
+	enum ig_xport_id x = ig_test_xport(_i);
+
+	ck_assert_int_lt(x, IG_XPORT_COUNT);
+	ck_assert_ptr_nonnull(ig_transports.ops[x]);
+	ck_assert_str_eq(ig_transports.ops[x]->name, ig_test_transport(_i));
+}
+END_TEST
+
+START_TEST(t_rx_confirms)
+{
+	/* TCP's flush means "the kernel copied it"; an RC completion means
+	 * the peer acknowledged it (docs/design.md, "Metric definitions") */
+	ck_assert(ig_transports.ops[IG_XPORT_TCP]->rx_confirms);
+	ck_assert(!ig_transports.ops[IG_XPORT_VERBS]->rx_confirms);
+}
+END_TEST
+
+START_TEST(t_no_test_no_transport)
+{
+	ck_assert_int_eq(ig_test_xport(IG_TEST_COUNT), IG_XPORT_COUNT);
+	ck_assert_str_eq(ig_test_transport(IG_TEST_COUNT), "unknown");
+}
+END_TEST
+
+static Suite *transports_suite(void)
+{
+	Suite *s = suite_create("transports");
+	TCase *tc = tcase_create("table");
+
+	tcase_add_loop_test(tc, t_every_id_registered, 0, IG_XPORT_COUNT);
+	tcase_add_loop_test(tc, t_every_test_has_its_transport, 0,
+			    IG_TEST_COUNT);
+	tcase_add_test(tc, t_rx_confirms);
+	tcase_add_test(tc, t_no_test_no_transport);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(transports_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
