@@ -14,22 +14,14 @@
 #include <string.h>
 
 #include "doctor/doctor_int.h"
+#include "testdata.h"
 
-static void data_path(char *buf, size_t len, const char *rel)
+static void fixture_root(char *buf, size_t len, const char *fixture)
 {
-	const char *d = getenv("IG_TEST_DATA");
-	int n;
+	char rel[256];
 
-	if (d && *d) {
-		n = snprintf(buf, len, "%s/doctor/%s", d, rel);
-	} else {
-		const char *f = __FILE__, *slash = strrchr(f, '/');
-		int dl = slash ? (int)(slash - f) : 1;
-
-		n = snprintf(buf, len, "%.*s/../data/doctor/%s", dl,
-			     slash ? f : ".", rel);
-	}
-	ck_assert_int_lt(n, (int)len);
+	snprintf(rel, sizeof(rel), "doctor/%s", fixture);
+	data_path(buf, len, rel);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -83,7 +75,7 @@ static void run(const char *scenario, const char *addr, uint64_t window,
 	char root[4096];
 	struct ig_doctor_opts o = { .addr = addr, .window = window };
 
-	data_path(root, sizeof(root), scenario);
+	fixture_root(root, sizeof(root), scenario);
 	o.root = root;
 	ck_assert_int_eq(ig_doctor_run(&o, r), 0);
 	ck_assert_msg(r->fixture, "%s: the fixture queries were not used",
@@ -218,7 +210,7 @@ START_TEST(server_side_address)
 	char root[4096];
 
 	/* the server's own address: no route.local, the owner's netdev */
-	data_path(root, sizeof(root), "healthy");
+	fixture_root(root, sizeof(root), "healthy");
 	o.root = root;
 	ck_assert_int_eq(ig_doctor_run(&o, &r), 0);
 	expect_ids(&r, "info:link.rate,info:ipoib.enhanced,info:sock.cc");
@@ -472,7 +464,7 @@ START_TEST(top_for_comparison)
 	struct ig_finding out[5];
 	char root[4096];
 
-	data_path(root, sizeof(root), "pcie_gen3x8_200g");
+	fixture_root(root, sizeof(root), "pcie_gen3x8_200g");
 	inet_pton(AF_INET, peer, &sa.sin_addr);
 	ck_assert_int_eq(ig_doctor_top(root, (struct sockaddr *)&sa, 0, out, 5),
 			 2);
@@ -481,7 +473,7 @@ START_TEST(top_for_comparison)
 	ck_assert_int_eq(ig_doctor_top(root, (struct sockaddr *)&sa, 0, out, 1),
 			 1);
 	ck_assert_str_eq(out[0].id, "pcie.ceiling");
-	data_path(root, sizeof(root), "healthy");
+	fixture_root(root, sizeof(root), "healthy");
 	ck_assert_int_eq(ig_doctor_top(root, (struct sockaddr *)&sa, 0, out, 5),
 			 0);
 	ck_assert_int_eq(ig_doctor_top("/nonexistent-ibgap-root",
@@ -497,7 +489,7 @@ START_TEST(counters_diff)
 	struct ig_finding out[4];
 	char root[4096];
 
-	data_path(root, sizeof(root), "ipoib_enhanced");
+	fixture_root(root, sizeof(root), "ipoib_enhanced");
 	inet_pton(AF_INET, peer, &sa.sin_addr);
 	ck_assert_int_eq(ig_doctor_counters(root, (struct sockaddr *)&sa, &a),
 			 0);
