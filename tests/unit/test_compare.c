@@ -648,7 +648,8 @@ static int starts_with_pair(const char *line, const struct ig_compare *c)
 }
 
 /* Asserts that the text table has one line per pair; out is cut up. */
-static void assert_pair_lines(char *out, const struct ig_compare *c)
+static void assert_pair_lines(const char *row, char *out,
+			      const struct ig_compare *c)
 {
 	char *line, *save = NULL;
 	size_t rows = 0;
@@ -656,55 +657,67 @@ static void assert_pair_lines(char *out, const struct ig_compare *c)
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		rows += starts_with_pair(line, c);
-	ck_assert_msg(rows == c->npairs, "%zu pair lines, want %zu", rows,
-		      c->npairs);
+	ck_assert_msg(rows == c->npairs, "%s: %zu pair lines, want %zu", row,
+		      rows, c->npairs);
 }
 
-START_TEST(text_output)
+/* What the text table of a set must say: phrases anywhere in it, and
+ * phrases in the line that starts with a given text. */
+static const struct text_case {
+	const char *name;
+	void (*set)(struct set *s);
+	const char *has[6];
+	const char *line; /* NULL: none */
+	const char *line_has[3];
+} text_cases[] = {
+	{
+		.name = "one_size",
+		.set = one_size_set,
+		.has = { "verbs next to TCP", "verbs Gb/s", "tcp Gb/s",
+			 "verbs p50", "tcp p99", "client CPU s/GB" },
+		/* 20.00 12.00 0.60x, 80% of the port */
+		.line = "write_bw ",
+		.line_has = { "20.00", "0.60x", "80%" },
+	},
+	{
+		.name = "sweep",
+		.set = sweep_set,
+		.has = { "N1/2", "write_bw 8K", "tcp_bw 32K",
+			 "not within the sweep" },
+	},
+};
+
+static void assert_line(const struct text_case *t, const char *out)
 {
-	struct set s;
-	struct ig_compare c;
-	char *out, *line;
+	char want[64], line[512];
+	const char *at;
 
-	one_size_set(&s);
-	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
-	out = capture(ig_compare_text, &c);
-	ck_assert_ptr_nonnull(strstr(out, "verbs next to TCP"));
-	ck_assert_ptr_nonnull(strstr(out, "verbs Gb/s"));
-	ck_assert_ptr_nonnull(strstr(out, "tcp Gb/s"));
-	ck_assert_ptr_nonnull(strstr(out, "verbs p50"));
-	ck_assert_ptr_nonnull(strstr(out, "tcp p99"));
-	ck_assert_ptr_nonnull(strstr(out, "client CPU s/GB"));
-	assert_pair_lines(out, &c);
-	free(out);
-
-	/* write_bw row: 20.00 12.00 0.60x, 80% of the port */
-	out = capture(ig_compare_text, &c);
-	line = strstr(out, "\nwrite_bw ");
-	ck_assert_ptr_nonnull(line);
-	ck_assert_ptr_nonnull(strstr(line, "20.00"));
-	ck_assert_ptr_nonnull(strstr(line, "0.60x"));
-	ck_assert_ptr_nonnull(strstr(line, "80%"));
-	free(out);
-	ig_compare_free(&c);
-	free(s.r);
+	snprintf(want, sizeof(want), "\n%s", t->line);
+	at = strstr(out, want);
+	ck_assert_msg(at, "%s: no line '%s'", t->name, t->line);
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(at + 1, "\n"),
+		 at + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(t->line_has) && t->line_has[i]; i++)
+		ck_assert_msg(strstr(line, t->line_has[i]),
+			      "%s: no '%s' in '%s'", t->name, t->line_has[i],
+			      line);
 }
-END_TEST
 
-START_TEST(text_sweep_lines)
+START_TEST(text_table)
 {
-	struct set s;
+	const struct text_case *t = &text_cases[_i];
 	struct ig_compare c;
+	struct set s;
 	char *out;
 
-	sweep_set(&s);
-	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
+	build(t->name, t->set, &s, &c);
 	out = capture(ig_compare_text, &c);
-	ck_assert_ptr_nonnull(strstr(out, "N1/2"));
-	ck_assert_ptr_nonnull(strstr(out, "write_bw 8K"));
-	ck_assert_ptr_nonnull(strstr(out, "tcp_bw 32K"));
-	ck_assert_ptr_nonnull(strstr(out, "not within the sweep"));
-	assert_pair_lines(out, &c);
+	for (size_t i = 0; i < ARRAY_SIZE(t->has) && t->has[i]; i++)
+		ck_assert_msg(strstr(out, t->has[i]), "%s: no '%s' in:\n%s",
+			      t->name, t->has[i], out);
+	if (t->line)
+		assert_line(t, out);
+	assert_pair_lines(t->name, out, &c);
 	free(out);
 	ig_compare_free(&c);
 	free(s.r);
@@ -943,8 +956,7 @@ static Suite *compare_suite(void)
 	tc = tcase_create("output");
 	tcase_add_test(tc, json_pairs);
 	tcase_add_test(tc, json_sweep);
-	tcase_add_test(tc, text_output);
-	tcase_add_test(tc, text_sweep_lines);
+	tcase_add_loop_test(tc, text_table, 0, ARRAY_SIZE(text_cases));
 	tcase_add_test(tc, csv_output);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pool");
