@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,152 @@
 #include "host/sysinfo.h"
 #include "testdata.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The fields a row expects, as struct ig_fingerprint names them; NULL:
+ * not checked. */
+struct fp_want {
+	const char *kernel, *rdma_core, *ibgap, *device, *fw_ver, *board_id;
+	const char *driver, *link_rate, *link_width, *link_speed, *netdev;
+	const char *mtu, *ipoib_mode, *pcie_speed, *pcie_width;
+};
+
+/* A field's name and its place in the fingerprint and in a want. */
+#define FP_FIELD(f)                                                    \
+	{                                                              \
+		.name = #f, .got = offsetof(struct ig_fingerprint, f), \
+		.want = offsetof(struct fp_want, f)                    \
+	}
+
+static const struct {
+	const char *name;
+	size_t got, want;
+} fp_fields[] = {
+	FP_FIELD(kernel),     FP_FIELD(rdma_core),  FP_FIELD(ibgap),
+	FP_FIELD(device),     FP_FIELD(fw_ver),	    FP_FIELD(board_id),
+	FP_FIELD(driver),     FP_FIELD(link_rate),  FP_FIELD(link_width),
+	FP_FIELD(link_speed), FP_FIELD(netdev),	    FP_FIELD(mtu),
+	FP_FIELD(ipoib_mode), FP_FIELD(pcie_speed), FP_FIELD(pcie_width),
+};
+_Static_assert(ARRAY_SIZE(fp_fields) == sizeof(struct fp_want) / sizeof(char *),
+	       "fp_fields[] lists every field of struct fp_want");
+
+/* One collection from a fixture tree, and what it must find. */
+struct fp_case {
+	const char *name;
+	const char *tree, *dev; /* tree under tests/data */
+	int port;
+	struct fp_want want;
+};
+
+static const struct fp_case fp_cases[] = {
+	{
+		.name = "mlx5_ipoib_host",
+		.tree = "fingerprint/mlx5_ipoib",
+		.dev = "mlx5_0",
+		.port = 1,
+		.want = { .kernel = "6.1.0-18-amd64",
+			  .rdma_core = "50.0",
+			  .ibgap = IG_VERSION,
+			  .device = "mlx5_0",
+			  .fw_ver = "20.31.1014",
+			  .board_id = "MT_0000000222",
+			  .driver = "mlx5_core",
+			  .link_rate = "200 Gb/sec (4X HDR)",
+			  .link_width = "4X",
+			  .link_speed = "HDR",
+			  .netdev = "ib0",
+			  .mtu = "2044",
+			  .ipoib_mode = "datagram",
+			  .pcie_speed = "8.0 GT/s PCIe",
+			  .pcie_width = "16" },
+	},
+	{
+		.name = "rxe_veth_host",
+		.tree = "fingerprint/rxe_veth",
+		.dev = "rxe0",
+		.port = 1,
+		.want = { .kernel = "6.1.0-57-amd64",
+			  .rdma_core = "44.0",
+			  .device = "rxe0",
+			  .fw_ver = "",
+			  .board_id = "",
+			  .driver = "rdma_rxe",
+			  .link_rate = "10 Gb/sec (1X FDR10)",
+			  .link_width = "1X",
+			  .link_speed = "FDR10",
+			  .netdev = "veth0",
+			  .mtu = "1500",
+			  .ipoib_mode = "", /* Ethernet: no mode */
+			  .pcie_speed = "",
+			  .pcie_width = "" },
+	},
+	{
+		/* Port 2 does not exist: no rate, and ib0 (dev_port 0) is
+		 * port 1's. */
+		.name = "other_port_has_no_netdev",
+		.tree = "fingerprint/mlx5_ipoib",
+		.dev = "mlx5_0",
+		.port = 2,
+		.want = { .fw_ver = "20.31.1014",
+			  .link_rate = "",
+			  .link_width = "",
+			  .link_speed = "",
+			  .netdev = "",
+			  .mtu = "",
+			  .ipoib_mode = "" },
+	},
+	{
+		.name = "no_device",
+		.tree = "fingerprint/mlx5_ipoib",
+		.dev = "",
+		.port = 1,
+		.want = { .kernel = "6.1.0-18-amd64",
+			  .ibgap = IG_VERSION,
+			  .device = "",
+			  .fw_ver = "",
+			  .driver = "",
+			  .netdev = "" },
+	},
+	{
+		/* a device that does not exist */
+		.name = "missing_device",
+		.tree = "fingerprint/mlx5_ipoib",
+		.dev = "mlx5_9",
+		.port = 1,
+		.want = { .device = "mlx5_9",
+			  .fw_ver = "",
+			  .link_rate = "",
+			  .pcie_speed = "" },
+	},
+	{
+		/* names that are not one */
+		.name = "device_path",
+		.tree = "fingerprint/mlx5_ipoib",
+		.dev = "../mlx5_0",
+		.port = 1,
+		.want = { .device = "", .fw_ver = "" },
+	},
+	{
+		.name = "null_device",
+		.tree = "fingerprint/mlx5_ipoib",
+		.dev = NULL,
+		.port = 1,
+		.want = { .device = "" },
+	},
+	{
+		/* a root that does not exist at all */
+		.name = "no_such_tree",
+		.tree = "fingerprint/no_such_tree",
+		.dev = "mlx5_0",
+		.port = 1,
+		.want = { .kernel = "",
+			  .rdma_core = "",
+			  .ibgap = IG_VERSION,
+			  .fw_ver = "" },
+	},
+};
+
 static void collect(const char *tree, const char *dev, int port,
 		    struct ig_fingerprint *fp)
 {
@@ -19,100 +166,27 @@ static void collect(const char *tree, const char *dev, int port,
 
 	data_path(root, sizeof(root), tree);
 	memset(fp, 0x5a, sizeof(*fp)); /* every field must be written */
-	ck_assert_int_eq(ig_fingerprint_collect(root, dev, port, fp), 0);
+	ck_assert_msg(!ig_fingerprint_collect(root, dev, port, fp),
+		      "%s, device %s, port %d: not collected", tree,
+		      dev ? dev : "(null)", port);
 }
 
-START_TEST(mlx5_ipoib_host)
+START_TEST(fixture_tree)
 {
+	const struct fp_case *c = &fp_cases[_i];
+	const char *got, *want;
 	struct ig_fingerprint fp;
 
-	collect("fingerprint/mlx5_ipoib", "mlx5_0", 1, &fp);
-	ck_assert_str_eq(fp.kernel, "6.1.0-18-amd64");
-	ck_assert_str_eq(fp.rdma_core, "50.0");
-	ck_assert_str_eq(fp.ibgap, IG_VERSION);
-	ck_assert_str_eq(fp.device, "mlx5_0");
-	ck_assert_str_eq(fp.fw_ver, "20.31.1014");
-	ck_assert_str_eq(fp.board_id, "MT_0000000222");
-	ck_assert_str_eq(fp.driver, "mlx5_core");
-	ck_assert_str_eq(fp.link_rate, "200 Gb/sec (4X HDR)");
-	ck_assert_str_eq(fp.link_width, "4X");
-	ck_assert_str_eq(fp.link_speed, "HDR");
-	ck_assert_str_eq(fp.netdev, "ib0");
-	ck_assert_str_eq(fp.mtu, "2044");
-	ck_assert_str_eq(fp.ipoib_mode, "datagram");
-	ck_assert_str_eq(fp.pcie_speed, "8.0 GT/s PCIe");
-	ck_assert_str_eq(fp.pcie_width, "16");
-}
-END_TEST
-
-START_TEST(rxe_veth_host)
-{
-	struct ig_fingerprint fp;
-
-	collect("fingerprint/rxe_veth", "rxe0", 1, &fp);
-	ck_assert_str_eq(fp.kernel, "6.1.0-57-amd64");
-	ck_assert_str_eq(fp.rdma_core, "44.0");
-	ck_assert_str_eq(fp.device, "rxe0");
-	ck_assert_str_eq(fp.fw_ver, "");
-	ck_assert_str_eq(fp.board_id, "");
-	ck_assert_str_eq(fp.driver, "rdma_rxe");
-	ck_assert_str_eq(fp.link_rate, "10 Gb/sec (1X FDR10)");
-	ck_assert_str_eq(fp.link_width, "1X");
-	ck_assert_str_eq(fp.link_speed, "FDR10");
-	ck_assert_str_eq(fp.netdev, "veth0");
-	ck_assert_str_eq(fp.mtu, "1500");
-	ck_assert_str_eq(fp.ipoib_mode, ""); /* Ethernet: no mode */
-	ck_assert_str_eq(fp.pcie_speed, "");
-	ck_assert_str_eq(fp.pcie_width, "");
-}
-END_TEST
-
-/* Port 2 does not exist: no rate, and ib0 (dev_port 0) is port 1's. */
-START_TEST(other_port_has_no_netdev)
-{
-	struct ig_fingerprint fp;
-
-	collect("fingerprint/mlx5_ipoib", "mlx5_0", 2, &fp);
-	ck_assert_str_eq(fp.fw_ver, "20.31.1014");
-	ck_assert_str_eq(fp.link_rate, "");
-	ck_assert_str_eq(fp.link_width, "");
-	ck_assert_str_eq(fp.link_speed, "");
-	ck_assert_str_eq(fp.netdev, "");
-	ck_assert_str_eq(fp.mtu, "");
-	ck_assert_str_eq(fp.ipoib_mode, "");
-}
-END_TEST
-
-START_TEST(no_device_and_missing_files)
-{
-	struct ig_fingerprint fp;
-
-	collect("fingerprint/mlx5_ipoib", "", 1, &fp);
-	ck_assert_str_eq(fp.kernel, "6.1.0-18-amd64");
-	ck_assert_str_eq(fp.ibgap, IG_VERSION);
-	ck_assert_str_eq(fp.device, "");
-	ck_assert_str_eq(fp.fw_ver, "");
-	ck_assert_str_eq(fp.driver, "");
-	ck_assert_str_eq(fp.netdev, "");
-
-	/* a device that does not exist, and names that are not one */
-	collect("fingerprint/mlx5_ipoib", "mlx5_9", 1, &fp);
-	ck_assert_str_eq(fp.device, "mlx5_9");
-	ck_assert_str_eq(fp.fw_ver, "");
-	ck_assert_str_eq(fp.link_rate, "");
-	ck_assert_str_eq(fp.pcie_speed, "");
-	collect("fingerprint/mlx5_ipoib", "../mlx5_0", 1, &fp);
-	ck_assert_str_eq(fp.device, "");
-	ck_assert_str_eq(fp.fw_ver, "");
-	collect("fingerprint/mlx5_ipoib", NULL, 1, &fp);
-	ck_assert_str_eq(fp.device, "");
-
-	/* a root that does not exist at all */
-	collect("fingerprint/no_such_tree", "mlx5_0", 1, &fp);
-	ck_assert_str_eq(fp.kernel, "");
-	ck_assert_str_eq(fp.rdma_core, "");
-	ck_assert_str_eq(fp.ibgap, IG_VERSION);
-	ck_assert_str_eq(fp.fw_ver, "");
+	collect(c->tree, c->dev, c->port, &fp);
+	for (size_t i = 0; i < ARRAY_SIZE(fp_fields); i++) {
+		got = (const char *)&fp + fp_fields[i].got;
+		want = *(const char *const *)((const char *)&c->want +
+					      fp_fields[i].want);
+		if (want)
+			ck_assert_msg(!strcmp(got, want),
+				      "%s: %s '%s', want '%s'", c->name,
+				      fp_fields[i].name, got, want);
+	}
 }
 END_TEST
 
@@ -211,10 +285,7 @@ static Suite *fingerprint_suite(void)
 	Suite *s = suite_create("fingerprint");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, mlx5_ipoib_host);
-	tcase_add_test(tc, rxe_veth_host);
-	tcase_add_test(tc, other_port_has_no_netdev);
-	tcase_add_test(tc, no_device_and_missing_files);
+	tcase_add_loop_test(tc, fixture_tree, 0, ARRAY_SIZE(fp_cases));
 	tcase_add_test(tc, live_system);
 	tcase_add_test(tc, json_round_trip);
 	tcase_add_test(tc, json_missing_and_wrong_types);
