@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "common/file.h"
 
 #define FAIL(ret, ...)                              \
 	do {                                        \
@@ -20,49 +21,19 @@
 		return (ret);                       \
 	} while (0)
 
-/* Reads at most IG_BASELINE_MAX_BYTES + 1 bytes (pipes and /proc files
- * have no size in advance). */
-static int read_all(int fd, char **out, size_t *outlen, char *err,
-		    size_t errlen)
+/* Reads the rest of fd (pipes and /proc files have no size in advance). */
+static int read_all(int fd, char **buf, size_t *len, char *err, size_t errlen)
 {
-	size_t cap = 64 * 1024, len = 0;
-	char *buf = malloc(cap + 1), *nbuf;
-	ssize_t n;
+	int ret = ig_file_read_fd(fd, IG_BASELINE_MAX_BYTES, buf, len);
 
-	while (buf) {
-		if (len == cap) {
-			if (cap > IG_BASELINE_MAX_BYTES)
-				break;
-			cap = cap * 2 > IG_BASELINE_MAX_BYTES
-				      ? IG_BASELINE_MAX_BYTES + 1
-				      : cap * 2;
-			nbuf = realloc(buf, cap + 1);
-			if (!nbuf)
-				break;
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n == 0) {
-			buf[len] = '\0';
-			*out = buf;
-			*outlen = len;
-			return 0;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			free(buf);
-			FAIL(-e, "cannot read: %s", strerror(e));
-		}
-		len += (size_t)n;
-	}
-	free(buf);
-	if (len > IG_BASELINE_MAX_BYTES)
-		FAIL(-EFBIG, "over the %u MiB limit of a saved report",
+	if (ret == -EFBIG)
+		FAIL(ret, "over the %u MiB limit of a saved report",
 		     IG_BASELINE_MAX_BYTES >> 20);
-	FAIL(-ENOMEM, "out of memory after %zu bytes", len);
+	if (ret == -ENOMEM)
+		FAIL(ret, "out of memory after %zu bytes", *len);
+	if (ret)
+		FAIL(ret, "cannot read: %s", strerror(-ret));
+	return 0;
 }
 
 static int slurp(const char *path, char **buf, size_t *len, char *err,

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,10 +15,11 @@
 #include <openssl/rand.h>
 
 #include "auth.h"
+#include "common/file.h"
 
 #define MAC_LEN 32 /* SHA-256 */
-/* the secret, a CR and a newline, one byte more to see a longer file */
-#define READ_MAX (IG_AUTH_KEY_MAX + 3)
+/* the longest file: the secret, a CR and a newline */
+#define FILE_MAX (IG_AUTH_KEY_MAX + 2)
 
 static const char label[] = "ibgap-auth-1";
 static const char hexdig[] = "0123456789abcdef";
@@ -57,7 +59,7 @@ static int check_file(int fd, const char *path, char *err, size_t errlen)
 				 "readable by its owner only (chmod 600 '%s')",
 				 path, (unsigned int)(st.st_mode & 07777),
 				 path);
-	if (st.st_size >= READ_MAX)
+	if (st.st_size > FILE_MAX)
 		return load_fail(-EINVAL, err, errlen,
 				 "auth file '%s' is %lld bytes, too long: the "
 				 "secret must be %d to %d bytes",
@@ -66,32 +68,10 @@ static int check_file(int fd, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Reads the whole file into buf[0..READ_MAX); *n bytes. */
-static int read_all(int fd, const char *path, unsigned char *buf, size_t *n,
-		    char *err, size_t errlen)
+/* Refuses a secret of n bytes, trailing newlines trimmed, outside
+ * [IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX]. */
+static int check_len(const char *path, size_t n, char *err, size_t errlen)
 {
-	ssize_t r;
-
-	*n = 0;
-	do {
-		r = read(fd, buf + *n, READ_MAX - *n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return load_fail(-errno, err, errlen,
-					 "reading auth file '%s' failed: %s",
-					 path, strerror(errno));
-		*n += (size_t)r;
-	} while (r > 0 && *n < READ_MAX);
-	return 0;
-}
-
-/* Trims trailing newlines and CRs; checks the length; copies to key. */
-static int take(const char *path, const unsigned char *buf, size_t n,
-		struct ig_auth_key *key, char *err, size_t errlen)
-{
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
 	if (!n)
 		return load_fail(-EINVAL, err, errlen,
 				 "auth file '%s' is empty: it must hold the "
@@ -108,6 +88,35 @@ static int take(const char *path, const unsigned char *buf, size_t n,
 				 "long: the secret must be %d to %d bytes",
 				 path, IG_AUTH_KEY_MAX, IG_AUTH_KEY_MIN,
 				 IG_AUTH_KEY_MAX);
+	return 0;
+}
+
+/* Reads the whole file, at most FILE_MAX bytes, into *buf. */
+static int read_all(int fd, const char *path, char **buf, size_t *n, char *err,
+		    size_t errlen)
+{
+	int ret = ig_file_read_fd(fd, FILE_MAX, buf, n);
+
+	if (ret == -EFBIG) /* it grew since check_file() */
+		return check_len(path, *n, err, errlen);
+	if (ret)
+		return load_fail(ret, err, errlen,
+				 "reading auth file '%s' failed: %s", path,
+				 strerror(-ret));
+	return 0;
+}
+
+/* Trims trailing newlines and CRs; checks the length; copies to key. */
+static int take(const char *path, const char *buf, size_t n,
+		struct ig_auth_key *key, char *err, size_t errlen)
+{
+	int ret;
+
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	ret = check_len(path, n, err, errlen);
+	if (ret)
+		return ret;
 	memcpy(key->k, buf, n);
 	key->len = n;
 	return 0;
@@ -116,7 +125,7 @@ static int take(const char *path, const unsigned char *buf, size_t n,
 int ig_auth_load(const char *path, struct ig_auth_key *key, char *err,
 		 size_t errlen)
 {
-	unsigned char buf[READ_MAX];
+	char *buf = NULL;
 	size_t n = 0;
 	int fd, ret;
 
@@ -132,11 +141,13 @@ int ig_auth_load(const char *path, struct ig_auth_key *key, char *err,
 				 IG_AUTH_KEY_MAX);
 	ret = check_file(fd, path, err, errlen);
 	if (!ret)
-		ret = read_all(fd, path, buf, &n, err, errlen);
+		ret = read_all(fd, path, &buf, &n, err, errlen);
 	close(fd);
-	if (!ret)
+	if (!ret) {
 		ret = take(path, buf, n, key, err, errlen);
-	OPENSSL_cleanse(buf, sizeof(buf));
+		OPENSSL_cleanse(buf, n);
+		free(buf);
+	}
 	return ret;
 }
 
