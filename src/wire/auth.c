@@ -2,7 +2,6 @@
 /* --auth-file: the shared secret and its HMAC-SHA256 proofs (auth.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <openssl/rand.h>
 
 #include "auth.h"
+#include "common/fail.h"
 #include "common/file.h"
 
 #define MAC_LEN 32 /* SHA-256 */
@@ -24,47 +24,33 @@
 static const char label[] = "ibgap-auth-1";
 static const char hexdig[] = "0123456789abcdef";
 
-static int load_fail(int ret, char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int load_fail(int ret, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 /* A regular file, private to its owner, not obviously too long. */
 static int check_file(int fd, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 
 	if (fstat(fd, &st))
-		return load_fail(-errno, err, errlen,
-				 "cannot stat auth file '%s': %s", path,
-				 strerror(errno));
+		return ig_fail(-errno, err, errlen,
+			       "cannot stat auth file '%s': %s", path,
+			       strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' is %s, not a regular file: "
-				 "give a file holding the shared secret",
-				 path,
-				 S_ISDIR(st.st_mode) ? "a directory"
-						     : "a special file");
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' is %s, not a regular file: "
+			       "give a file holding the shared secret",
+			       path,
+			       S_ISDIR(st.st_mode) ? "a directory"
+						   : "a special file");
 	if (st.st_mode & 077)
-		return load_fail(-EPERM, err, errlen,
-				 "auth file '%s' has mode %04o; it must be "
-				 "readable by its owner only (chmod 600 '%s')",
-				 path, (unsigned int)(st.st_mode & 07777),
-				 path);
+		return ig_fail(-EPERM, err, errlen,
+			       "auth file '%s' has mode %04o; it must be "
+			       "readable by its owner only (chmod 600 '%s')",
+			       path, (unsigned int)(st.st_mode & 07777), path);
 	if (st.st_size > FILE_MAX)
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' is %lld bytes, too long: the "
-				 "secret must be %d to %d bytes",
-				 path, (long long)st.st_size, IG_AUTH_KEY_MIN,
-				 IG_AUTH_KEY_MAX);
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' is %lld bytes, too long: the "
+			       "secret must be %d to %d bytes",
+			       path, (long long)st.st_size, IG_AUTH_KEY_MIN,
+			       IG_AUTH_KEY_MAX);
 	return 0;
 }
 
@@ -73,21 +59,21 @@ static int check_file(int fd, const char *path, char *err, size_t errlen)
 static int check_len(const char *path, size_t n, char *err, size_t errlen)
 {
 	if (!n)
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' is empty: it must hold the "
-				 "shared secret, %d to %d bytes",
-				 path, IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX);
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' is empty: it must hold the "
+			       "shared secret, %d to %d bytes",
+			       path, IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX);
 	if (n < IG_AUTH_KEY_MIN)
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' holds a %zu-byte secret, too "
-				 "short: it must be %d to %d bytes",
-				 path, n, IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX);
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' holds a %zu-byte secret, too "
+			       "short: it must be %d to %d bytes",
+			       path, n, IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX);
 	if (n > IG_AUTH_KEY_MAX)
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' holds more than %d bytes, too "
-				 "long: the secret must be %d to %d bytes",
-				 path, IG_AUTH_KEY_MAX, IG_AUTH_KEY_MIN,
-				 IG_AUTH_KEY_MAX);
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' holds more than %d bytes, too "
+			       "long: the secret must be %d to %d bytes",
+			       path, IG_AUTH_KEY_MAX, IG_AUTH_KEY_MIN,
+			       IG_AUTH_KEY_MAX);
 	return 0;
 }
 
@@ -100,9 +86,9 @@ static int read_all(int fd, const char *path, char **buf, size_t *n, char *err,
 	if (ret == -EFBIG) /* it grew since check_file() */
 		return check_len(path, *n, err, errlen);
 	if (ret)
-		return load_fail(ret, err, errlen,
-				 "reading auth file '%s' failed: %s", path,
-				 strerror(-ret));
+		return ig_fail(ret, err, errlen,
+			       "reading auth file '%s' failed: %s", path,
+			       strerror(-ret));
 	return 0;
 }
 
@@ -133,12 +119,12 @@ int ig_auth_load(const char *path, struct ig_auth_key *key, char *err,
 	/* O_NONBLOCK: a FIFO must not hang the open; it is refused below */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return load_fail(-errno, err, errlen,
-				 "cannot open auth file '%s': %s: give a file "
-				 "holding the shared secret (%d to %d bytes, "
-				 "mode 600)",
-				 path, strerror(errno), IG_AUTH_KEY_MIN,
-				 IG_AUTH_KEY_MAX);
+		return ig_fail(-errno, err, errlen,
+			       "cannot open auth file '%s': %s: give a file "
+			       "holding the shared secret (%d to %d bytes, "
+			       "mode 600)",
+			       path, strerror(errno), IG_AUTH_KEY_MIN,
+			       IG_AUTH_KEY_MAX);
 	ret = check_file(fd, path, err, errlen);
 	if (!ret)
 		ret = read_all(fd, path, &buf, &n, err, errlen);
