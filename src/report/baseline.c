@@ -3,7 +3,7 @@
  * Saved reports for baselines: checking that a buffer holds an ibgap
  * report before anything looks inside (baseline_load.c reads files).  The
  * fuzzer calls ig_baseline_parse(), so every input, however broken, ends
- * in 0 or one error line: the size is capped before reading, a NUL byte or
+ * in 0 or one error line: the size is capped before parsing, a NUL byte or
  * bad UTF-8 is refused, json-c's nesting limit bounds the recursion, and
  * every value is type-checked before use.
  */
