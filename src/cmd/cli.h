@@ -47,8 +47,9 @@ struct ig_server_opts {
 
 /*
  * Parse the arguments of "ibgap client" / "ibgap server" (argv[0] is the
- * subcommand).  Return 0, 1 when help was printed, or -EINVAL with one
- * line in err naming the option, the value and what is allowed.
+ * subcommand).  Return 0, 1 when -h or --help was given (the caller prints
+ * the help), or -EINVAL with one line in err naming the option, the value
+ * and what is allowed.
  */
 int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 		  size_t errlen);

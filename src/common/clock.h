@@ -5,8 +5,9 @@
 #include <stdint.h>
 #include <time.h>
 
-/* Monotonic clock in nanoseconds.  The engine is the only caller on the
- * data path; transports never read the clock. */
+/* Monotonic clock in nanoseconds.  The engine times every measurement;
+ * transports never time measurements, but they may read the clock for
+ * their timeouts (connect deadlines, vb_data.c's stall check). */
 static inline uint64_t ig_now_ns(void)
 {
 	struct timespec ts;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "fail.h"
 #include "params.h"
 
 static const char *const xport_names[IG_XPORT_COUNT] = {
@@ -83,26 +84,34 @@ void ig_params_default(struct ig_params *p)
 	};
 }
 
-static int range(uint64_t v, uint64_t lo, uint64_t hi, const char *what,
-		 char *err, size_t errlen)
-{
-	if (v >= lo && v <= hi)
-		return 0;
-	snprintf(err, errlen,
-		 "%s %" PRIu64 " is out of range: allowed %" PRIu64
-		 " to %" PRIu64,
-		 what, v, lo, hi);
-	return -EINVAL;
-}
+/* A field's value and the values allowed for it, both ends included. */
+struct range {
+	uint64_t v, lo, hi;
+	const char *what; /* its name in the error line */
+};
 
-#define CHECK_RANGE(field, lo, hi, what)                        \
-	do {                                                    \
-		if (range(p->field, lo, hi, what, err, errlen)) \
-			return -EINVAL;                         \
-	} while (0)
+/* Checks r[0..n) in order; the first value out of range fails. */
+static int check_ranges(const struct range *r, size_t n, char *err,
+			size_t errlen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].v < r[i].lo || r[i].v > r[i].hi)
+			return ig_fail(-EINVAL, err, errlen,
+				       "%s %" PRIu64
+				       " is out of range: allowed %" PRIu64
+				       " to %" PRIu64,
+				       r[i].what, r[i].v, r[i].lo, r[i].hi);
+	return 0;
+}
 
 static int check_mode(const struct ig_params *p, char *err, size_t errlen)
 {
+	const struct range r[] = {
+		{ p->iterations, 0, IG_MAX_ITERATIONS, "iterations" },
+		{ p->duration_ns, 0, IG_MAX_DURATION_S * IG_NSEC_PER_SEC,
+		  "duration (ns)" },
+	};
+
 	if (p->iterations && p->duration_ns) {
 		snprintf(err, errlen,
 			 "iterations %" PRIu64 " and duration "
@@ -115,10 +124,7 @@ static int check_mode(const struct ig_params *p, char *err, size_t errlen)
 			 "neither iterations nor duration is set: give one");
 		return -EINVAL;
 	}
-	CHECK_RANGE(iterations, 0, IG_MAX_ITERATIONS, "iterations");
-	CHECK_RANGE(duration_ns, 0, IG_MAX_DURATION_S * IG_NSEC_PER_SEC,
-		    "duration (ns)");
-	return 0;
+	return check_ranges(r, sizeof(r) / sizeof(r[0]), err, errlen);
 }
 
 static int check_memory(const struct ig_params *p, char *err, size_t errlen)
@@ -144,6 +150,25 @@ static int check_memory(const struct ig_params *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* The fields with a range of their own, in the order they are reported. */
+static int check_fields(const struct ig_params *p, char *err, size_t errlen)
+{
+	const struct range r[] = {
+		{ p->size, 1, IG_MAX_SIZE, "size" },
+		{ p->streams, 1, IG_MAX_STREAMS, "streams" },
+		{ p->warmup_ns, 0, IG_MAX_WARMUP_S * IG_NSEC_PER_SEC,
+		  "warmup (ns)" },
+		{ p->window, 0, IG_MAX_WINDOW, "window" },
+		{ p->timeout_ms, 100, IG_MAX_TIMEOUT_MS, "timeout (ms)" },
+		{ p->tx_depth, 1, IG_MAX_TX_DEPTH, "tx-depth" },
+		{ p->cq_mod, 1, p->tx_depth, "cq-mod" },
+		{ p->inline_size, 0, 1024, "inline" },
+		{ p->bidir, 0, 1, "bidir" },
+	};
+
+	return check_ranges(r, sizeof(r) / sizeof(r[0]), err, errlen);
+}
+
 int ig_params_check(const struct ig_params *p, char *err, size_t errlen)
 {
 	int ret;
@@ -153,16 +178,9 @@ int ig_params_check(const struct ig_params *p, char *err, size_t errlen)
 			 (unsigned int)p->test, IG_TEST_COUNT - 1);
 		return -EINVAL;
 	}
-	CHECK_RANGE(size, 1, IG_MAX_SIZE, "size");
-	CHECK_RANGE(streams, 1, IG_MAX_STREAMS, "streams");
-	CHECK_RANGE(warmup_ns, 0, IG_MAX_WARMUP_S * IG_NSEC_PER_SEC,
-		    "warmup (ns)");
-	CHECK_RANGE(window, 0, IG_MAX_WINDOW, "window");
-	CHECK_RANGE(timeout_ms, 100, IG_MAX_TIMEOUT_MS, "timeout (ms)");
-	CHECK_RANGE(tx_depth, 1, IG_MAX_TX_DEPTH, "tx-depth");
-	CHECK_RANGE(cq_mod, 1, p->tx_depth, "cq-mod");
-	CHECK_RANGE(inline_size, 0, 1024, "inline");
-	CHECK_RANGE(bidir, 0, 1, "bidir");
+	ret = check_fields(p, err, errlen);
+	if (ret)
+		return ret;
 	if (p->bidir && ig_test_pattern(p->test) != IG_PATTERN_BW) {
 		snprintf(err, errlen, "bidir is for bandwidth tests, not %s",
 			 ig_test_name(p->test));

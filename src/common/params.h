@@ -73,9 +73,9 @@ struct ig_params {
  * connected to. */
 struct ig_local_opts {
 	char device[64]; /* --device; "" = the device behind the address */
-	int ib_port;	 /* --port; 0 = the port behind the address */
+	int ib_port;	 /* --ib-port; 0 = the port behind the address */
 	int gid_index;	 /* --gid-index; -1 = chosen by rdma_cm */
-	int cpu;	 /* --cpu; -1 = a CPU local to the HCA */
+	int cpu;	 /* --cpu; -1 = near the HCA (verbs), unpinned (TCP) */
 	/* set by the client's SIGINT handler: end the measurement early and
 	 * report it as partial; NULL when nobody sets it */
 	volatile sig_atomic_t *interrupt;

@@ -21,12 +21,12 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/file.h"
 #include "cpu.h"
 
 #define CPU_STAT_CAP (1024 * 1024) /* largest /proc/stat we accept */
-#define CPU_STAT_INIT 8192
-#define CPU_MIN_FIELDS 4  /* user nice system idle: Linux 2.4 */
-#define CPU_MAX_FIELDS 10 /* ... steal guest guest_nice */
+#define CPU_MIN_FIELDS 4	   /* user nice system idle: Linux 2.4 */
+#define CPU_MAX_FIELDS 10	   /* ... steal guest guest_nice */
 #define CPU_USER_HZ_DEFAULT 100
 
 /*
@@ -135,58 +135,10 @@ static int stat_path(const char *root, char *buf, size_t len)
 	return 0;
 }
 
-/*
- * Reads the whole of fd into a NUL-terminated malloc'ed buffer.  Returns
- * 0, -EFBIG when the file is larger than CPU_STAT_CAP, or another negative
- * errno.
- */
-static int read_all(int fd, char **out)
-{
-	size_t cap = CPU_STAT_INIT, len = 0;
-	char *buf = malloc(cap), *nb;
-	ssize_t r;
-	int err;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		if (len > CPU_STAT_CAP) {
-			err = -EFBIG;
-			goto err_free;
-		}
-		if (cap - len < 2) { /* room for one byte and the NUL */
-			cap = cap * 2 < CPU_STAT_CAP + 2 ? cap * 2
-							 : CPU_STAT_CAP + 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				err = -ENOMEM;
-				goto err_free;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + len, cap - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			goto err_free;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
-
-err_free:
-	free(buf);
-	return err;
-}
-
 static int read_stat(const char *path, struct ig_cpu_snap *s)
 {
 	char *text = NULL;
+	size_t len;
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -197,7 +149,7 @@ static int read_stat(const char *path, struct ig_cpu_snap *s)
 			strerror(-ret));
 		return ret;
 	}
-	ret = read_all(fd, &text);
+	ret = ig_file_read_fd(fd, CPU_STAT_CAP, &text, &len);
 	close(fd);
 	if (ret) {
 		fprintf(stderr, "ibgap: cannot read %s (cap %d bytes): %s\n",

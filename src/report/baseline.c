@@ -3,7 +3,7 @@
  * Saved reports for baselines: checking that a buffer holds an ibgap
  * report before anything looks inside (baseline_load.c reads files).  The
  * fuzzer calls ig_baseline_parse(), so every input, however broken, ends
- * in 0 or one error line: the size is capped before reading, a NUL byte or
+ * in 0 or one error line: the size is capped before parsing, a NUL byte or
  * bad UTF-8 is refused, json-c's nesting limit bounds the recursion, and
  * every value is type-checked before use.
  */
@@ -17,15 +17,10 @@
 
 #include "baseline.h"
 #include "host/fingerprint.h"
+#include "common/fail.h"
 #include "common/params.h"
 
 #define IG_SCHEMA "ibgap/1"
-
-#define FAIL(ret, ...)                              \
-	do {                                        \
-		snprintf(err, errlen, __VA_ARGS__); \
-		return (ret);                       \
-	} while (0)
 
 static const char *tname(json_object *v)
 {
@@ -56,22 +51,25 @@ static int check_result(json_object *r, size_t i, char *err, size_t errlen)
 	json_object *t;
 
 	if (!json_object_is_type(r, json_type_object))
-		FAIL(-EINVAL, "results[%zu] is of type %s, want an object", i,
-		     tname(r));
+		return ig_fail(-EINVAL, err, errlen,
+			       "results[%zu] is of type %s, want an object", i,
+			       tname(r));
 	if (!json_object_object_get_ex(r, "test", &t) ||
 	    !json_object_is_type(t, json_type_string) ||
 	    !json_object_get_string_len(t))
-		FAIL(-EINVAL, "results[%zu] has no \"test\" name (a string)",
-		     i);
+		return ig_fail(-EINVAL, err, errlen,
+			       "results[%zu] has no \"test\" name (a string)",
+			       i);
 	if (!positive_int(r, "size", false))
-		FAIL(-EINVAL,
-		     "results[%zu] (%s): \"size\" is missing or not an "
-		     "integer >= 1",
-		     i, shown(t, buf, sizeof(buf)));
+		return ig_fail(-EINVAL, err, errlen,
+			       "results[%zu] (%s): \"size\" is missing or "
+			       "not an integer >= 1",
+			       i, shown(t, buf, sizeof(buf)));
 	if (!positive_int(r, "streams", true))
-		FAIL(-EINVAL,
-		     "results[%zu] (%s): \"streams\" is not an integer >= 1", i,
-		     shown(t, buf, sizeof(buf)));
+		return ig_fail(-EINVAL, err, errlen,
+			       "results[%zu] (%s): \"streams\" is not an "
+			       "integer >= 1",
+			       i, shown(t, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -86,19 +84,22 @@ static int check_env(json_object *doc, char *err, size_t errlen)
 	if (!json_object_object_get_ex(doc, "env", &env))
 		return 0;
 	if (!json_object_is_type(env, json_type_object))
-		FAIL(-EINVAL, "\"env\" is of type %s, want an object",
-		     tname(env));
+		return ig_fail(-EINVAL, err, errlen,
+			       "\"env\" is of type %s, want an object",
+			       tname(env));
 	for (int i = 0; i < 2; i++) {
 		if (!json_object_object_get_ex(env, hosts[i], &h))
 			continue;
 		if (!json_object_is_type(h, json_type_object))
-			FAIL(-EINVAL, "env.%s is of type %s, want an object",
-			     hosts[i], tname(h));
+			return ig_fail(-EINVAL, err, errlen,
+				       "env.%s is of type %s, want an object",
+				       hosts[i], tname(h));
 		if (json_object_object_get_ex(h, "fingerprint", &f) &&
 		    ig_fingerprint_from_json(f, &fp))
-			FAIL(-EINVAL,
-			     "env.%s.fingerprint is not an object of strings",
-			     hosts[i]);
+			return ig_fail(-EINVAL, err, errlen,
+				       "env.%s.fingerprint is not an object of "
+				       "strings",
+				       hosts[i]);
 	}
 	return 0;
 }
@@ -110,26 +111,30 @@ static int check_doc(json_object *doc, char *err, size_t errlen)
 	int ret;
 
 	if (!json_object_is_type(doc, json_type_object))
-		FAIL(-EINVAL,
-		     "the document is of type %s, want an object (an ibgap "
-		     "report)",
-		     tname(doc));
+		return ig_fail(-EINVAL, err, errlen,
+			       "the document is of type %s, want an object "
+			       "(an ibgap report)",
+			       tname(doc));
 	if (!json_object_object_get_ex(doc, "schema", &v))
-		FAIL(-EINVAL, "no \"schema\": not an ibgap report (want "
-			      "\"" IG_SCHEMA "\")");
+		return ig_fail(-EINVAL, err, errlen,
+			       "no \"schema\": not an ibgap report (want "
+			       "\"" IG_SCHEMA "\")");
 	if (!json_object_is_type(v, json_type_string))
-		FAIL(-EINVAL,
-		     "\"schema\" is of type %s, want \"" IG_SCHEMA "\"",
-		     tname(v));
+		return ig_fail(-EINVAL, err, errlen,
+			       "\"schema\" is of type %s, "
+			       "want \"" IG_SCHEMA "\"",
+			       tname(v));
 	if (strcmp(json_object_get_string(v), IG_SCHEMA))
-		FAIL(-EINVAL,
-		     "schema \"%s\" is not supported: want \"" IG_SCHEMA "\"",
-		     shown(v, buf, sizeof(buf)));
+		return ig_fail(-EINVAL, err, errlen,
+			       "schema \"%s\" is not supported: "
+			       "want \"" IG_SCHEMA "\"",
+			       shown(v, buf, sizeof(buf)));
 	if (!json_object_object_get_ex(doc, "results", &res))
-		FAIL(-EINVAL, "no \"results\" array");
+		return ig_fail(-EINVAL, err, errlen, "no \"results\" array");
 	if (!json_object_is_type(res, json_type_array))
-		FAIL(-EINVAL, "\"results\" is of type %s, want an array",
-		     tname(res));
+		return ig_fail(-EINVAL, err, errlen,
+			       "\"results\" is of type %s, want an array",
+			       tname(res));
 	for (size_t i = 0; i < json_object_array_length(res); i++) {
 		ret = check_result(json_object_array_get_idx(res, i), i, err,
 				   errlen);
@@ -151,7 +156,8 @@ static int parse_cstr(const char *s, size_t len, json_object **doc, char *err,
 	int ret;
 
 	if (!tok)
-		FAIL(-ENOMEM, "out of memory for the JSON parser");
+		return ig_fail(-ENOMEM, err, errlen,
+			       "out of memory for the JSON parser");
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
 					    JSON_TOKENER_VALIDATE_UTF8);
 	o = json_tokener_parse_ex(tok, s, (int)len + 1);
@@ -160,15 +166,16 @@ static int parse_cstr(const char *s, size_t len, json_object **doc, char *err,
 	json_tokener_free(tok);
 	if (!o || jerr != json_tokener_success) {
 		json_object_put(o);
-		FAIL(-EINVAL, "not JSON: %s at byte %zu of %zu",
-		     json_tokener_error_desc(jerr), end, len);
+		return ig_fail(-EINVAL, err, errlen,
+			       "not JSON: %s at byte %zu of %zu",
+			       json_tokener_error_desc(jerr), end, len);
 	}
 	if (end < len && s[end + strspn(s + end, " \t\r\n")]) {
 		json_object_put(o);
-		FAIL(-EINVAL,
-		     "not JSON: more data after the document, at "
-		     "byte %zu",
-		     end);
+		return ig_fail(-EINVAL, err, errlen,
+			       "not JSON: more data after the document, at "
+			       "byte %zu",
+			       end);
 	}
 	ret = check_doc(o, err, errlen);
 	if (ret) {
@@ -185,15 +192,18 @@ static int precheck(const char *buf, size_t len, char *err, size_t errlen)
 	const char *nul;
 
 	if (!len)
-		FAIL(-ENODATA, "empty (0 bytes): not an ibgap report");
+		return ig_fail(-ENODATA, err, errlen,
+			       "empty (0 bytes): not an ibgap report");
 	if (len > IG_BASELINE_MAX_BYTES)
-		FAIL(-EFBIG,
-		     "%zu bytes, over the %u MiB limit of a saved report", len,
-		     IG_BASELINE_MAX_BYTES >> 20);
+		return ig_fail(-EFBIG, err, errlen,
+			       "%zu bytes, over the %u MiB limit of a "
+			       "saved report",
+			       len, IG_BASELINE_MAX_BYTES >> 20);
 	nul = memchr(buf, '\0', len);
 	if (nul)
-		FAIL(-EINVAL, "not JSON: a NUL byte at byte %zu",
-		     (size_t)(nul - buf));
+		return ig_fail(-EINVAL, err, errlen,
+			       "not JSON: a NUL byte at byte %zu",
+			       (size_t)(nul - buf));
 	return 0;
 }
 
@@ -205,13 +215,15 @@ int ig_baseline_parse(const char *buf, size_t len, json_object **doc, char *err,
 
 	*doc = NULL;
 	if (!buf && len)
-		FAIL(-EINVAL, "internal error: no buffer for %zu bytes", len);
+		return ig_fail(-EINVAL, err, errlen,
+			       "internal error: no buffer for %zu bytes", len);
 	ret = precheck(buf, len, err, errlen);
 	if (ret)
 		return ret;
 	copy = malloc(len + 1);
 	if (!copy)
-		FAIL(-ENOMEM, "out of memory for %zu bytes", len);
+		return ig_fail(-ENOMEM, err, errlen,
+			       "out of memory for %zu bytes", len);
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
 	ret = parse_cstr(copy, len, doc, err, errlen);

@@ -27,7 +27,8 @@ enum {
  * its fingerprints, when present, of the right types.  Returns 0 and a
  * new reference in *doc, or a negative errno with one line in err naming
  * the file and what is wrong.  Files over IG_BASELINE_MAX_BYTES are
- * refused (-EFBIG).  Safe on any input (the fuzzer calls it).
+ * refused (-EFBIG).  Safe on any input: its checks are those of
+ * ig_baseline_parse(), which the fuzzer calls.
  */
 int ig_baseline_load(const char *path, json_object **doc, char *err,
 		     size_t errlen);

@@ -13,56 +13,25 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "common/fail.h"
+#include "common/file.h"
 
-#define FAIL(ret, ...)                              \
-	do {                                        \
-		snprintf(err, errlen, __VA_ARGS__); \
-		return (ret);                       \
-	} while (0)
-
-/* Reads at most IG_BASELINE_MAX_BYTES + 1 bytes (pipes and /proc files
- * have no size in advance). */
-static int read_all(int fd, char **out, size_t *outlen, char *err,
-		    size_t errlen)
+/* Reads the rest of fd (pipes and /proc files have no size in advance). */
+static int read_all(int fd, char **buf, size_t *len, char *err, size_t errlen)
 {
-	size_t cap = 64 * 1024, len = 0;
-	char *buf = malloc(cap + 1), *nbuf;
-	ssize_t n;
+	int ret = ig_file_read_fd(fd, IG_BASELINE_MAX_BYTES, buf, len);
 
-	while (buf) {
-		if (len == cap) {
-			if (cap > IG_BASELINE_MAX_BYTES)
-				break;
-			cap = cap * 2 > IG_BASELINE_MAX_BYTES
-				      ? IG_BASELINE_MAX_BYTES + 1
-				      : cap * 2;
-			nbuf = realloc(buf, cap + 1);
-			if (!nbuf)
-				break;
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n == 0) {
-			buf[len] = '\0';
-			*out = buf;
-			*outlen = len;
-			return 0;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			free(buf);
-			FAIL(-e, "cannot read: %s", strerror(e));
-		}
-		len += (size_t)n;
-	}
-	free(buf);
-	if (len > IG_BASELINE_MAX_BYTES)
-		FAIL(-EFBIG, "over the %u MiB limit of a saved report",
-		     IG_BASELINE_MAX_BYTES >> 20);
-	FAIL(-ENOMEM, "out of memory after %zu bytes", len);
+	if (ret == -EFBIG)
+		return ig_fail(ret, err, errlen,
+			       "over the %u MiB limit of a saved report",
+			       IG_BASELINE_MAX_BYTES >> 20);
+	if (ret == -ENOMEM)
+		return ig_fail(ret, err, errlen,
+			       "out of memory after %zu bytes", *len);
+	if (ret)
+		return ig_fail(ret, err, errlen, "cannot read: %s",
+			       strerror(-ret));
+	return 0;
 }
 
 static int slurp(const char *path, char **buf, size_t *len, char *err,
@@ -74,19 +43,23 @@ static int slurp(const char *path, char **buf, size_t *len, char *err,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		FAIL(ret, "cannot open: %s", strerror(-ret));
+		return ig_fail(ret, err, errlen, "cannot open: %s",
+			       strerror(-ret));
 	}
 	if (fstat(fd, &st))
 		st.st_mode = 0; /* unknown: read_all still caps the size */
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
-		FAIL(-EISDIR, "is a directory, want a saved JSON report");
+		return ig_fail(-EISDIR, err, errlen,
+			       "is a directory, want a saved JSON report");
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > IG_BASELINE_MAX_BYTES) {
 		close(fd);
-		FAIL(-EFBIG,
-		     "%lld bytes, over the %u MiB limit of a saved report",
-		     (long long)st.st_size, IG_BASELINE_MAX_BYTES >> 20);
+		return ig_fail(-EFBIG, err, errlen,
+			       "%lld bytes, over the %u MiB limit of a "
+			       "saved report",
+			       (long long)st.st_size,
+			       IG_BASELINE_MAX_BYTES >> 20);
 	}
 	ret = read_all(fd, buf, len, err, errlen);
 	close(fd);
@@ -102,13 +75,14 @@ int ig_baseline_load(const char *path, json_object **doc, char *err,
 
 	*doc = NULL;
 	if (!path || !path[0])
-		FAIL(-EINVAL, "no file name given for a saved report");
+		return ig_fail(-EINVAL, err, errlen,
+			       "no file name given for a saved report");
 	ret = slurp(path, &buf, &len, why, sizeof(why));
 	if (!ret) {
 		ret = ig_baseline_parse(buf, len, doc, why, sizeof(why));
 		free(buf);
 	}
 	if (ret)
-		FAIL(ret, "%s: %s", path, why);
+		return ig_fail(ret, err, errlen, "%s: %s", path, why);
 	return 0;
 }

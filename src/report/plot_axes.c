@@ -2,7 +2,8 @@
 /*
  * Scales and axes of the figure: a log2 size axis with ticks at powers of
  * two, a linear axis from 0 with round ticks, a log10 axis over whole
- * decades; the grid, the frame, tick labels and axis titles.
+ * decades; the grid, the frame, tick labels and axis titles; and the font
+ * and anchored text that every label of the figure is drawn with.
  */
 #include <math.h>
 #include <stdio.h>
@@ -95,6 +96,27 @@ double ig_plot_map_y(const struct ig_plot_axis *a, const struct ig_plot_rect *r,
 	double u = a->log ? log10(v) : v;
 
 	return r->y + r->h - (u - a->lo) / (a->hi - a->lo) * r->h;
+}
+
+void ig_plot_font(cairo_t *cr, double px, bool bold)
+{
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD
+				    : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, px);
+}
+
+void ig_plot_text(cairo_t *cr, double x, double y, double ax, const char *s)
+{
+	cairo_font_extents_t fe;
+	cairo_text_extents_t te;
+
+	cairo_font_extents(cr, &fe);
+	cairo_text_extents(cr, s, &te);
+	/* Middle of the font's ascent, so labels of one row line up. */
+	cairo_move_to(cr, x - ax * te.x_advance,
+		      y + (fe.ascent - fe.descent) / 2);
+	cairo_show_text(cr, s);
 }
 
 static void line(cairo_t *cr, double x0, double y0, double x1, double y1,

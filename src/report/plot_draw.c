@@ -39,27 +39,6 @@ static const struct style styles[] = {
 };
 #define NSTYLES (sizeof(styles) / sizeof(styles[0]))
 
-void ig_plot_font(cairo_t *cr, double px, bool bold)
-{
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-			       bold ? CAIRO_FONT_WEIGHT_BOLD
-				    : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, px);
-}
-
-void ig_plot_text(cairo_t *cr, double x, double y, double ax, const char *s)
-{
-	cairo_font_extents_t fe;
-	cairo_text_extents_t te;
-
-	cairo_font_extents(cr, &fe);
-	cairo_text_extents(cr, s, &te);
-	/* Middle of the font's ascent, so labels of one row line up. */
-	cairo_move_to(cr, x - ax * te.x_advance,
-		      y + (fe.ascent - fe.descent) / 2);
-	cairo_show_text(cr, s);
-}
-
 static const struct style *style_of(unsigned int i)
 {
 	return &styles[i < NSTYLES ? i : IG_TEST_COUNT + i % 4];

@@ -73,6 +73,9 @@ int ig_plot_collect(struct ig_plot_fig *f, const struct ig_result *res,
 void ig_plot_fig_free(struct ig_plot_fig *f);
 
 /* plot_axes.c */
+void ig_plot_font(cairo_t *cr, double px, bool bold);
+/* Draws s with its anchor at (x, y): ax 0 left .. 1 right, y the middle. */
+void ig_plot_text(cairo_t *cr, double x, double y, double ax, const char *s);
 void ig_plot_scale_x(struct ig_plot_axis *a, uint64_t smin, uint64_t smax);
 /* Linear from 0 to a round value above vmax, with about 5 ticks. */
 void ig_plot_scale_lin(struct ig_plot_axis *a, double vmax);
@@ -88,9 +91,6 @@ void ig_plot_axes(cairo_t *cr, const struct ig_plot_fig *f,
 		  const struct ig_plot_panel *p, const struct ig_plot_rect *r);
 
 /* plot_draw.c */
-void ig_plot_font(cairo_t *cr, double px, bool bold);
-/* Draws s with its anchor at (x, y): ax 0 left .. 1 right, y the middle. */
-void ig_plot_text(cairo_t *cr, double x, double y, double ax, const char *s);
 void ig_plot_draw(cairo_t *cr, const struct ig_plot_fig *f);
 
 #endif

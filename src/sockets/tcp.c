@@ -4,66 +4,16 @@
  * the server announces on the control channel.  Each data connection
  * starts with a 12-byte hello (the session cookie and the stream index) so
  * that a stranger connecting to the port is never taken for a stream.
+ * Here: the ops and the data path; tcp_conn.c makes the connections and
+ * tcp_stream.c each stream's socket options and buffer.
  */
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
-#include "common/clock.h"
 #include "engine/engine.h"
 #include "tcp.h"
 #include "tcp_int.h"
-
-#define RX_CHUNK (256u * 1024)
-
-static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd)
-{
-	struct tcp_stream *ts = calloc(1, sizeof(*ts));
-	size_t len = s->p.size;
-
-	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW && s->server &&
-	    len < RX_CHUNK)
-		len = RX_CHUNK;
-	if (!ts)
-		goto err;
-	ts->buf = aligned_alloc(4096, (len + 4095) & ~(size_t)4095);
-	if (!ts->buf)
-		goto err_ts;
-	memset(ts->buf, 0xa5, len);
-	ts->buflen = len;
-	ts->fd = fd;
-	st->priv = ts;
-	return 0;
-err_ts:
-	free(ts);
-err:
-	close(fd);
-	return ig_session_fail(s, ENOMEM,
-			       "out of memory for a %zu-byte "
-			       "buffer of stream %u",
-			       len, st->idx);
-}
-
-static void tcp_cleanup(struct ig_session *s)
-{
-	for (unsigned int i = 0; s->st && i < s->nstreams; i++) {
-		struct tcp_stream *ts = s->st[i].priv;
-
-		if (!ts)
-			continue;
-		close(ts->fd);
-		free(ts->buf);
-		free(ts);
-		s->st[i].priv = NULL;
-	}
-}
 
 static void tcp_stop(struct ig_session *s)
 {
@@ -78,25 +28,6 @@ static void tcp_stop(struct ig_session *s)
 static int setup(struct ig_session *s)
 {
 	return s->server ? ig_tcp_setup_server(s) : ig_tcp_setup_client(s);
-}
-
-int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd)
-{
-	int one = 1;
-	struct timeval tv = { .tv_sec = s->p.timeout_ms / 1000,
-			      .tv_usec = (s->p.timeout_ms % 1000) * 1000 };
-
-	if (ig_test_pattern(s->p.test) == IG_PATTERN_LAT)
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
-		close(fd);
-		return ig_session_fail(s, errno,
-				       "setting timeouts on tcp "
-				       "stream %u: %s",
-				       idx, strerror(errno));
-	}
-	return stream_alloc(s, &s->st[idx], fd);
 }
 
 /* errno of a failed send/recv on a stream -> one line and -errno. */
@@ -230,7 +161,7 @@ const struct ig_xport_ops ig_tcp_ops = {
 	.name = "tcp",
 	.setup = setup,
 	.stop = tcp_stop,
-	.cleanup = tcp_cleanup,
+	.cleanup = ig_tcp_cleanup,
 	.bw_send = tcp_bw_send,
 	.bw_flush = tcp_bw_flush,
 	.bw_recv = tcp_bw_recv,

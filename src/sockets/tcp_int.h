@@ -13,9 +13,12 @@ struct tcp_stream {
 	size_t buflen;
 };
 
+/* tcp_conn.c */
 int ig_tcp_setup_server(struct ig_session *s);
 int ig_tcp_setup_client(struct ig_session *s);
-/* Takes ownership of fd (closed on error) as stream idx. */
+/* tcp_stream.c: takes ownership of fd (closed on error) as stream idx. */
 int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd);
+/* tcp_stream.c: closes and frees every stream set up. */
+void ig_tcp_cleanup(struct ig_session *s);
 
 #endif

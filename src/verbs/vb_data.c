@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Verbs transport: session set-up and the data path.  Every loop busy-polls
- * its CQ (as perftest does); a stall longer than the session's timeout is
- * an error, checked on the clock only every VB_SPIN_CHECK empty polls.
+ * Verbs transport: the bandwidth data path, and the completion polling and
+ * stall check that vb_lat.c's latency loops use too (vb_setup.c sets the
+ * session up).  Every loop busy-polls its CQ (as perftest does); a stall
+ * longer than the session's timeout is an error, checked on the clock only
+ * every VB_SPIN_CHECK empty polls.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -2,8 +2,8 @@
 /* --auth-file: the shared secret and its HMAC-SHA256 proofs (auth.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,26 +14,15 @@
 #include <openssl/rand.h>
 
 #include "auth.h"
+#include "common/fail.h"
+#include "common/file.h"
 
 #define MAC_LEN 32 /* SHA-256 */
-/* the secret, a CR and a newline, one byte more to see a longer file */
-#define READ_MAX (IG_AUTH_KEY_MAX + 3)
+/* the longest file: the secret, a CR and a newline */
+#define FILE_MAX (IG_AUTH_KEY_MAX + 2)
 
 static const char label[] = "ibgap-auth-1";
 static const char hexdig[] = "0123456789abcdef";
-
-static int load_fail(int ret, char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int load_fail(int ret, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 /* A regular file, private to its owner, not obviously too long. */
 static int check_file(int fd, const char *path, char *err, size_t errlen)
@@ -41,73 +30,79 @@ static int check_file(int fd, const char *path, char *err, size_t errlen)
 	struct stat st;
 
 	if (fstat(fd, &st))
-		return load_fail(-errno, err, errlen,
-				 "cannot stat auth file '%s': %s", path,
-				 strerror(errno));
+		return ig_fail(-errno, err, errlen,
+			       "cannot stat auth file '%s': %s", path,
+			       strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' is %s, not a regular file: "
-				 "give a file holding the shared secret",
-				 path,
-				 S_ISDIR(st.st_mode) ? "a directory"
-						     : "a special file");
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' is %s, not a regular file: "
+			       "give a file holding the shared secret",
+			       path,
+			       S_ISDIR(st.st_mode) ? "a directory"
+						   : "a special file");
 	if (st.st_mode & 077)
-		return load_fail(-EPERM, err, errlen,
-				 "auth file '%s' has mode %04o; it must be "
-				 "readable by its owner only (chmod 600 '%s')",
-				 path, (unsigned int)(st.st_mode & 07777),
-				 path);
-	if (st.st_size >= READ_MAX)
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' is %lld bytes, too long: the "
-				 "secret must be %d to %d bytes",
-				 path, (long long)st.st_size, IG_AUTH_KEY_MIN,
-				 IG_AUTH_KEY_MAX);
+		return ig_fail(-EPERM, err, errlen,
+			       "auth file '%s' has mode %04o; it must be "
+			       "readable by its owner only (chmod 600 '%s')",
+			       path, (unsigned int)(st.st_mode & 07777), path);
+	if (st.st_size > FILE_MAX)
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' is %lld bytes, too long: the "
+			       "secret must be %d to %d bytes",
+			       path, (long long)st.st_size, IG_AUTH_KEY_MIN,
+			       IG_AUTH_KEY_MAX);
 	return 0;
 }
 
-/* Reads the whole file into buf[0..READ_MAX); *n bytes. */
-static int read_all(int fd, const char *path, unsigned char *buf, size_t *n,
-		    char *err, size_t errlen)
+/* Refuses a secret of n bytes, trailing newlines trimmed, outside
+ * [IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX]. */
+static int check_len(const char *path, size_t n, char *err, size_t errlen)
 {
-	ssize_t r;
+	if (!n)
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' is empty: it must hold the "
+			       "shared secret, %d to %d bytes",
+			       path, IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX);
+	if (n < IG_AUTH_KEY_MIN)
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' holds a %zu-byte secret, too "
+			       "short: it must be %d to %d bytes",
+			       path, n, IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX);
+	if (n > IG_AUTH_KEY_MAX)
+		return ig_fail(-EINVAL, err, errlen,
+			       "auth file '%s' holds more than %d bytes, too "
+			       "long: the secret must be %d to %d bytes",
+			       path, IG_AUTH_KEY_MAX, IG_AUTH_KEY_MIN,
+			       IG_AUTH_KEY_MAX);
+	return 0;
+}
 
-	*n = 0;
-	do {
-		r = read(fd, buf + *n, READ_MAX - *n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return load_fail(-errno, err, errlen,
-					 "reading auth file '%s' failed: %s",
-					 path, strerror(errno));
-		*n += (size_t)r;
-	} while (r > 0 && *n < READ_MAX);
+/* Reads the whole file, at most FILE_MAX bytes, into *buf. */
+static int read_all(int fd, const char *path, char **buf, size_t *n, char *err,
+		    size_t errlen)
+{
+	int ret = ig_file_read_fd(fd, FILE_MAX, buf, n);
+
+	if (ret == -EFBIG) /* it grew since check_file() */
+		return check_len(path, *n, err, errlen);
+	if (ret)
+		return ig_fail(ret, err, errlen,
+			       "reading auth file '%s' failed: %s", path,
+			       strerror(-ret));
 	return 0;
 }
 
 /* Trims trailing newlines and CRs; checks the length; copies to key. */
-static int take(const char *path, const unsigned char *buf, size_t n,
+static int take(const char *path, const char *buf, size_t n,
 		struct ig_auth_key *key, char *err, size_t errlen)
 {
+	int ret;
+
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		n--;
-	if (!n)
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' is empty: it must hold the "
-				 "shared secret, %d to %d bytes",
-				 path, IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX);
-	if (n < IG_AUTH_KEY_MIN)
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' holds a %zu-byte secret, too "
-				 "short: it must be %d to %d bytes",
-				 path, n, IG_AUTH_KEY_MIN, IG_AUTH_KEY_MAX);
-	if (n > IG_AUTH_KEY_MAX)
-		return load_fail(-EINVAL, err, errlen,
-				 "auth file '%s' holds more than %d bytes, too "
-				 "long: the secret must be %d to %d bytes",
-				 path, IG_AUTH_KEY_MAX, IG_AUTH_KEY_MIN,
-				 IG_AUTH_KEY_MAX);
+	ret = check_len(path, n, err, errlen);
+	if (ret)
+		return ret;
 	memcpy(key->k, buf, n);
 	key->len = n;
 	return 0;
@@ -116,7 +111,7 @@ static int take(const char *path, const unsigned char *buf, size_t n,
 int ig_auth_load(const char *path, struct ig_auth_key *key, char *err,
 		 size_t errlen)
 {
-	unsigned char buf[READ_MAX];
+	char *buf = NULL;
 	size_t n = 0;
 	int fd, ret;
 
@@ -124,19 +119,21 @@ int ig_auth_load(const char *path, struct ig_auth_key *key, char *err,
 	/* O_NONBLOCK: a FIFO must not hang the open; it is refused below */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return load_fail(-errno, err, errlen,
-				 "cannot open auth file '%s': %s: give a file "
-				 "holding the shared secret (%d to %d bytes, "
-				 "mode 600)",
-				 path, strerror(errno), IG_AUTH_KEY_MIN,
-				 IG_AUTH_KEY_MAX);
+		return ig_fail(-errno, err, errlen,
+			       "cannot open auth file '%s': %s: give a file "
+			       "holding the shared secret (%d to %d bytes, "
+			       "mode 600)",
+			       path, strerror(errno), IG_AUTH_KEY_MIN,
+			       IG_AUTH_KEY_MAX);
 	ret = check_file(fd, path, err, errlen);
 	if (!ret)
-		ret = read_all(fd, path, buf, &n, err, errlen);
+		ret = read_all(fd, path, &buf, &n, err, errlen);
 	close(fd);
-	if (!ret)
+	if (!ret) {
 		ret = take(path, buf, n, key, err, errlen);
-	OPENSSL_cleanse(buf, sizeof(buf));
+		OPENSSL_cleanse(buf, n);
+		free(buf);
+	}
 	return ret;
 }
 

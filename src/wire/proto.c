@@ -2,6 +2,8 @@
 /* Control-channel message codec: pure functions, no I/O. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -143,6 +145,20 @@ json_object *ig_params_to_json(const struct ig_params *p)
 	return o;
 }
 
+/* Where each of PARAM_FIELDS lives in struct ig_params, and its width:
+ * uint32_t or uint64_t, which get_param() stores. */
+struct param_field {
+	const char *key;
+	size_t off, size;
+};
+
+#define PARAM_SIZE(f) sizeof(((struct ig_params *)0)->f)
+#define PARAM_FIELD(f) { #f, offsetof(struct ig_params, f), PARAM_SIZE(f) },
+#define PARAM_WIDTH_OK(f) \
+	_Static_assert(PARAM_SIZE(f) == 4 || PARAM_SIZE(f) == 8, #f " width");
+static const struct param_field param_fields[] = { PARAM_FIELDS(PARAM_FIELD) };
+PARAM_FIELDS(PARAM_WIDTH_OK)
+
 static int get_field(json_object *o, const char *key, uint64_t max, uint64_t *v,
 		     char *err, size_t errlen)
 {
@@ -163,12 +179,31 @@ static int get_field(json_object *o, const char *key, uint64_t max, uint64_t *v,
 	return 0;
 }
 
+/* p's field f from o's value under f->key, refused when it does not fit. */
+static int get_param(json_object *o, const struct param_field *f,
+		     struct ig_params *p, char *err, size_t errlen)
+{
+	bool narrow = f->size == sizeof(uint32_t);
+	void *at = (char *)p + f->off;
+	uint64_t v;
+	int ret;
+
+	ret = get_field(o, f->key, narrow ? UINT32_MAX : UINT64_MAX, &v, err,
+			errlen);
+	if (ret)
+		return ret;
+	if (narrow)
+		*(uint32_t *)at = (uint32_t)v;
+	else
+		*(uint64_t *)at = v;
+	return 0;
+}
+
 int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 			size_t errlen)
 {
 	const char *name;
-	uint64_t v;
-	int t;
+	int t, ret;
 
 	if (ig_json_get_str(o, "test", &name)) {
 		snprintf(err, errlen, "parameter 'test' is missing");
@@ -183,11 +218,11 @@ int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 		return -EINVAL;
 	}
 	p->test = t;
-#define GET(f)                                                          \
-	if (get_field(o, #f, (__typeof__(p->f))~0ull, &v, err, errlen)) \
-		return -EINVAL;                                         \
-	p->f = (__typeof__(p->f))v;
-	PARAM_FIELDS(GET)
-#undef GET
+	for (size_t i = 0; i < sizeof(param_fields) / sizeof(param_fields[0]);
+	     i++) {
+		ret = get_param(o, &param_fields[i], p, err, errlen);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }

@@ -76,11 +76,10 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 		  json_object **body);
 
 /* Params <-> JSON.  from_json returns -EINVAL with a line in err when a
- * field is missing or of the wrong type; values are checked separately by
- * ig_params_check(). */
+ * field is missing, of the wrong type or too large for its field, or the
+ * test is unknown; values are checked separately by ig_params_check(). */
 json_object *ig_params_to_json(const struct ig_params *p);
 int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 			size_t errlen);
-
 
 #endif

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One TCP stream's socket and buffer: set up once its connection is made
+ * (tcp_conn.c), freed with the session (the ops' cleanup).
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "tcp_int.h"
+
+#define RX_CHUNK (256u * 1024)
+
+static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd)
+{
+	struct tcp_stream *ts = calloc(1, sizeof(*ts));
+	size_t len = s->p.size;
+
+	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW && s->server &&
+	    len < RX_CHUNK)
+		len = RX_CHUNK;
+	if (!ts)
+		goto err;
+	ts->buf = aligned_alloc(4096, (len + 4095) & ~(size_t)4095);
+	if (!ts->buf)
+		goto err_ts;
+	memset(ts->buf, 0xa5, len);
+	ts->buflen = len;
+	ts->fd = fd;
+	st->priv = ts;
+	return 0;
+err_ts:
+	free(ts);
+err:
+	close(fd);
+	return ig_session_fail(s, ENOMEM,
+			       "out of memory for a %zu-byte "
+			       "buffer of stream %u",
+			       len, st->idx);
+}
+
+int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd)
+{
+	int one = 1;
+	struct timeval tv = { .tv_sec = s->p.timeout_ms / 1000,
+			      .tv_usec = (s->p.timeout_ms % 1000) * 1000 };
+
+	if (ig_test_pattern(s->p.test) == IG_PATTERN_LAT)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
+		close(fd);
+		return ig_session_fail(s, errno,
+				       "setting timeouts on tcp "
+				       "stream %u: %s",
+				       idx, strerror(errno));
+	}
+	return stream_alloc(s, &s->st[idx], fd);
+}
+
+void ig_tcp_cleanup(struct ig_session *s)
+{
+	for (unsigned int i = 0; s->st && i < s->nstreams; i++) {
+		struct tcp_stream *ts = s->st[i].priv;
+
+		if (!ts)
+			continue;
+		close(ts->fd);
+		free(ts->buf);
+		free(ts);
+		s->st[i].priv = NULL;
+	}
+}
