@@ -20,7 +20,6 @@ unsigned int ig_plan_count(const struct ig_client_opts *o);
 int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		struct ig_result *res, size_t *done);
 
-
 /* client_diag.c: the doctor around a run */
 #define IG_CLIENT_DIAG_MAX 8
 struct ig_client_diag {

@@ -68,7 +68,8 @@ static int one_run(struct plan *pl, const struct ig_params *p,
 {
 	char err[512];
 
-	if (!ig_engine_client(&ig_transports, pl->c, p, &pl->o->local, r, err, sizeof(err)))
+	if (!ig_engine_client(&ig_transports, pl->c, p, &pl->o->local, r, err,
+			      sizeof(err)))
 		return 0;
 	if (pl->tty)
 		fputs("\r\033[K", stderr);

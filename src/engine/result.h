@@ -13,7 +13,6 @@
 #include "host/sysinfo.h"
 #include "host/xinfo.h"
 
-
 /*
  * The result of one test, as the engine computed it.  Units:
  *   bytes      payload bytes delivered in the measured interval
@@ -51,7 +50,6 @@ struct ig_result {
 	struct ig_xinfo xinfo;		 /* this host's device (client) */
 	struct ig_xinfo xinfo_server;	 /* the server's */
 };
-
 
 /*
  * Pools a repeated run into acc: counts, bytes and seconds add up, the

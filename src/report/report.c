@@ -181,8 +181,9 @@ static json_object *streams_json(const struct ig_result *r)
 		ig_json_add_u64(e, "stream", i);
 		ig_json_add_u64(e, "iterations", r->stream_msgs[i]);
 		ig_json_add_double(e, "bw_gbps",
-			    (double)r->stream_msgs[i] * (double)r->params.size *
-				    8 / secs / 1e9);
+				   (double)r->stream_msgs[i] *
+					   (double)r->params.size * 8 / secs /
+					   1e9);
 		json_object_array_add(a, e);
 	}
 	return a;
@@ -244,12 +245,15 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    ig_json_add_double(o, "msg_rate", r->msg_rate) ||
 	    (r->has_lat && ig_json_add(o, "lat_us", lat_to_json(r))) ||
 	    ig_json_add(o, "cpu", cpu_pair_to_json(r)) ||
-	    (res_has_window(r) && ig_json_add(o, "window", window_to_json(r))) ||
+	    (res_has_window(r) &&
+	     ig_json_add(o, "window", window_to_json(r))) ||
 	    ((r->xinfo.valid || r->xinfo_server.valid) &&
 	     ig_json_add(o, "device", device_to_json(r))) ||
-	    (r->params.streams > 1 && ig_json_add(o, "per_stream", streams_json(r))) ||
+	    (r->params.streams > 1 &&
+	     ig_json_add(o, "per_stream", streams_json(r))) ||
 	    (r->rep.n > 1 && ig_json_add(o, "repeat", repeat_json(&r->rep))) ||
-	    (r->partial && ig_json_add(o, "partial", json_object_new_boolean(1))) ||
+	    (r->partial &&
+	     ig_json_add(o, "partial", json_object_new_boolean(1))) ||
 	    (r->has_bidir && ig_json_add(o, "bidir", bidir_json(r))) ||
 	    (r->warning[0] && ig_json_add_str(o, "warning", r->warning))) {
 		json_object_put(o);
@@ -263,7 +267,8 @@ static json_object *host_json(const struct ig_sysinfo *si,
 {
 	json_object *o = ig_sysinfo_to_json(si);
 
-	if (o && fp && ig_json_add(o, "fingerprint", ig_fingerprint_to_json(fp))) {
+	if (o && fp &&
+	    ig_json_add(o, "fingerprint", ig_fingerprint_to_json(fp))) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -293,10 +298,11 @@ json_object *ig_report_json(const struct ig_report_env *env,
 	jenv = json_object_new_object();
 	if (ig_json_add(root, "env", jenv) ||
 	    ig_json_add(jenv, "client",
-		 host_json(&env->client,
-			   env->has_fp ? &env->fp_client : NULL)) ||
+			host_json(&env->client,
+				  env->has_fp ? &env->fp_client : NULL)) ||
 	    ig_json_add(jenv, "server",
-		 host_json(&env->server, env->has_fp ? &env->fp_server : NULL)))
+			host_json(&env->server,
+				  env->has_fp ? &env->fp_server : NULL)))
 		goto err_root;
 	if (env->note && ig_json_add_str(root, "note", env->note))
 		goto err_root;
