@@ -39,7 +39,11 @@ enum ig_test {
  * (struct ig_xports).  A new transport adds its id here, its tests to the
  * table in params.c, and one line to src/transports/transports.c.
  */
-enum ig_xport_id { IG_XPORT_TCP, IG_XPORT_VERBS, IG_XPORT_COUNT };
+enum ig_xport_id {
+	IG_XPORT_TCP,
+	IG_XPORT_VERBS,
+	IG_XPORT_COUNT,
+};
 
 enum ig_pattern {
 	IG_PATTERN_BW,	/* one-way stream, client sends */
