@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/be.h"
 #include "common/clock.h"
 #include "engine.h"
 #include "engine_int.h"
@@ -91,32 +92,17 @@ int ig_session_wait(struct ig_session *s, int fd, short events,
 	}
 }
 
-static void put_be(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = v & 0xff;
-}
-
-static uint64_t get_be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 void ig_stream_tag_put(uint8_t *b, uint64_t cookie, unsigned int idx)
 {
-	put_be(b, cookie, 8);
-	put_be(b + 8, idx, 4);
+	ig_be_put(b, cookie, 8);
+	ig_be_put(b + 8, idx, 4);
 }
 
 int ig_stream_tag_get(const uint8_t *b, uint64_t cookie, unsigned int nstreams)
 {
-	uint64_t idx = get_be(b + 8, 4);
+	uint64_t idx = ig_be_get(b + 8, 4);
 
-	if (get_be(b, 8) != cookie || idx >= nstreams)
+	if (ig_be_get(b, 8) != cookie || idx >= nstreams)
 		return -1;
 	return (int)idx;
 }

@@ -13,6 +13,7 @@
 
 #include "baseline.h"
 #include "baseline_int.h"
+#include "common/json.h"
 #include "host/fingerprint.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -38,16 +39,13 @@ struct tally {
 
 static bool get_metric(json_object *r, const struct metric *m, double *v)
 {
-	json_object *o = r, *x;
+	json_object *o = r;
 
 	if (m->obj && !json_object_object_get_ex(r, m->obj, &o))
 		return false;
 	if (!json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, m->key, &x) ||
-	    !(json_object_is_type(x, json_type_double) ||
-	      json_object_is_type(x, json_type_int)))
+	    ig_json_get_double(o, m->key, v))
 		return false;
-	*v = json_object_get_double(x);
 	return isfinite(*v);
 }
 

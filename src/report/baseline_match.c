@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "baseline_int.h"
+#include "common/json.h"
 #include "common/params.h"
 
 const char *ig_bl_clean(const char *s, char *buf, size_t len)
@@ -34,29 +35,15 @@ void ig_bl_label(const struct ig_bl_key *k, char *buf, size_t len)
 		 ig_bl_clean(k->test, test, sizeof(test)), size, k->streams);
 }
 
-static uint64_t get_u64(json_object *r, const char *key, uint64_t dflt)
-{
-	json_object *v;
-	int64_t i;
-
-	if (!json_object_object_get_ex(r, key, &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return dflt;
-	i = json_object_get_int64(v);
-	return i < 0 ? dflt : (uint64_t)i;
-}
-
+/* A result's key; a member absent or of another type takes its default. */
 static void key_of(json_object *r, size_t idx, struct ig_bl_key *k)
 {
-	json_object *t;
-
-	k->test = "";
-	if (json_object_object_get_ex(r, "test", &t) &&
-	    json_object_is_type(t, json_type_string))
-		k->test = json_object_get_string(t);
-	k->size = get_u64(r, "size", 0);
-	k->streams = get_u64(r, "streams", 1);
-	k->idx = idx;
+	*k = (struct ig_bl_key){
+		.test = "", .size = 0, .streams = 1, .idx = idx
+	};
+	ig_json_get_str(r, "test", &k->test);
+	ig_json_get_u64(r, "size", &k->size);
+	ig_json_get_u64(r, "streams", &k->streams);
 }
 
 static int key_cmp(const struct ig_bl_key *a, const struct ig_bl_key *b)

@@ -114,7 +114,6 @@ json_object *ig_xinfo_to_json(const struct ig_xinfo *x)
 
 int ig_xinfo_from_json(json_object *o, struct ig_xinfo *x)
 {
-	json_object *f;
 	struct ig_xinfo t = { .valid = true };
 
 	if (ig_json_copy_str(o, "device", t.device, sizeof(t.device)) ||
@@ -126,9 +125,8 @@ int ig_xinfo_from_json(json_object *o, struct ig_xinfo *x)
 	    ig_json_get_int(o, "gid_index", &t.gid_index) ||
 	    ig_json_get_int(o, "numa_node", &t.numa_node) ||
 	    ig_json_get_int(o, "cpu", &t.cpu) ||
-	    !json_object_object_get_ex(o, "rate_gbps", &f))
+	    ig_json_get_double(o, "rate_gbps", &t.rate_gbps))
 		return -EINVAL;
-	t.rate_gbps = json_object_get_double(f);
 	*x = t;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/be.h"
 #include "common/json.h"
 #include "proto.h"
 
@@ -38,37 +39,21 @@ const char *ig_msg_type_name(unsigned int type)
 	return "UNKNOWN";
 }
 
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 void ig_msg_hdr_encode(uint8_t *buf, uint16_t type, uint32_t len)
 {
 	memcpy(buf, IG_PROTO_MAGIC, 4);
-	buf[4] = IG_PROTO_VERSION >> 8;
-	buf[5] = IG_PROTO_VERSION & 0xff;
-	buf[6] = type >> 8;
-	buf[7] = type & 0xff;
-	buf[8] = len >> 24;
-	buf[9] = (len >> 16) & 0xff;
-	buf[10] = (len >> 8) & 0xff;
-	buf[11] = len & 0xff;
+	ig_be_put(buf + 4, IG_PROTO_VERSION, 2);
+	ig_be_put(buf + 6, type, 2);
+	ig_be_put(buf + 8, len, 4);
 }
 
 int ig_msg_hdr_decode(const uint8_t *buf, struct ig_msg_hdr *h)
 {
 	if (memcmp(buf, IG_PROTO_MAGIC, 4))
 		return -EPROTO;
-	h->version = get_be16(buf + 4);
-	h->type = get_be16(buf + 6);
-	h->len = get_be32(buf + 8);
+	h->version = (uint16_t)ig_be_get(buf + 4, 2);
+	h->type = (uint16_t)ig_be_get(buf + 6, 2);
+	h->len = (uint32_t)ig_be_get(buf + 8, 4);
 	if (h->version != IG_PROTO_VERSION)
 		return -EPROTONOSUPPORT;
 	if (h->len > IG_MSG_MAX_BODY)
