@@ -192,17 +192,25 @@ int ig_params_check(const struct ig_params *p, char *err, size_t errlen)
 	return check_memory(p, err, errlen);
 }
 
+/* The decimal number s starts with (a digit first: no sign, no space);
+ * *end points past it. */
+static int leading_u64(const char *s, unsigned long long *v, char **end)
+{
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	return errno == ERANGE ? -ERANGE : 0;
+}
+
 int ig_parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
+	int ret = leading_u64(s, &v, &end);
 
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (ret)
+		return ret;
 	if (*end)
 		return -EINVAL;
 	*out = v;
@@ -214,13 +222,10 @@ int ig_parse_size(const char *s, uint64_t *out)
 	char *end;
 	unsigned long long v;
 	unsigned int shift = 0;
+	int ret = leading_u64(s, &v, &end);
 
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (ret)
+		return ret;
 	switch (toupper((unsigned char)*end)) {
 	case '\0':
 		break;
