@@ -13,6 +13,7 @@
 #include "common/params.h"
 #include "doctor/remote.h"
 #include "report/report.h"
+#include "wire/ctrl.h"
 #include "host/sysinfo.h"
 
 static const char usage[] =
@@ -141,7 +142,7 @@ static int resolve(const char *host, char *buf, size_t len)
 			host, gai_strerror(ret));
 		return -EHOSTUNREACH;
 	}
-	ret = ig_dr_addr_str(res->ai_addr, buf, len);
+	ret = ig_sockaddr_host(res->ai_addr, buf, len);
 	freeaddrinfo(res);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "doctor_int.h"
+#include "wire/ctrl.h"
 
 /* index < NPORT: counters/NAME (IB PortCounters); else hw_counters/NAME
  * (transport errors; mlx5 and rxe names) */
@@ -155,7 +156,7 @@ int ig_doctor_counters(const char *root, const struct sockaddr *addr,
 	struct dr_pctx pc;
 	char host[64];
 	struct dr d;
-	int ret = ig_dr_addr_str(addr, host, sizeof(host));
+	int ret = ig_sockaddr_host(addr, host, sizeof(host));
 
 	if (ret)
 		return ret;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* The doctor run: choose the queries, map the paths, run every check. */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "doctor_int.h"
+#include "wire/ctrl.h"
 
 int dr_open(struct dr *d, const struct ig_doctor_opts *o,
 	    struct ig_dr_report *r)
@@ -118,24 +117,6 @@ int ig_doctor_run(const struct ig_doctor_opts *o, struct ig_dr_report *r)
 	return d.nomem;
 }
 
-int ig_dr_addr_str(const struct sockaddr *sa, char *buf, size_t len)
-{
-	const struct sockaddr_in6 *s6 = (const void *)sa;
-	const struct sockaddr_in *s4 = (const void *)sa;
-	struct in_addr a4;
-
-	if (sa->sa_family == AF_INET)
-		return inet_ntop(AF_INET, &s4->sin_addr, buf, len) ? 0
-								   : -EINVAL;
-	if (sa->sa_family != AF_INET6)
-		return -EINVAL;
-	if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
-		memcpy(&a4, &s6->sin6_addr.s6_addr[12], 4);
-		return inet_ntop(AF_INET, &a4, buf, len) ? 0 : -EINVAL;
-	}
-	return inet_ntop(AF_INET6, &s6->sin6_addr, buf, len) ? 0 : -EINVAL;
-}
-
 int ig_doctor_top(const char *root, const struct sockaddr *addr,
 		  uint64_t window, struct ig_finding *out, size_t max)
 {
@@ -143,7 +124,7 @@ int ig_doctor_top(const char *root, const struct sockaddr *addr,
 	struct ig_dr_report r;
 	char host[64];
 	size_t n = 0;
-	int ret = ig_dr_addr_str(addr, host, sizeof(host));
+	int ret = ig_sockaddr_host(addr, host, sizeof(host));
 
 	if (ret)
 		return ret;

@@ -75,9 +75,6 @@ const char *dr_pcie_coding(double gts);
 int dr_gid_parse(const char *s, uint8_t gid[16]);
 int dr_ipoib_hwaddr_gid(const char *s, uint8_t gid[16]);
 
-/* numeric host of a sockaddr (IPv4-mapped IPv6 unmapped); 0 or -EINVAL */
-int ig_dr_addr_str(const struct sockaddr *sa, char *buf, size_t len);
-
 /* query plumbing (map_route.c) */
 void dr_query_err(struct dr *d, const char *query, const char *arg, int err);
 

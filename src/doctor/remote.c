@@ -40,7 +40,7 @@ static int end_addr(int fd, bool local, char *buf, size_t len)
 
 	if (ret)
 		return -errno;
-	return ig_dr_addr_str((struct sockaddr *)&ss, buf, len);
+	return ig_sockaddr_host((struct sockaddr *)&ss, buf, len);
 }
 
 /* FINDINGS body within the message cap: the least severe findings go
