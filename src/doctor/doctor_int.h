@@ -96,7 +96,7 @@ void dr_check_governor(struct dr *d);
 void dr_check_sock(struct dr *d, double rate_gbps);
 void dr_check_tcp_retrans(struct dr *d);
 
-/* doctor.c: the context for root (live or fixture queries) */
+/* context.c: the context for root (live or fixture queries) */
 int dr_open(struct dr *d, const struct ig_doctor_opts *o,
 	    struct ig_dr_report *r);
 void dr_close(struct dr *d);
