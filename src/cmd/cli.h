@@ -55,4 +55,8 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 		  size_t errlen);
 
+/* "ibgap doctor [HOST] [options]" (doctor_main.c): exit status 0 ran, 1
+ * could not run, 2 bad option. */
+int ig_doctor_main(int argc, char **argv);
+
 #endif

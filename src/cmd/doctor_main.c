@@ -9,8 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "doctor/doctor_int.h"
+#include "cli.h"
 #include "common/params.h"
+#include "doctor/doctor.h"
 #include "doctor/remote.h"
 #include "report/report.h"
 #include "wire/ctrl.h"

@@ -148,8 +148,4 @@ struct ig_ctrl;
  * address and answers FINDINGS.  0 or a negative errno (c->err says). */
 int ig_doctor_serve(struct ig_ctrl *c, json_object *body);
 
-/* "ibgap doctor [HOST] [options]": exit status 0 ran, 1 could not run,
- * 2 bad option. */
-int ig_doctor_main(int argc, char **argv);
-
 #endif

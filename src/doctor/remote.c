@@ -21,7 +21,8 @@
 #include "wire/hello.h"
 #include "host/sysinfo.h"
 
-double ig_dr_tcp_rtt_us(int fd)
+/* TCP_INFO's smoothed round trip of fd in us, 0 unknown */
+static double tcp_rtt_us(int fd)
 {
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
@@ -97,7 +98,7 @@ int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
 				    strerror(-ret));
 	o.addr = host;
 	o.window = window;
-	o.rtt_us = ig_dr_tcp_rtt_us(c->fd);
+	o.rtt_us = tcp_rtt_us(c->fd);
 	ret = ig_doctor_run(&o, &r);
 	if (ret) {
 		ig_ctrl_fail(c, -ret, "doctor: %s", strerror(-ret));
@@ -158,7 +159,7 @@ int ig_dr_remote_fetch(const char *host, const char *port, int timeout_ms,
 	end_addr(fd, false, rm->peer_addr, sizeof(rm->peer_addr));
 	ret = exchange(&c, window, key, rm);
 	/* after the exchange the kernel has a few round trips measured */
-	rm->rtt_us = ig_dr_tcp_rtt_us(fd);
+	rm->rtt_us = tcp_rtt_us(fd);
 	if (ret) {
 		snprintf(rm->err, sizeof(rm->err), "%s", c.err);
 		ig_dr_report_free(&rm->r);
