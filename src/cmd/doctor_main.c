@@ -175,7 +175,7 @@ static int remote(const struct dcli *cl, const char *port,
 
 int ig_doctor_main(int argc, char **argv)
 {
-	struct ig_doctor_opts o = { 0 };
+	struct ig_dr_opts o = { 0 };
 	struct ig_dr_remote rm = { 0 }, *rmp = NULL;
 	struct ig_dr_report r;
 	char addr[64], port[16];
@@ -199,7 +199,7 @@ int ig_doctor_main(int argc, char **argv)
 	}
 	o.root = cl.root;
 	o.window = cl.window;
-	ret = ig_doctor_run(&o, &r);
+	ret = ig_dr_run(&o, &r);
 	if (ret) {
 		fprintf(stderr, "ibgap doctor: cannot run: %s\n",
 			strerror(-ret));

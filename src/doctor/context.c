@@ -8,8 +8,8 @@
 
 #include "doctor_int.h"
 
-int dr_open(struct dr *d, const struct ig_doctor_opts *o,
-	    struct ig_dr_report *r)
+int ig_dr_open(struct ig_dr *d, const struct ig_dr_opts *o,
+	       struct ig_dr_report *r)
 {
 	const char *root = o->root && *o->root ? o->root : "/";
 	char fx[PATH_MAX + 32];
@@ -28,10 +28,10 @@ int dr_open(struct dr *d, const struct ig_doctor_opts *o,
 		d->root[--n] = 0; /* "/" -> "" */
 	d->o = o;
 	d->r = r;
-	d->q = &ig_dq_live_ops;
+	d->q = &ig_dr_q_live_ops;
 	snprintf(fx, sizeof(fx), "%s/.ibgap-fixture", d->root);
 	if (d->root[0] && !stat(fx, &st) && S_ISDIR(st.st_mode)) {
-		d->q = &ig_dq_fixture_ops;
+		d->q = &ig_dr_q_fixture_ops;
 		d->qctx = d->root;
 		r->fixture = true;
 	}
@@ -39,7 +39,7 @@ int dr_open(struct dr *d, const struct ig_doctor_opts *o,
 	return 0;
 }
 
-void dr_close(struct dr *d)
+void ig_dr_close(struct ig_dr *d)
 {
 	if (d->q->free)
 		d->q->free(d->qctx);

@@ -73,7 +73,7 @@ static json_object *findings_body(struct ig_dr_report *r)
 
 int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
 {
-	struct ig_doctor_opts o = { .addr_is_local = true };
+	struct ig_dr_opts o = { .addr_is_local = true };
 	struct ig_dr_report r;
 	uint64_t window = 0;
 	char host[64];
@@ -99,7 +99,7 @@ int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
 	o.addr = host;
 	o.window = window;
 	o.rtt_us = tcp_rtt_us(c->fd);
-	ret = ig_doctor_run(&o, &r);
+	ret = ig_dr_run(&o, &r);
 	if (ret) {
 		ig_ctrl_fail(c, -ret, "doctor: %s", strerror(-ret));
 		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);

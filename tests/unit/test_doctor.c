@@ -81,11 +81,11 @@ static void run(const char *scenario, const char *addr, uint64_t window,
 		struct ig_dr_report *r)
 {
 	char root[4096];
-	struct ig_doctor_opts o = { .addr = addr, .window = window };
+	struct ig_dr_opts o = { .addr = addr, .window = window };
 
 	data_path(root, sizeof(root), scenario);
 	o.root = root;
-	ck_assert_int_eq(ig_doctor_run(&o, r), 0);
+	ck_assert_int_eq(ig_dr_run(&o, r), 0);
 	ck_assert_msg(r->fixture, "%s: the fixture queries were not used",
 		      scenario);
 }
@@ -131,7 +131,7 @@ START_TEST(healthy_peer)
 	run("healthy", peer, 0, &r);
 	expect_ids(&r, "info:link.rate,info:ipoib.enhanced,info:sock.cc");
 	for (size_t i = 0; i < r.n; i++)
-		ck_assert_int_eq(r.f[i].sev, IG_SEV_INFO);
+		ck_assert_int_eq(r.f[i].sev, IG_DR_SEV_INFO);
 	ck_assert_uint_eq(r.nerr, 0);
 	ck_assert_uint_eq(r.npaths, 1);
 	expect_path(&r.paths[0], "ib0", "ipoib", "mlx5_0", 1, 100.0);
@@ -212,15 +212,14 @@ END_TEST
 
 START_TEST(server_side_address)
 {
-	struct ig_doctor_opts o = { .addr = "192.0.2.10",
-				    .addr_is_local = true };
+	struct ig_dr_opts o = { .addr = "192.0.2.10", .addr_is_local = true };
 	struct ig_dr_report r;
 	char root[4096];
 
 	/* the server's own address: no route.local, the owner's netdev */
 	data_path(root, sizeof(root), "healthy");
 	o.root = root;
-	ck_assert_int_eq(ig_doctor_run(&o, &r), 0);
+	ck_assert_int_eq(ig_dr_run(&o, &r), 0);
 	expect_ids(&r, "info:link.rate,info:ipoib.enhanced,info:sock.cc");
 	expect_path(&r.paths[0], "ib0", "ipoib", "mlx5_0", 1, 100.0);
 	ig_dr_report_free(&r);
@@ -238,7 +237,7 @@ START_TEST(ipoib_datagram_2044)
 	expect_path(&r.paths[0], "ib0", "ipoib", "mlx4_0", 1,
 		    4 * 14.0625 * 64 / 66);
 	f = find(&r, "ipoib.mtu.partition");
-	ck_assert_int_eq(f->sev, IG_SEV_WARN);
+	ck_assert_int_eq(f->sev, IG_DR_SEV_WARN);
 	expect_ev(f, "/sys/class/net/ib0/mtu", "2044");
 	expect_ev(f, "ibv_query_port(mlx4_0, 1).active_mtu", "4096");
 	ck_assert_ptr_nonnull(strstr(f->what, "2048 bytes"));
@@ -329,7 +328,7 @@ START_TEST(roce_100g_at_25g)
 	expect_path(&r.paths[0], "ens1f0np0", "roce", "mlx5_0", 1, 25.0);
 	ck_assert_uint_eq(r.nerr, 0);
 	f = find(&r, "link.speed.degraded");
-	ck_assert_int_eq(f->sev, IG_SEV_WARN);
+	ck_assert_int_eq(f->sev, IG_DR_SEV_WARN);
 	ck_assert_ptr_nonnull(strstr(f->what, "at 25 Gb/s"));
 	ck_assert_ptr_nonnull(strstr(f->what, "supports 100 Gb/s"));
 	expect_ev(f, "ethtool_link(ens1f0np0)",
@@ -351,7 +350,7 @@ START_TEST(pcie_ceiling)
 		       "info:link.rate,info:ipoib.enhanced,info:sock.cc");
 	ck_assert_str_eq(r.f[0].id, "pcie.ceiling");
 	f = find(&r, "pcie.ceiling");
-	ck_assert_int_eq(f->sev, IG_SEV_CRIT);
+	ck_assert_int_eq(f->sev, IG_DR_SEV_CRIT);
 	/* 8 lanes x 8 GT/s x 128/130 = 63.0 Gb/s */
 	ck_assert_ptr_nonnull(strstr(f->what, "63.0 Gb/s"));
 	expect_ev(f, "/sys/class/infiniband/mlx5_0/device/current_link_width",
@@ -560,22 +559,22 @@ END_TEST
 
 START_TEST(bad_root)
 {
-	struct ig_doctor_opts o = { .root = "/nonexistent-ibgap-root" };
+	struct ig_dr_opts o = { .root = "/nonexistent-ibgap-root" };
 	struct ig_dr_report r;
 
-	ck_assert_int_eq(ig_doctor_run(&o, &r), -ENOENT);
+	ck_assert_int_eq(ig_dr_run(&o, &r), -ENOENT);
 	o.root = "/proc/self/status";
-	ck_assert_int_eq(ig_doctor_run(&o, &r), -ENOTDIR);
+	ck_assert_int_eq(ig_dr_run(&o, &r), -ENOTDIR);
 }
 END_TEST
 
 START_TEST(live_loopback)
 {
-	struct ig_doctor_opts o = { .addr = "127.0.0.1" };
+	struct ig_dr_opts o = { .addr = "127.0.0.1" };
 	struct ig_dr_report r;
 
 	/* the live queries: netlink says 127.0.0.1 is local, on lo */
-	ck_assert_int_eq(ig_doctor_run(&o, &r), 0);
+	ck_assert_int_eq(ig_dr_run(&o, &r), 0);
 	ck_assert(!r.fixture);
 	ck_assert_str_eq(r.paths[0].route_type, "local");
 	expect_path(&r.paths[0], "lo", "loopback", "", 0, 0);
@@ -586,22 +585,22 @@ END_TEST
 
 START_TEST(util_cpus)
 {
-	struct dr_cpus a, b;
+	struct ig_dr_cpus a, b;
 
-	ck_assert_int_eq(dr_cpus_parse("0-3,8,10-11", &a), 0);
-	ck_assert_int_eq(dr_cpus_count(&a), 7);
-	ck_assert_int_eq(dr_cpus_parse("4-7\n", &b), 0);
-	ck_assert(!dr_cpus_meet(&a, &b));
-	ck_assert_int_eq(dr_cpus_parse("7,1000", &b), 0);
-	ck_assert_int_eq(dr_cpus_count(&b), 2);
-	ck_assert(!dr_cpus_meet(&a, &b));
-	ck_assert_int_eq(dr_cpus_parse("11", &b), 0);
-	ck_assert(dr_cpus_meet(&a, &b));
-	ck_assert_int_eq(dr_cpus_parse("3-1", &b), -EINVAL);
-	ck_assert_int_eq(dr_cpus_parse("1024", &b), -EINVAL);
-	ck_assert_int_eq(dr_cpus_parse("x", &b), -EINVAL);
-	ck_assert_int_eq(dr_cpus_parse("", &b), 0);
-	ck_assert_int_eq(dr_cpus_count(&b), 0);
+	ck_assert_int_eq(ig_dr_cpus_parse("0-3,8,10-11", &a), 0);
+	ck_assert_int_eq(ig_dr_cpus_count(&a), 7);
+	ck_assert_int_eq(ig_dr_cpus_parse("4-7\n", &b), 0);
+	ck_assert(!ig_dr_cpus_meet(&a, &b));
+	ck_assert_int_eq(ig_dr_cpus_parse("7,1000", &b), 0);
+	ck_assert_int_eq(ig_dr_cpus_count(&b), 2);
+	ck_assert(!ig_dr_cpus_meet(&a, &b));
+	ck_assert_int_eq(ig_dr_cpus_parse("11", &b), 0);
+	ck_assert(ig_dr_cpus_meet(&a, &b));
+	ck_assert_int_eq(ig_dr_cpus_parse("3-1", &b), -EINVAL);
+	ck_assert_int_eq(ig_dr_cpus_parse("1024", &b), -EINVAL);
+	ck_assert_int_eq(ig_dr_cpus_parse("x", &b), -EINVAL);
+	ck_assert_int_eq(ig_dr_cpus_parse("", &b), 0);
+	ck_assert_int_eq(ig_dr_cpus_count(&b), 0);
 }
 END_TEST
 
@@ -611,34 +610,35 @@ START_TEST(util_rates)
 	double lane;
 	int lanes;
 
-	ck_assert_int_eq(dr_ib_rate_parse("100 Gb/sec (4X EDR)", &lanes, &lane,
-					  &name, &coding),
+	ck_assert_int_eq(ig_dr_ib_rate_parse("100 Gb/sec (4X EDR)", &lanes,
+					     &lane, &name, &coding),
 			 0);
 	ck_assert_int_eq(lanes, 4);
 	ck_assert_double_eq_tol(lane, 25.0, 1e-9);
 	ck_assert_str_eq(name, "EDR");
-	ck_assert_int_eq(dr_ib_rate_parse("10 Gb/sec (1X FDR10)", &lanes, &lane,
-					  &name, &coding),
+	ck_assert_int_eq(ig_dr_ib_rate_parse("10 Gb/sec (1X FDR10)", &lanes,
+					     &lane, &name, &coding),
 			 0);
 	ck_assert_str_eq(name, "FDR10");
 	ck_assert_double_eq_tol(lane, 10.0, 1e-9);
 	/* kernels before 5.x print SDR without a name */
-	ck_assert_int_eq(dr_ib_rate_parse("10 Gb/sec (4X)", &lanes, &lane,
-					  &name, &coding),
+	ck_assert_int_eq(ig_dr_ib_rate_parse("10 Gb/sec (4X)", &lanes, &lane,
+					     &name, &coding),
 			 0);
 	ck_assert_str_eq(name, "SDR");
 	ck_assert_double_eq_tol(lane * lanes, 8.0, 1e-9);
-	ck_assert_int_eq(dr_ib_rate_parse("fast", &lanes, &lane, &name,
-					  &coding),
+	ck_assert_int_eq(ig_dr_ib_rate_parse("fast", &lanes, &lane, &name,
+					     &coding),
 			 -EINVAL);
-	ck_assert_int_eq(dr_ib_rate_parse("1 Gb/sec (4X ZDR)", &lanes, &lane,
-					  &name, &coding),
+	ck_assert_int_eq(ig_dr_ib_rate_parse("1 Gb/sec (4X ZDR)", &lanes, &lane,
+					     &name, &coding),
 			 -EINVAL);
-	ck_assert_double_eq_tol(dr_pcie_lane_gbps(2.5), 2.0, 1e-9);
-	ck_assert_double_eq_tol(dr_pcie_lane_gbps(8.0), 8.0 * 128 / 130, 1e-9);
-	ck_assert_double_eq_tol(dr_pcie_lane_gbps(16.0), 16.0 * 128 / 130,
+	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(2.5), 2.0, 1e-9);
+	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(8.0), 8.0 * 128 / 130,
 				1e-9);
-	ck_assert_double_eq_tol(dr_pcie_lane_gbps(0), 0, 1e-9);
+	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(16.0), 16.0 * 128 / 130,
+				1e-9);
+	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(0), 0, 1e-9);
 }
 END_TEST
 
@@ -647,15 +647,17 @@ START_TEST(util_gids)
 	uint8_t a[16], b[16];
 
 	ck_assert_int_eq(
-		dr_gid_parse("fe80:0000:0000:0000:0c42:a103:00b5:1c2e", a), 0);
-	ck_assert_int_eq(dr_ipoib_hwaddr_gid("00:00:10:49:fe:80:00:00:00:00:00:"
-					     "00:0c:42:a1:03:00:b5:1c:2e",
-					     b),
-			 0);
+		ig_dr_gid_parse("fe80:0000:0000:0000:0c42:a103:00b5:1c2e", a),
+		0);
+	ck_assert_int_eq(
+		ig_dr_ipoib_hwaddr_gid("00:00:10:49:fe:80:00:00:00:00:00:"
+				       "00:0c:42:a1:03:00:b5:1c:2e",
+				       b),
+		0);
 	ck_assert_mem_eq(a, b, 16);
 	ck_assert_int_eq(a[15], 0x2e);
-	ck_assert_int_eq(dr_ipoib_hwaddr_gid("00:11:22", b), -EINVAL);
-	ck_assert_int_eq(dr_gid_parse("fe80:zz", a), -EINVAL);
+	ck_assert_int_eq(ig_dr_ipoib_hwaddr_gid("00:11:22", b), -EINVAL);
+	ck_assert_int_eq(ig_dr_gid_parse("fe80:zz", a), -EINVAL);
 }
 END_TEST
 
