@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by fingerprint*.c only. */
+/* Shared by fingerprint*.c only; the readers are in fingerprint_io.c. */
 #ifndef IG_FINGERPRINT_INT_H
 #define IG_FINGERPRINT_INT_H
 
@@ -10,6 +10,9 @@
 
 /* src into dst[len], cut to fit (a cut value is still worth having). */
 void ig_fp_set_str(char *dst, size_t len, const char *src);
+
+/* Trailing white space removed, other control characters as '?'. */
+void ig_fp_clean(char *s);
 
 /* A single path component shorter than max: no '/', not "." or "..". */
 bool ig_fp_name_ok(const char *s, size_t max);
