@@ -72,9 +72,6 @@ int ig_dr_ib_rate_parse(const char *s, int *lanes, double *lane_gbps,
 /* PCIe data rate per lane after encoding, from GT/s; 0 unknown */
 double ig_dr_pcie_lane_gbps(double gts);
 const char *ig_dr_pcie_coding(double gts);
-/* 16 bytes of a GID from "fe80:0000:..." or an IPoIB hardware address */
-int ig_dr_gid_parse(const char *s, uint8_t gid[16]);
-int ig_dr_ipoib_hwaddr_gid(const char *s, uint8_t gid[16]);
 
 /* query plumbing (map_route.c) */
 void ig_dr_query_err(struct ig_dr *d, const char *query, const char *arg,

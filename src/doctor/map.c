@@ -1,32 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * Address -> route -> netdev -> RDMA device and port.
- *   IPoIB (netdev type 32): the port whose GID 0 is the GID inside the
- *     netdev's 20-byte hardware address (bytes 4..19).
+ * Netdev -> RDMA device and port (host/fingerprint_net.c searches), by
+ * the netdev's type:
+ *   IPoIB (type 32): the port whose GID 0 is the GID inside the netdev's
+ *     20-byte hardware address (bytes 4..19).
  *   RoCE (type 1): the port whose GID table names the netdev
  *     (ports/N/gid_attrs/ndevs/I), as rdma_cm finds it.
  *   Fallback: /sys/class/net/IF/device/infiniband/DEV, port dev_port + 1.
+ * Without an address: every netdev that has an RDMA device.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "doctor_int.h"
+#include "host/fingerprint_net.h"
 
 #define ARPHRD_ETHER_ 1
 #define ARPHRD_INFINIBAND_ 32
 #define ARPHRD_LOOPBACK_ 772
-
-struct port_scan {
-	const char *dev;
-	const char *port;
-	const char *ifname; /* RoCE: the netdev to find */
-	uint8_t gid[16];    /* IPoIB: the GID to find */
-	bool ipoib;
-	char found_dev[64];
-	int found_port;
-};
 
 int ig_dr_netdev_type(struct ig_dr *d, const char *ifname, bool quiet)
 {
@@ -39,85 +30,12 @@ int ig_dr_netdev_type(struct ig_dr *d, const char *ifname, bool quiet)
 	return (int)v;
 }
 
-static int ndev_cb(struct ig_dr *d, const char *idx, void *arg)
-{
-	struct port_scan *s = arg;
-	char p[PATH_MAX], name[64];
-
-	snprintf(p, sizeof(p),
-		 "/sys/class/infiniband/%s/ports/%s/gid_attrs/ndevs/%s", s->dev,
-		 s->port, idx);
-	/* an unused GID entry reads as EINVAL: quiet */
-	if (ig_dr_read_quiet(d, p, name, sizeof(name)) ||
-	    strcmp(name, s->ifname))
-		return 0;
-	return 1;
-}
-
-static int port_cb(struct ig_dr *d, const char *port, void *arg)
-{
-	struct port_scan *s = arg;
-	char p[PATH_MAX], gid[64];
-	uint8_t g[16];
-	int hit = 0;
-
-	s->port = port;
-	if (s->ipoib) {
-		snprintf(p, sizeof(p),
-			 "/sys/class/infiniband/%s/ports/%s/gids/0", s->dev,
-			 port);
-		hit = !ig_dr_read_quiet(d, p, gid, sizeof(gid)) &&
-		      !ig_dr_gid_parse(gid, g) && !memcmp(g, s->gid, 16);
-	} else {
-		snprintf(p, sizeof(p),
-			 "/sys/class/infiniband/%s/ports/%s/gid_attrs/ndevs",
-			 s->dev, port);
-		hit = ig_dr_list(d, p, true, ndev_cb, s) == 1;
-	}
-	if (!hit)
-		return 0;
-	snprintf(s->found_dev, sizeof(s->found_dev), "%s", s->dev);
-	s->found_port = atoi(port);
-	return 1;
-}
-
-static int dev_cb(struct ig_dr *d, const char *dev, void *arg)
-{
-	struct port_scan *s = arg;
-	char p[PATH_MAX];
-
-	s->dev = dev;
-	snprintf(p, sizeof(p), "/sys/class/infiniband/%s/ports", dev);
-	return ig_dr_list(d, p, true, port_cb, s) == 1;
-}
-
-static int dev_name_cb(struct ig_dr *d, const char *name, void *arg)
-{
-	snprintf(arg, 64, "%s", name);
-	return 1;
-}
-
-/* /sys/class/net/IF/device/infiniband/DEV and dev_port (0-based). */
-static int map_fallback(struct ig_dr *d, const char *ifname,
-			struct port_scan *s)
-{
-	char p[PATH_MAX];
-	uint64_t dev_port = 0;
-
-	snprintf(p, sizeof(p), "/sys/class/net/%s/device/infiniband", ifname);
-	if (ig_dr_list(d, p, true, dev_name_cb, s->found_dev) != 1)
-		return -ENODEV;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/dev_port", ifname);
-	ig_dr_read_u64(d, p, &dev_port, true);
-	s->found_port = (int)dev_port + 1;
-	return 0;
-}
-
 int ig_dr_map_netdev(struct ig_dr *d, const char *ifname, struct ig_dr_path *p)
 {
-	struct port_scan s = { .ifname = ifname };
 	int type = ig_dr_netdev_type(d, ifname, false);
 	char path[PATH_MAX], addr[128];
+	uint8_t gid[16];
+	bool ipoib = false;
 
 	if (ifname != p->netdev)
 		snprintf(p->netdev, sizeof(p->netdev), "%s", ifname);
@@ -127,21 +45,19 @@ int ig_dr_map_netdev(struct ig_dr *d, const char *ifname, struct ig_dr_path *p)
 		return 0;
 	}
 	if (type == ARPHRD_INFINIBAND_) {
-		s.ipoib = true;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/address",
 			 ifname);
-		if (ig_dr_read(d, path, addr, sizeof(addr)) ||
-		    ig_dr_ipoib_hwaddr_gid(addr, s.gid))
-			s.ipoib = false, type = -1;
+		ipoib = !ig_dr_read(d, path, addr, sizeof(addr)) &&
+			!ig_fp_ipoib_hwaddr_gid(addr, gid);
+		if (!ipoib)
+			return 0;
 	}
 	if (type != ARPHRD_INFINIBAND_ && type != ARPHRD_ETHER_)
 		return 0;
-	if (ig_dr_list(d, "/sys/class/infiniband", true, dev_cb, &s) != 1 &&
-	    map_fallback(d, ifname, &s))
+	if (ig_fp_netdev_port(d->root, ifname, ipoib ? gid : NULL, p->rdma_dev,
+			      sizeof(p->rdma_dev), &p->port))
 		return 0;
-	snprintf(p->kind, sizeof(p->kind), "%s", s.ipoib ? "ipoib" : "roce");
-	snprintf(p->rdma_dev, sizeof(p->rdma_dev), "%s", s.found_dev);
-	p->port = s.found_port;
+	snprintf(p->kind, sizeof(p->kind), "%s", ipoib ? "ipoib" : "roce");
 	return 0;
 }
 

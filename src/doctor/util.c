@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Pure helpers of the doctor: CPU lists, link rates, GIDs. */
+/* Pure helpers of the doctor: CPU lists, link rates. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,55 +114,4 @@ double ig_dr_pcie_lane_gbps(double gts)
 const char *ig_dr_pcie_coding(double gts)
 {
 	return gts < 8 ? "8b/10b" : gts < 64 ? "128b/130b" : "FLIT 242/256";
-}
-
-static int hex(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-/* n bytes of hex digits, separators (':') skipped; 0 or -EINVAL. */
-static int hex_bytes(const char *s, uint8_t *out, size_t n)
-{
-	size_t got = 0;
-	int nib = 0, cur = 0;
-
-	for (; *s && got < n; s++) {
-		int h = hex(*s);
-
-		if (*s == ':')
-			continue;
-		if (h < 0)
-			return -EINVAL;
-		cur = cur << 4 | h;
-		if (++nib == 2) {
-			out[got++] = (uint8_t)cur;
-			nib = cur = 0;
-		}
-	}
-	return got == n && !nib ? 0 : -EINVAL;
-}
-
-/* "fe80:0000:0000:0000:0002:c903:0031:7c81" (gids/N in sysfs) */
-int ig_dr_gid_parse(const char *s, uint8_t gid[16])
-{
-	return hex_bytes(s, gid, 16);
-}
-
-/* IPoIB's 20-byte hardware address: 4 bytes of flags and QPN, then the
- * port GID ("80:00:02:08:fe:80:...") */
-int ig_dr_ipoib_hwaddr_gid(const char *s, uint8_t gid[16])
-{
-	uint8_t a[20];
-
-	if (hex_bytes(s, a, 20))
-		return -EINVAL;
-	memcpy(gid, a + 4, 16);
-	return 0;
 }

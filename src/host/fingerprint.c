@@ -19,6 +19,7 @@
 
 #include "fingerprint.h"
 #include "fingerprint_int.h"
+#include "fingerprint_net.h"
 #include "sysinfo.h"
 
 #define FP_SET(field, s) ig_fp_set_str((field), sizeof(field), (s))
@@ -144,6 +145,24 @@ static void split_rate(struct ig_fingerprint *fp)
 		FP_SET(fp->link_speed, "SDR");
 }
 
+/* The port's network interface (fingerprint_net.c), its MTU and, for
+ * IPoIB, its mode. */
+static void read_netdev(const char *root, struct ig_fingerprint *fp, int port)
+{
+	char type[16];
+
+	if (ig_fp_port_netdev(root, fp->device, port, fp->netdev,
+			      sizeof(fp->netdev)))
+		return;
+	ig_fp_attr(root, fp->mtu, sizeof(fp->mtu), "/sys/class/net/%s/mtu",
+		   fp->netdev);
+	if (!ig_fp_attr(root, type, sizeof(type), "/sys/class/net/%s/type",
+			fp->netdev) &&
+	    !strcmp(type, IG_FP_IPOIB_TYPE))
+		ig_fp_attr(root, fp->ipoib_mode, sizeof(fp->ipoib_mode),
+			   "/sys/class/net/%s/mode", fp->netdev);
+}
+
 static void read_device(const char *root, struct ig_fingerprint *fp, int port)
 {
 	const char *dev = fp->device;
@@ -162,7 +181,7 @@ static void read_device(const char *root, struct ig_fingerprint *fp, int port)
 	ig_fp_attr(root, fp->link_rate, sizeof(fp->link_rate),
 		   "/sys/class/infiniband/%s/ports/%d/rate", dev, port);
 	split_rate(fp);
-	ig_fp_read_netdev(root, fp, port);
+	read_netdev(root, fp, port);
 }
 
 int ig_fingerprint_collect(const char *root, const char *device, int port,

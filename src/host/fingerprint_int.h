@@ -31,7 +31,7 @@ ig_fp_path(char *out, size_t len, const char *root, const char *fmt, ...);
 int __attribute__((format(printf, 4, 5)))
 ig_fp_attr(const char *root, char *buf, size_t len, const char *fmt, ...);
 
-/* fp->netdev, mtu and ipoib_mode of fp->device's port. */
-void ig_fp_read_netdev(const char *root, struct ig_fingerprint *fp, int port);
+/* /sys/class/net/<if>/type of an IPoIB interface (ARPHRD_INFINIBAND) */
+#define IG_FP_IPOIB_TYPE "32"
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "doctor/doctor_int.h"
+#include "host/fingerprint_net.h"
 
 static void data_path(char *buf, size_t len, const char *rel)
 {
@@ -647,17 +648,17 @@ START_TEST(util_gids)
 	uint8_t a[16], b[16];
 
 	ck_assert_int_eq(
-		ig_dr_gid_parse("fe80:0000:0000:0000:0c42:a103:00b5:1c2e", a),
+		ig_fp_gid_parse("fe80:0000:0000:0000:0c42:a103:00b5:1c2e", a),
 		0);
 	ck_assert_int_eq(
-		ig_dr_ipoib_hwaddr_gid("00:00:10:49:fe:80:00:00:00:00:00:"
+		ig_fp_ipoib_hwaddr_gid("00:00:10:49:fe:80:00:00:00:00:00:"
 				       "00:0c:42:a1:03:00:b5:1c:2e",
 				       b),
 		0);
 	ck_assert_mem_eq(a, b, 16);
 	ck_assert_int_eq(a[15], 0x2e);
-	ck_assert_int_eq(ig_dr_ipoib_hwaddr_gid("00:11:22", b), -EINVAL);
-	ck_assert_int_eq(ig_dr_gid_parse("fe80:zz", a), -EINVAL);
+	ck_assert_int_eq(ig_fp_ipoib_hwaddr_gid("00:11:22", b), -EINVAL);
+	ck_assert_int_eq(ig_fp_gid_parse("fe80:zz", a), -EINVAL);
 }
 END_TEST
 
