@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,24 +35,31 @@ enum {
 	OPT_AUTH_FILE,
 };
 
-#define FAIL(...)                                   \
-	do {                                        \
-		snprintf(err, errlen, __VA_ARGS__); \
-		return -EINVAL;                     \
-	} while (0)
+int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
 
 /* getopt leaves an unknown short option in optopt; for a long option
  * (optopt 0, or its value >= 256 when its argument is missing) the word
  * is argv[optind - 1]. */
-static int bad_option(char **argv, int opt, const char *cmd, char *err,
-		      size_t errlen)
+int ig_cli_bad_option(char **argv, int opt, char *err, size_t errlen)
 {
 	if (opt > 0 && opt < 256)
-		FAIL("option '-%c' is unknown or lacks its value: see "
-		     "--help",
-		     opt);
-	FAIL("option '%s' is unknown or lacks its value: see --help",
-	     argv[optind - 1]);
+		return ig_cli_fail(
+			err, errlen,
+			"option '-%c' is unknown or lacks its value: "
+			"see --help",
+			opt);
+	return ig_cli_fail(err, errlen,
+			   "option '%s' is unknown or lacks its value: see "
+			   "--help",
+			   argv[optind - 1]);
 }
 
 static int parse_tests(const char *arg, struct ig_client_opts *o, char *err,
@@ -60,7 +68,9 @@ static int parse_tests(const char *arg, struct ig_client_opts *o, char *err,
 	char buf[256], *save = NULL, *tok;
 
 	if (strlen(arg) >= sizeof(buf))
-		FAIL("-t: the list is too long (%zu characters)", strlen(arg));
+		return ig_cli_fail(err, errlen,
+				   "-t: the list is too long (%zu characters)",
+				   strlen(arg));
 	strcpy(buf, arg);
 	o->ntests = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
@@ -68,16 +78,20 @@ static int parse_tests(const char *arg, struct ig_client_opts *o, char *err,
 		int t = ig_test_parse(tok);
 
 		if (t < 0)
-			FAIL("-t: unknown test '%s': allowed tcp_bw, tcp_lat, "
-			     "send_bw, write_bw, send_lat, write_lat",
-			     tok);
+			return ig_cli_fail(
+				err, errlen,
+				"-t: unknown test '%s': allowed tcp_bw, tcp_lat, "
+				"send_bw, write_bw, send_lat, write_lat",
+				tok);
 		if (o->ntests == IG_TEST_COUNT)
-			FAIL("-t: more than %d tests in '%s'", IG_TEST_COUNT,
-			     arg);
+			return ig_cli_fail(err, errlen,
+					   "-t: more than %d tests in '%s'",
+					   IG_TEST_COUNT, arg);
 		o->tests[o->ntests++] = t;
 	}
 	if (!o->ntests)
-		FAIL("-t: empty test list '%s'", arg);
+		return ig_cli_fail(err, errlen, "-t: empty test list '%s'",
+				   arg);
 	return 0;
 }
 
@@ -87,8 +101,10 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *v, char *err,
 	uint64_t x;
 
 	if (ig_parse_u64(arg, &x) || x > UINT32_MAX)
-		FAIL("%s: '%s' is not a whole number from 0 to %u", opt, arg,
-		     UINT32_MAX);
+		return ig_cli_fail(
+			err, errlen,
+			"%s: '%s' is not a whole number from 0 to %u", opt, arg,
+			UINT32_MAX);
 	*v = (uint32_t)x;
 	return 0;
 }
@@ -97,8 +113,10 @@ static int parse_secs(const char *opt, const char *arg, uint64_t *ns, char *err,
 		      size_t errlen)
 {
 	if (ig_parse_seconds(arg, ns))
-		FAIL("%s: '%s' is not a number of seconds (e.g. 10 or 0.5)",
-		     opt, arg);
+		return ig_cli_fail(
+			err, errlen,
+			"%s: '%s' is not a number of seconds (e.g. 10 or 0.5)",
+			opt, arg);
 	return 0;
 }
 
@@ -106,18 +124,22 @@ static int parse_bytes(const char *opt, const char *arg, uint64_t *v, char *err,
 		       size_t errlen)
 {
 	if (ig_parse_size(arg, v))
-		FAIL("%s: '%s' is not a byte count: use digits with an "
-		     "optional K, M or G suffix (powers of two)",
-		     opt, arg);
+		return ig_cli_fail(
+			err, errlen,
+			"%s: '%s' is not a byte count: use digits with an "
+			"optional K, M or G suffix (powers of two)",
+			opt, arg);
 	return 0;
 }
 
-static int check_port(const char *arg, char *err, size_t errlen)
+int ig_cli_port(const char *arg, char *err, size_t errlen)
 {
 	uint64_t v;
 
 	if (ig_parse_u64(arg, &v) || v < 1 || v > 65535)
-		FAIL("-p: '%s' is not a port: allowed 1 to 65535", arg);
+		return ig_cli_fail(err, errlen,
+				   "-p: '%s' is not a port: allowed 1 to 65535",
+				   arg);
 	return 0;
 }
 
@@ -160,33 +182,53 @@ static int local_opt(int c, const char *arg, struct ig_local_opts *l, char *err,
 	switch (c) {
 	case OPT_DEVICE:
 		if (!*arg || strlen(arg) >= sizeof(l->device))
-			FAIL("--device: '%s' is not a device name: give one "
-			     "that ibv_devices lists (1 to %zu characters)",
-			     arg, sizeof(l->device) - 1);
+			return ig_cli_fail(
+				err, errlen,
+				"--device: '%s' is not a device name: give one "
+				"that ibv_devices lists (1 to %zu characters)",
+				arg, sizeof(l->device) - 1);
 		strcpy(l->device, arg);
 		return 0;
 	case OPT_IB_PORT:
 		if (ig_parse_u64(arg, &v) || v < 1 || v > 255)
-			FAIL("--ib-port: '%s' is not an HCA port: allowed 1 "
-			     "to 255",
-			     arg);
+			return ig_cli_fail(
+				err, errlen,
+				"--ib-port: '%s' is not an HCA port: allowed 1 "
+				"to 255",
+				arg);
 		l->ib_port = (int)v;
 		return 0;
 	case OPT_GID_INDEX:
 		if (ig_parse_u64(arg, &v) || v > 65535)
-			FAIL("--gid-index: '%s' is not a GID index: allowed 0 "
-			     "to 65535",
-			     arg);
+			return ig_cli_fail(
+				err, errlen,
+				"--gid-index: '%s' is not a GID index: allowed 0 "
+				"to 65535",
+				arg);
 		l->gid_index = (int)v;
 		return 0;
 	default:
 		if (ig_parse_u64(arg, &v) || v >= CPU_SETSIZE)
-			FAIL("--cpu: '%s' is not a CPU number: allowed 0 to "
-			     "%d",
-			     arg, CPU_SETSIZE - 1);
+			return ig_cli_fail(
+				err, errlen,
+				"--cpu: '%s' is not a CPU number: allowed 0 to "
+				"%d",
+				arg, CPU_SETSIZE - 1);
 		l->cpu = (int)v;
 		return 0;
 	}
+}
+
+int ig_cli_timeout(const char *arg, uint64_t ns, uint32_t *ms, char *err,
+		   size_t errlen)
+{
+	if (ns < 100 * 1000000ull || ns > IG_MAX_TIMEOUT_MS * 1000000ull)
+		return ig_cli_fail(err, errlen,
+				   "--timeout: '%s' is out of range: allowed "
+				   "0.1 to %d seconds",
+				   arg, IG_MAX_TIMEOUT_MS / 1000);
+	*ms = (uint32_t)(ns / 1000000);
+	return 0;
 }
 
 static int timeout_opt(const char *arg, uint32_t *ms, char *err, size_t errlen)
@@ -195,24 +237,23 @@ static int timeout_opt(const char *arg, uint32_t *ms, char *err, size_t errlen)
 
 	if (parse_secs("--timeout", arg, &ns, err, errlen))
 		return -EINVAL;
-	if (ns < 100 * 1000000ull || ns > IG_MAX_TIMEOUT_MS * 1000000ull)
-		FAIL("--timeout: '%s' is out of range: allowed 0.1 to %d "
-		     "seconds",
-		     arg, IG_MAX_TIMEOUT_MS / 1000);
-	*ms = (uint32_t)(ns / 1000000);
-	return 0;
+	return ig_cli_timeout(arg, ns, ms, err, errlen);
 }
 
 static int one_size(const char *arg, const char *tok, uint64_t *v, char *err,
 		    size_t errlen)
 {
 	if (ig_parse_size(tok, v))
-		FAIL("-s: '%s' in '%s' is not a byte count: use digits with "
-		     "an optional K, M or G suffix (powers of two)",
-		     tok, arg);
+		return ig_cli_fail(
+			err, errlen,
+			"-s: '%s' in '%s' is not a byte count: use digits with "
+			"an optional K, M or G suffix (powers of two)",
+			tok, arg);
 	if (*v < 1 || *v > IG_MAX_SIZE)
-		FAIL("-s: '%s' in '%s' is out of range: allowed 1 to 64M", tok,
-		     arg);
+		return ig_cli_fail(
+			err, errlen,
+			"-s: '%s' in '%s' is out of range: allowed 1 to 64M",
+			tok, arg);
 	return 0;
 }
 
@@ -227,12 +268,15 @@ static int size_range(const char *arg, char *colon, struct ig_client_opts *o,
 	    one_size(arg, colon + 1, &hi, err, errlen))
 		return -EINVAL;
 	if (lo > hi)
-		FAIL("-s: '%s' runs backwards: give SMALL:LARGE", arg);
+		return ig_cli_fail(err, errlen,
+				   "-s: '%s' runs backwards: give SMALL:LARGE",
+				   arg);
 	o->nsizes = 0;
 	for (uint64_t v = lo; v <= hi; v *= 2) {
 		if (o->nsizes == IG_MAX_SIZES)
-			FAIL("-s: '%s' gives more than %d sizes", arg,
-			     IG_MAX_SIZES);
+			return ig_cli_fail(err, errlen,
+					   "-s: '%s' gives more than %d sizes",
+					   arg, IG_MAX_SIZES);
 		o->sizes[o->nsizes++] = v;
 	}
 	return 0;
@@ -245,7 +289,9 @@ static int parse_sizes(const char *arg, struct ig_client_opts *o, char *err,
 	char *tok, *save = NULL, *colon;
 
 	if (strlen(arg) >= sizeof(o->sizes_buf))
-		FAIL("-s: the list is too long (%zu characters)", strlen(arg));
+		return ig_cli_fail(err, errlen,
+				   "-s: the list is too long (%zu characters)",
+				   strlen(arg));
 	strcpy(o->sizes_buf, arg);
 	colon = strchr(o->sizes_buf, ':');
 	if (colon)
@@ -254,13 +300,14 @@ static int parse_sizes(const char *arg, struct ig_client_opts *o, char *err,
 	for (tok = strtok_r(o->sizes_buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (o->nsizes == IG_MAX_SIZES)
-			FAIL("-s: more than %d sizes in '%s'", IG_MAX_SIZES,
-			     arg);
+			return ig_cli_fail(err, errlen,
+					   "-s: more than %d sizes in '%s'",
+					   IG_MAX_SIZES, arg);
 		if (one_size(arg, tok, &o->sizes[o->nsizes++], err, errlen))
 			return -EINVAL;
 	}
 	if (!o->nsizes)
-		FAIL("-s: no size in '%s'", arg);
+		return ig_cli_fail(err, errlen, "-s: no size in '%s'", arg);
 	return 0;
 }
 
@@ -273,10 +320,12 @@ static int parse_confidence(const char *arg, struct ig_client_opts *o,
 
 	if (sscanf(arg, "%u,%lf%n", &level, &width, &n) != 2 || arg[n] ||
 	    (level != 95 && level != 99) || !(width > 0) || width > 1000)
-		FAIL("--confidence: '%s' is not LEVEL,WIDTH: LEVEL 95 or 99, "
-		     "WIDTH the interval's full width in percent of the mean "
-		     "(e.g. 99,5 for +/-2.5%%)",
-		     arg);
+		return ig_cli_fail(
+			err, errlen,
+			"--confidence: '%s' is not LEVEL,WIDTH: LEVEL 95 or 99, "
+			"WIDTH the interval's full width in percent of the mean "
+			"(e.g. 99,5 for +/-2.5%%)",
+			arg);
 	o->conf_level = level;
 	o->conf_width = width;
 	return 0;
@@ -291,9 +340,11 @@ static int analysis_opt(int c, const char *arg, struct ig_client_opts *o,
 	switch (c) {
 	case OPT_REPEAT:
 		if (ig_parse_u64(arg, &v) || v < 1 || v > IG_MAX_REPEAT)
-			FAIL("--repeat: '%s' is not a number of runs from 1 "
-			     "to %d",
-			     arg, IG_MAX_REPEAT);
+			return ig_cli_fail(
+				err, errlen,
+				"--repeat: '%s' is not a number of runs from 1 "
+				"to %d",
+				arg, IG_MAX_REPEAT);
 		o->repeat = (unsigned int)v;
 		return 0;
 	case OPT_CONFIDENCE:
@@ -311,9 +362,11 @@ static int analysis_opt(int c, const char *arg, struct ig_client_opts *o,
 		o->tolerance = strtod(arg, &end);
 		if (!*arg || *end || !(o->tolerance >= 0) ||
 		    o->tolerance > 1000)
-			FAIL("--tolerance: '%s' is not a percentage from 0 to "
-			     "1000",
-			     arg);
+			return ig_cli_fail(
+				err, errlen,
+				"--tolerance: '%s' is not a percentage from 0 to "
+				"1000",
+				arg);
 		return 0;
 	}
 }
@@ -325,7 +378,8 @@ static int cap(const char *opt, const char *arg, uint64_t v, uint64_t lo,
 {
 	if (v >= lo && v <= hi)
 		return 0;
-	FAIL("%s: '%s' is out of range: allowed %s", opt, arg, allowed);
+	return ig_cli_fail(err, errlen, "%s: '%s' is out of range: allowed %s",
+			   opt, arg, allowed);
 }
 
 static int client_opt(int c, const char *arg, struct ig_client_opts *o,
@@ -338,7 +392,7 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 	switch (c) {
 	case 'p':
 		o->port = arg;
-		ret = check_port(arg, err, errlen);
+		ret = ig_cli_port(arg, err, errlen);
 		break;
 	case 't':
 		ret = parse_tests(arg, o, err, errlen);
@@ -357,9 +411,11 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		break;
 	case 'n':
 		if (ig_parse_u64(arg, &p->iterations) || !p->iterations)
-			FAIL("-n: '%s' is not a whole number of iterations "
-			     "from 1 to %llu",
-			     arg, IG_MAX_ITERATIONS);
+			return ig_cli_fail(
+				err, errlen,
+				"-n: '%s' is not a whole number of iterations "
+				"from 1 to %llu",
+				arg, IG_MAX_ITERATIONS);
 		*iters_given = true;
 		break;
 	case OPT_WARMUP:
@@ -381,9 +437,11 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 	case OPT_FORMAT:
 		ret = ig_format_parse(arg);
 		if (ret < 0)
-			FAIL("--format: '%s' is not a format: allowed text, "
-			     "json, csv",
-			     arg);
+			return ig_cli_fail(
+				err, errlen,
+				"--format: '%s' is not a format: allowed text, "
+				"json, csv",
+				arg);
 		o->format = ret;
 		ret = 0;
 		break;
@@ -430,7 +488,8 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		ret = analysis_opt(c, arg, o, err, errlen);
 		break;
 	default:
-		FAIL("unknown option: see 'ibgap client --help'");
+		return ig_cli_fail(err, errlen,
+				   "unknown option: see 'ibgap client --help'");
 	}
 	return ret ? -EINVAL : 0;
 }
@@ -443,7 +502,7 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 	if (iters_given)
 		o->p.duration_ns = 0;
 	if (ig_params_check(&o->p, why, sizeof(why)))
-		FAIL("bad option value: %s", why);
+		return ig_cli_fail(err, errlen, "bad option value: %s", why);
 	return 0;
 }
 
@@ -470,17 +529,21 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 		if (c == 'h')
 			return 1;
 		if (c == '?' || c == ':')
-			return bad_option(argv, optopt, "client", err, errlen);
+			return ig_cli_bad_option(argv, optopt, err, errlen);
 		ret = client_opt(c, optarg, o, &iters_given, err, errlen);
 		if (ret)
 			return ret;
 	}
 	if (optind == argc)
-		FAIL("client needs a HOST argument: ibgap client HOST "
-		     "[options]");
+		return ig_cli_fail(
+			err, errlen,
+			"client needs a HOST argument: ibgap client HOST "
+			"[options]");
 	if (optind < argc - 1)
-		FAIL("client takes one HOST, got '%s' and also '%s'",
-		     argv[optind], argv[optind + 1]);
+		return ig_cli_fail(
+			err, errlen,
+			"client takes one HOST, got '%s' and also '%s'",
+			argv[optind], argv[optind + 1]);
 	o->host = argv[optind];
 	return client_finish(o, iters_given, err, errlen);
 }
@@ -512,7 +575,7 @@ int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 			return 1;
 		case 'p':
 			o->port = optarg;
-			if (check_port(optarg, err, errlen))
+			if (ig_cli_port(optarg, err, errlen))
 				return -EINVAL;
 			break;
 		case 'B':
@@ -530,11 +593,13 @@ int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 			o->auth_file = optarg; /* loaded by ig_server_new */
 			break;
 		default:
-			return bad_option(argv, optopt, "server", err, errlen);
+			return ig_cli_bad_option(argv, optopt, err, errlen);
 		}
 	}
 	if (optind != argc)
-		FAIL("server takes no positional argument, got '%s'",
-		     argv[optind]);
+		return ig_cli_fail(
+			err, errlen,
+			"server takes no positional argument, got '%s'",
+			argv[optind]);
 	return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/params.h"
 #include "report/report.h"
@@ -55,5 +56,25 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 		  size_t errlen);
 int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 		  size_t errlen);
+
+/*
+ * Option helpers that cli.c shares with doctor_main.c and diff_cmd.c.  A
+ * bad value leaves one line in err and gives -EINVAL (a good one 0);
+ * ig_cli_fail() writes that line: return ig_cli_fail(err, errlen, ...);
+ */
+int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* getopt_long() returned '?' or ':' for option opt (optopt) */
+int ig_cli_bad_option(char **argv, int opt, char *err, size_t errlen);
+/* -p PORT: 1 to 65535; 0 or -EINVAL */
+int ig_cli_port(const char *arg, char *err, size_t errlen);
+/* --timeout arg, ns as parsed from it: 0.1 s to IG_MAX_TIMEOUT_MS, *ms set;
+ * 0 or -EINVAL */
+int ig_cli_timeout(const char *arg, uint64_t ns, uint32_t *ms, char *err,
+		   size_t errlen);
+
+/* "ibgap doctor [HOST] [options]" (doctor_main.c): exit status 0 ran, 1
+ * could not run, 2 bad option. */
+int ig_doctor_main(int argc, char **argv);
 
 #endif

@@ -5,14 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "report/baseline.h"
 #include "usage.h"
-
-#define FAIL(...)                                   \
-	do {                                        \
-		snprintf(err, errlen, __VA_ARGS__); \
-		return -EINVAL;                     \
-	} while (0)
 
 struct diff_args {
 	const char *old_path;
@@ -23,12 +18,16 @@ struct diff_args {
 static int tolerance_arg(const char *val, double *tol, char *err, size_t errlen)
 {
 	if (!val)
-		FAIL("option '--tolerance' lacks its value: a percentage, "
-		     "e.g. --tolerance 5");
+		return ig_cli_fail(
+			err, errlen,
+			"option '--tolerance' lacks its value: a percentage, "
+			"e.g. --tolerance 5");
 	if (ig_baseline_tolerance_parse(val, tol))
-		FAIL("--tolerance '%s': want a percentage from 0 to %g, "
-		     "e.g. 5 or 2.5",
-		     val, IG_BASELINE_MAX_TOL);
+		return ig_cli_fail(
+			err, errlen,
+			"--tolerance '%s': want a percentage from 0 to %g, "
+			"e.g. 5 or 2.5",
+			val, IG_BASELINE_MAX_TOL);
 	return 0;
 }
 
@@ -40,9 +39,11 @@ static int positional(const char *arg, struct diff_args *a, char *err,
 	else if (!a->new_path)
 		a->new_path = arg;
 	else
-		FAIL("two files are compared, OLD and NEW: got '%s', '%s' "
-		     "and also '%s'",
-		     a->old_path, a->new_path, arg);
+		return ig_cli_fail(
+			err, errlen,
+			"two files are compared, OLD and NEW: got '%s', '%s' "
+			"and also '%s'",
+			a->old_path, a->new_path, arg);
 	return 0;
 }
 
@@ -72,16 +73,20 @@ static int parse_args(int argc, char **argv, struct diff_args *a, char *err,
 			if (ret)
 				return ret;
 		} else if (opts && arg[0] == '-' && arg[1]) {
-			FAIL("option '%s' is unknown: allowed --tolerance PCT "
-			     "and --help",
-			     arg);
+			return ig_cli_fail(
+				err, errlen,
+				"option '%s' is unknown: allowed --tolerance PCT "
+				"and --help",
+				arg);
 		} else if (positional(arg, a, err, errlen)) {
 			return -EINVAL;
 		}
 	}
 	if (!a->new_path)
-		FAIL("two files are needed, OLD and NEW: ibgap diff OLD.json "
-		     "NEW.json [--tolerance PCT]");
+		return ig_cli_fail(
+			err, errlen,
+			"two files are needed, OLD and NEW: ibgap diff OLD.json "
+			"NEW.json [--tolerance PCT]");
 	return 0;
 }
 

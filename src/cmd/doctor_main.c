@@ -3,16 +3,19 @@
  * runs "ibgap server", that host's too. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "doctor/doctor_int.h"
+#include "cli.h"
 #include "common/params.h"
+#include "doctor/doctor.h"
 #include "doctor/remote.h"
 #include "report/report.h"
+#include "wire/ctrl.h"
 #include "host/sysinfo.h"
 
 static const char usage[] =
@@ -47,59 +50,57 @@ static const struct option longopts[] = {
 	{}
 };
 
-#define BAD(...)                                               \
-	do {                                                   \
-		fprintf(stderr, "ibgap doctor: " __VA_ARGS__); \
-		fputc('\n', stderr);                           \
-		return -EINVAL;                                \
-	} while (0)
-
-static int one_opt(int c, const char *arg, struct dcli *o)
+static int one_opt(int c, const char *arg, struct dcli *o, char *err,
+		   size_t errlen)
 {
 	struct stat st;
+	uint32_t ms;
 	uint64_t v;
 
 	switch (c) {
 	case 'p':
-		if (ig_parse_u64(arg, &v) || v < 1 || v > 65535)
-			BAD("-p: '%s' is not a port: allowed 1 to 65535", arg);
 		o->port = arg;
-		return 0;
+		return ig_cli_port(arg, err, errlen);
 	case OPT_FORMAT:
 		if (strcmp(arg, "text") && strcmp(arg, "json"))
-			BAD("--format: '%s' is not a format: allowed text, "
-			    "json",
-			    arg);
+			return ig_cli_fail(err, errlen,
+					   "--format: '%s' is not a format: "
+					   "allowed text, json",
+					   arg);
 		o->json = !strcmp(arg, "json");
 		return 0;
 	case OPT_ROOT:
 		if (stat(arg, &st) || !S_ISDIR(st.st_mode))
-			BAD("--root: '%s' is not a directory", arg);
+			return ig_cli_fail(err, errlen,
+					   "--root: '%s' is not a directory",
+					   arg);
 		o->root = arg;
 		return 0;
 	case OPT_WINDOW:
 		if (ig_parse_size(arg, &o->window) || o->window < 1 ||
 		    o->window > IG_MAX_WINDOW)
-			BAD("--window: '%s' is not a byte count from 1 to 1G "
-			    "(K, M, G suffixes)",
-			    arg);
+			return ig_cli_fail(err, errlen,
+					   "--window: '%s' is not a byte count "
+					   "from 1 to 1G (K, M, G suffixes)",
+					   arg);
 		return 0;
 	case OPT_AUTH_FILE:
 		o->auth_file = arg; /* loaded (and checked) with HOST */
 		return 0;
 	default:
-		if (ig_parse_seconds(arg, &v) || v < 100000000ull ||
-		    v > IG_MAX_TIMEOUT_MS * 1000000ull)
-			BAD("--timeout: '%s' is out of range: allowed 0.1 to "
-			    "%d seconds",
-			    arg, IG_MAX_TIMEOUT_MS / 1000);
-		o->timeout_ms = (int)(v / 1000000);
+		/* a value that is no number of seconds is out of range too */
+		if (ig_parse_seconds(arg, &v))
+			v = 0;
+		if (ig_cli_timeout(arg, v, &ms, err, errlen))
+			return -EINVAL;
+		o->timeout_ms = (int)ms;
 		return 0;
 	}
 }
 
-/* 0, 1 after --help, -EINVAL after one line on stderr. */
-static int parse(int argc, char **argv, struct dcli *o)
+/* 0, 1 after --help, -EINVAL with one line in err. */
+static int parse(int argc, char **argv, struct dcli *o, char *err,
+		 size_t errlen)
 {
 	int c;
 
@@ -110,23 +111,34 @@ static int parse(int argc, char **argv, struct dcli *o)
 	while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
 		if (c == 'h')
 			return 1;
-		if (c == '?' || c == ':') {
-			if (optopt > 0 && optopt < 256)
-				BAD("option '-%c' is unknown or lacks its "
-				    "value: see --help",
-				    optopt);
-			BAD("option '%s' is unknown or lacks its value: see "
-			    "--help",
-			    argv[optind - 1]);
-		}
-		if (one_opt(c, optarg, o))
+		if (c == '?' || c == ':')
+			return ig_cli_bad_option(argv, optopt, err, errlen);
+		if (one_opt(c, optarg, o, err, errlen))
 			return -EINVAL;
 	}
 	if (optind < argc - 1)
-		BAD("doctor takes one HOST, got '%s' and also '%s'",
-		    argv[optind], argv[optind + 1]);
+		return ig_cli_fail(err, errlen,
+				   "doctor takes one HOST, got '%s' and also "
+				   "'%s'",
+				   argv[optind], argv[optind + 1]);
 	o->host = optind < argc ? argv[optind] : NULL;
 	return 0;
+}
+
+/* -1 to go on with cl, else the exit status: 0 after --help, 2 after a
+ * bad option (one line on stderr). */
+static int options(int argc, char **argv, struct dcli *cl)
+{
+	char err[PATH_MAX + 256]; /* --root names a directory */
+	int ret = parse(argc, argv, cl, err, sizeof(err));
+
+	if (ret == 1)
+		return fputs(usage, stdout), 0;
+	if (ret) {
+		fprintf(stderr, "ibgap doctor: %s\n", err);
+		return 2;
+	}
+	return -1;
 }
 
 /* HOST's numeric address, for the local route lookup when the server
@@ -141,7 +153,7 @@ static int resolve(const char *host, char *buf, size_t len)
 			host, gai_strerror(ret));
 		return -EHOSTUNREACH;
 	}
-	ret = ig_dr_addr_str(res->ai_addr, buf, len);
+	ret = ig_sockaddr_host(res->ai_addr, buf, len);
 	freeaddrinfo(res);
 	return ret;
 }
@@ -173,15 +185,15 @@ static int remote(const struct dcli *cl, const char *port,
 
 int ig_doctor_main(int argc, char **argv)
 {
-	struct ig_doctor_opts o = { 0 };
+	struct ig_dr_opts o = { 0 };
 	struct ig_dr_remote rm = { 0 }, *rmp = NULL;
 	struct ig_dr_report r;
 	char addr[64], port[16];
 	struct dcli cl;
-	int ret = parse(argc, argv, &cl);
+	int ret = options(argc, argv, &cl);
 
-	if (ret)
-		return ret == 1 ? (fputs(usage, stdout), 0) : 2;
+	if (ret >= 0)
+		return ret;
 	signal(SIGPIPE, SIG_IGN);
 	if (cl.port)
 		snprintf(port, sizeof(port), "%s", cl.port);
@@ -197,7 +209,7 @@ int ig_doctor_main(int argc, char **argv)
 	}
 	o.root = cl.root;
 	o.window = cl.window;
-	ret = ig_doctor_run(&o, &r);
+	ret = ig_dr_run(&o, &r);
 	if (ret) {
 		fprintf(stderr, "ibgap doctor: cannot run: %s\n",
 			strerror(-ret));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "doctor_int.h"
+#include "wire/ctrl.h"
 
 /* index < NPORT: counters/NAME (IB PortCounters); else hw_counters/NAME
  * (transport errors; mlx5 and rxe names) */
@@ -51,9 +52,9 @@ static void counter_path(const struct ig_dr_counters *c, int i, char *buf,
 }
 
 /* /proc/net/snmp: a "Tcp:" line of names, then one of values. */
-static int read_snmp(struct dr *d, uint64_t *out, uint64_t *retrans)
+static int read_snmp(struct ig_dr *d, uint64_t *out, uint64_t *retrans)
 {
-	FILE *f = dr_fopen(d, "/proc/net/snmp");
+	FILE *f = ig_dr_fopen(d, "/proc/net/snmp");
 	char *names = NULL, *vals = NULL, *sn, *sv, *n, *v;
 	size_t c1 = 0, c2 = 0;
 	int found = 0;
@@ -78,11 +79,11 @@ static int read_snmp(struct dr *d, uint64_t *out, uint64_t *retrans)
 	free(vals);
 	fclose(f);
 	if (found != 3)
-		dr_read_err(d, "/proc/net/snmp", EINVAL);
+		ig_dr_read_err(d, "/proc/net/snmp", EINVAL);
 	return found == 3 ? 0 : -EINVAL;
 }
 
-static void snap(struct dr *d, const struct ig_dr_path *p,
+static void snap(struct ig_dr *d, const struct ig_dr_path *p,
 		 struct ig_dr_counters *c)
 {
 	char path[PATH_MAX];
@@ -93,11 +94,11 @@ static void snap(struct dr *d, const struct ig_dr_path *p,
 	for (int i = 0; p->rdma_dev[0] && i < IG_DR_NCOUNTERS; i++) {
 		counter_path(c, i, path, sizeof(path));
 		/* drivers expose different sets: absent ones are quiet */
-		c->has[i] = !dr_read_u64(d, path, &c->v[i], true);
+		c->has[i] = !ig_dr_read_u64(d, path, &c->v[i], true);
 	}
 }
 
-void dr_check_counters(struct dr *d, struct dr_pctx *c)
+void ig_dr_check_counters(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_finding *fp = NULL, *fh = NULL;
 	struct ig_dr_counters s;
@@ -108,71 +109,74 @@ void dr_check_counters(struct dr *d, struct dr_pctx *c)
 		if (!s.has[i] || !s.v[i])
 			continue;
 		if (i < NPORT && !fp)
-			fp = dr_add(d, IG_SEV_WARN, "port.errors",
-				    "%s port %d has counted link errors since "
-				    "its counters were last cleared: a "
-				    "marginal link drops or retransmits",
-				    s.rdma_dev, s.port);
+			fp = ig_dr_add(
+				d, IG_DR_SEV_WARN, "port.errors",
+				"%s port %d has counted link errors since "
+				"its counters were last cleared: a "
+				"marginal link drops or retransmits",
+				s.rdma_dev, s.port);
 		if (i >= NPORT && !fh)
-			fh = dr_add(d, IG_SEV_INFO, "port.hw_errors",
-				    "%s port %d has counted transport retries "
-				    "or sequence errors (verbs recovered them "
-				    "in the HCA)",
-				    s.rdma_dev, s.port);
+			fh = ig_dr_add(
+				d, IG_DR_SEV_INFO, "port.hw_errors",
+				"%s port %d has counted transport retries "
+				"or sequence errors (verbs recovered them "
+				"in the HCA)",
+				s.rdma_dev, s.port);
 		counter_path(&s, i, path, sizeof(path));
-		dr_ev(i < NPORT ? fp : fh, path, "%" PRIu64, s.v[i]);
+		ig_dr_ev(i < NPORT ? fp : fh, path, "%" PRIu64, s.v[i]);
 	}
-	dr_fix(fp, "see whether they grow during a run; a rising "
-		   "symbol_error or link_error_recovery means a bad cable or "
-		   "transceiver (reset: perfquery -x -R)");
-	dr_fix(fh, "see whether they grow during a run; on RoCE check "
-		   "PFC/ECN on the path");
+	ig_dr_fix(fp,
+		  "see whether they grow during a run; a rising "
+		  "symbol_error or link_error_recovery means a bad cable or "
+		  "transceiver (reset: perfquery -x -R)");
+	ig_dr_fix(fh, "see whether they grow during a run; on RoCE check "
+		      "PFC/ECN on the path");
 }
 
-void dr_check_tcp_retrans(struct dr *d)
+void ig_dr_check_tcp_retrans(struct ig_dr *d)
 {
 	uint64_t out = 0, re = 0;
 	struct ig_finding *f;
 
 	if (read_snmp(d, &out, &re) || !out || re * 1000 <= out)
 		return;
-	f = dr_add(d, IG_SEV_WARN, "tcp.retrans",
-		   "TCP retransmitted %" PRIu64 " of %" PRIu64 " segments "
-		   "(%.2f %%) since boot: losses cut TCP's rate hard, while "
-		   "verbs' reliable connection recovers in the HCA",
-		   re, out, 100.0 * re / out);
-	dr_ev(f, "/proc/net/snmp",
-	      "Tcp RetransSegs %" PRIu64 " OutSegs %" PRIu64, re, out);
-	dr_fix(f, "see whether they grow during a run; check pause/PFC, the "
-		  "ring sizes (ethtool -g) and the port counters");
+	f = ig_dr_add(d, IG_DR_SEV_WARN, "tcp.retrans",
+		      "TCP retransmitted %" PRIu64 " of %" PRIu64 " segments "
+		      "(%.2f %%) since boot: losses cut TCP's rate hard, while "
+		      "verbs' reliable connection recovers in the HCA",
+		      re, out, 100.0 * re / out);
+	ig_dr_ev(f, "/proc/net/snmp",
+		 "Tcp RetransSegs %" PRIu64 " OutSegs %" PRIu64, re, out);
+	ig_dr_fix(f, "see whether they grow during a run; check pause/PFC, the "
+		     "ring sizes (ethtool -g) and the port counters");
 }
 
 int ig_doctor_counters(const char *root, const struct sockaddr *addr,
 		       struct ig_dr_counters *c)
 {
-	struct ig_doctor_opts o = { .root = root };
+	struct ig_dr_opts o = { .root = root };
 	struct ig_dr_report r = { 0 };
-	struct dr_pctx pc;
+	struct ig_dr_pctx pc;
 	char host[64];
-	struct dr d;
-	int ret = ig_dr_addr_str(addr, host, sizeof(host));
+	struct ig_dr d;
+	int ret = ig_sockaddr_host(addr, host, sizeof(host));
 
 	if (ret)
 		return ret;
 	o.addr = host;
-	ret = dr_open(&d, &o, &r);
+	ret = ig_dr_open(&d, &o, &r);
 	if (ret)
 		return ret;
-	dr_map_addr(&d, host, &pc);
+	ig_dr_map_addr(&d, host, &pc);
 	snap(&d, &r.paths[0], c);
 	c->has_tcp = !read_snmp(&d, &c->tcp_out_segs, &c->tcp_retrans_segs);
-	dr_close(&d);
+	ig_dr_close(&d);
 	ig_dr_report_free(&r);
 	return 0;
 }
 
 static struct ig_finding *put(struct ig_finding *out, size_t *n, size_t max,
-			      enum ig_sev sev, const char *id)
+			      enum ig_dr_sev sev, const char *id)
 {
 	struct ig_finding *f;
 
@@ -196,7 +200,7 @@ static void diff_port(const struct ig_dr_counters *a,
 		if (!a->has[i] || !b->has[i] || b->v[i] <= a->v[i])
 			continue;
 		if (!f) {
-			f = put(out, n, max, IG_SEV_WARN, "run.port_errors");
+			f = put(out, n, max, IG_DR_SEV_WARN, "run.port_errors");
 			if (!f)
 				return;
 			snprintf(f->what, sizeof(f->what),
@@ -204,14 +208,15 @@ static void diff_port(const struct ig_dr_counters *a,
 				 "the link or the fabric lost or corrupted "
 				 "packets",
 				 b->rdma_dev, b->port);
-			dr_fix(f, "a rising symbol_error or "
+			ig_dr_fix(f,
+				  "a rising symbol_error or "
 				  "link_error_recovery means a bad cable; "
 				  "sequence errors and timeouts on RoCE mean "
 				  "drops: check PFC/ECN");
 		}
 		counter_path(b, i, path, sizeof(path));
-		dr_ev(f, path, "+%" PRIu64 " (%" PRIu64 " -> %" PRIu64 ")",
-		      b->v[i] - a->v[i], a->v[i], b->v[i]);
+		ig_dr_ev(f, path, "+%" PRIu64 " (%" PRIu64 " -> %" PRIu64 ")",
+			 b->v[i] - a->v[i], a->v[i], b->v[i]);
 	}
 }
 
@@ -232,7 +237,7 @@ size_t ig_doctor_counters_diff(const struct ig_dr_counters *a,
 	dre = b->tcp_retrans_segs - a->tcp_retrans_segs;
 	if (!dout || dre * 1000 <= dout)
 		return n;
-	f = put(out, &n, max, IG_SEV_WARN, "run.tcp_retrans");
+	f = put(out, &n, max, IG_DR_SEV_WARN, "run.tcp_retrans");
 	if (!f)
 		return n;
 	snprintf(f->what, sizeof(f->what),
@@ -240,9 +245,10 @@ size_t ig_doctor_counters_diff(const struct ig_dr_counters *a,
 		 "(%.2f %%) during the run (all sockets of this host): losses "
 		 "cut TCP's rate",
 		 dre, dout, 100.0 * dre / dout);
-	dr_ev(f, "/proc/net/snmp",
-	      "RetransSegs +%" PRIu64 ", OutSegs +%" PRIu64, dre, dout);
-	dr_fix(f, "check pause/PFC, the ring sizes (ethtool -g) and the port "
+	ig_dr_ev(f, "/proc/net/snmp",
+		 "RetransSegs +%" PRIu64 ", OutSegs +%" PRIu64, dre, dout);
+	ig_dr_fix(f,
+		  "check pause/PFC, the ring sizes (ethtool -g) and the port "
 		  "counters");
 	return n;
 }

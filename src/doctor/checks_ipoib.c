@@ -27,7 +27,7 @@ struct ipoib {
 	bool enhanced;
 };
 
-static void mode_finding(struct dr *d, struct dr_pctx *c, struct ipoib *x)
+static void mode_finding(struct ig_dr *d, struct ig_dr_pctx *c, struct ipoib *x)
 {
 	const char *nd = c->p->netdev;
 	struct ig_finding *f;
@@ -35,42 +35,45 @@ static void mode_finding(struct dr *d, struct dr_pctx *c, struct ipoib *x)
 
 	snprintf(q, sizeof(q), "ethtool_drvinfo(%s)", nd);
 	if (x->enhanced) {
-		f = dr_add(d, IG_SEV_INFO, "ipoib.enhanced",
-			   "%s is enhanced IPoIB (the HCA's own data path): "
-			   "datagram only, with TSO, checksum offload and "
-			   "RSS/TSS queues in the HCA; connected mode is not "
-			   "available, the MTU is at most the IB MTU - 4",
-			   nd);
-		dr_ev(f, q, "driver %s", x->driver);
+		f = ig_dr_add(
+			d, IG_DR_SEV_INFO, "ipoib.enhanced",
+			"%s is enhanced IPoIB (the HCA's own data path): "
+			"datagram only, with TSO, checksum offload and "
+			"RSS/TSS queues in the HCA; connected mode is not "
+			"available, the MTU is at most the IB MTU - 4",
+			nd);
+		ig_dr_ev(f, q, "driver %s", x->driver);
 		return;
 	}
 	if (!strcmp(x->mode, "connected")) {
-		f = dr_add(d, IG_SEV_WARN, "ipoib.mode.connected",
-			   "%s runs IPoIB in connected mode: MTU up to %d, "
-			   "but TSO, checksum offload and multiqueue are lost: "
-			   "the CPU checksums and segments everything on one "
-			   "queue",
-			   nd, IPOIB_CM_MTU);
-		dr_ev(f, x->mode_path, "%s", x->mode);
-		dr_ev(f, q, "driver %s", x->driver[0] ? x->driver : "?");
-		dr_fix(f,
-		       "on ConnectX-4 and later, datagram mode with "
-		       "enhanced IPoIB (ib_ipoib ipoib_enhanced=1) is "
-		       "usually faster: echo datagram > %s",
-		       x->mode_path);
+		f = ig_dr_add(
+			d, IG_DR_SEV_WARN, "ipoib.mode.connected",
+			"%s runs IPoIB in connected mode: MTU up to %d, "
+			"but TSO, checksum offload and multiqueue are lost: "
+			"the CPU checksums and segments everything on one "
+			"queue",
+			nd, IPOIB_CM_MTU);
+		ig_dr_ev(f, x->mode_path, "%s", x->mode);
+		ig_dr_ev(f, q, "driver %s", x->driver[0] ? x->driver : "?");
+		ig_dr_fix(f,
+			  "on ConnectX-4 and later, datagram mode with "
+			  "enhanced IPoIB (ib_ipoib ipoib_enhanced=1) is "
+			  "usually faster: echo datagram > %s",
+			  x->mode_path);
 		c->ipoib_cm = true;
 		return;
 	}
-	f = dr_add(d, IG_SEV_INFO, "ipoib.mode.datagram",
-		   "%s runs legacy IPoIB in datagram mode: MTU at most the IB "
-		   "MTU - 4 (4092 on a 4096 port); TSO and checksum offload "
-		   "work, receive uses one queue",
-		   nd);
-	dr_ev(f, x->mode_path, "%s", x->mode);
-	dr_ev(f, q, "driver %s", x->driver[0] ? x->driver : "?");
+	f = ig_dr_add(
+		d, IG_DR_SEV_INFO, "ipoib.mode.datagram",
+		"%s runs legacy IPoIB in datagram mode: MTU at most the IB "
+		"MTU - 4 (4092 on a 4096 port); TSO and checksum offload "
+		"work, receive uses one queue",
+		nd);
+	ig_dr_ev(f, x->mode_path, "%s", x->mode);
+	ig_dr_ev(f, q, "driver %s", x->driver[0] ? x->driver : "?");
 }
 
-static void mtu_finding(struct dr *d, struct dr_pctx *c, struct ipoib *x)
+static void mtu_finding(struct ig_dr *d, struct ig_dr_pctx *c, struct ipoib *x)
 {
 	const char *nd = c->p->netdev;
 	struct ig_finding *f;
@@ -80,13 +83,14 @@ static void mtu_finding(struct dr *d, struct dr_pctx *c, struct ipoib *x)
 	if (c->ipoib_cm) {
 		if (x->mtu >= IPOIB_CM_MTU)
 			return;
-		f = dr_add(d, IG_SEV_WARN, "ipoib.mtu.cm_low",
-			   "%s is in connected mode with MTU %d: connected "
-			   "mode allows %d, which it needs to make up for the "
-			   "lost offloads",
-			   nd, x->mtu, IPOIB_CM_MTU);
-		dr_ev(f, x->mtu_path, "%d", x->mtu);
-		dr_fix(f, "ip link set %s mtu %d", nd, IPOIB_CM_MTU);
+		f = ig_dr_add(
+			d, IG_DR_SEV_WARN, "ipoib.mtu.cm_low",
+			"%s is in connected mode with MTU %d: connected "
+			"mode allows %d, which it needs to make up for the "
+			"lost offloads",
+			nd, x->mtu, IPOIB_CM_MTU);
+		ig_dr_ev(f, x->mtu_path, "%d", x->mtu);
+		ig_dr_fix(f, "ip link set %s mtu %d", nd, IPOIB_CM_MTU);
 		return;
 	}
 	if (!x->active_mtu || x->mtu >= want)
@@ -94,30 +98,31 @@ static void mtu_finding(struct dr *d, struct dr_pctx *c, struct ipoib *x)
 	snprintf(q, sizeof(q), "ibv_query_port(%s, %d).active_mtu",
 		 c->p->rdma_dev, c->p->port);
 	if (ib >= 256 && ib <= 4096 && !(ib & (ib - 1))) {
-		f = dr_add(d, IG_SEV_WARN, "ipoib.mtu.partition",
-			   "%s's MTU is %d on a port whose active MTU is %d: "
-			   "the partition's IPoIB broadcast group is %d bytes, "
-			   "so each packet carries %d instead of %d bytes",
-			   nd, x->mtu, x->active_mtu, ib, x->mtu, want);
-		dr_fix(f, "raise the partition's MTU in the subnet manager "
-			  "(opensm partitions.conf: Default=0x7fff, ipoib, "
-			  "mtu=5 : ALL=full;) and restart IPoIB");
+		f = ig_dr_add(
+			d, IG_DR_SEV_WARN, "ipoib.mtu.partition",
+			"%s's MTU is %d on a port whose active MTU is %d: "
+			"the partition's IPoIB broadcast group is %d bytes, "
+			"so each packet carries %d instead of %d bytes",
+			nd, x->mtu, x->active_mtu, ib, x->mtu, want);
+		ig_dr_fix(f, "raise the partition's MTU in the subnet manager "
+			     "(opensm partitions.conf: Default=0x7fff, ipoib, "
+			     "mtu=5 : ALL=full;) and restart IPoIB");
 	} else {
-		f = dr_add(d, IG_SEV_WARN, "ipoib.mtu.low",
-			   "%s's MTU is %d; datagram mode allows %d on this "
-			   "port (active MTU %d)",
-			   nd, x->mtu, want, x->active_mtu);
-		dr_fix(f, "ip link set %s mtu %d", nd, want);
+		f = ig_dr_add(d, IG_DR_SEV_WARN, "ipoib.mtu.low",
+			      "%s's MTU is %d; datagram mode allows %d on this "
+			      "port (active MTU %d)",
+			      nd, x->mtu, want, x->active_mtu);
+		ig_dr_fix(f, "ip link set %s mtu %d", nd, want);
 	}
-	dr_ev(f, x->mtu_path, "%d", x->mtu);
-	dr_ev(f, q, "%d", x->active_mtu);
+	ig_dr_ev(f, x->mtu_path, "%d", x->mtu);
+	ig_dr_ev(f, q, "%d", x->active_mtu);
 }
 
-void dr_check_ipoib(struct dr *d, struct dr_pctx *c)
+void ig_dr_check_ipoib(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = c->p;
-	struct ig_dq_drvinfo di = { 0 };
-	struct ig_dq_port pa = { 0 };
+	struct ig_dr_q_drvinfo di = { 0 };
+	struct ig_dr_q_port pa = { 0 };
 	struct ipoib x = { 0 };
 	int ret;
 
@@ -125,12 +130,12 @@ void dr_check_ipoib(struct dr *d, struct dr_pctx *c)
 		 p->netdev);
 	snprintf(x.mtu_path, sizeof(x.mtu_path), "/sys/class/net/%s/mtu",
 		 p->netdev);
-	dr_read(d, x.mode_path, x.mode, sizeof(x.mode));
-	if (dr_read_int(d, x.mtu_path, &x.mtu))
+	ig_dr_read(d, x.mode_path, x.mode, sizeof(x.mode));
+	if (ig_dr_read_int(d, x.mtu_path, &x.mtu))
 		x.mtu = 0;
 	ret = d->q->ethtool_drvinfo(d->qctx, p->netdev, &di);
 	if (ret)
-		dr_query_err(d, "ethtool_drvinfo", p->netdev, -ret);
+		ig_dr_query_err(d, "ethtool_drvinfo", p->netdev, -ret);
 	snprintf(x.driver, sizeof(x.driver), "%s", di.driver);
 	x.enhanced = strstr(di.driver, "[ib_ipoib]") != NULL;
 	c->ipoib_legacy = !x.enhanced;
@@ -139,7 +144,7 @@ void dr_check_ipoib(struct dr *d, struct dr_pctx *c)
 		char arg[96];
 
 		snprintf(arg, sizeof(arg), "%s, %d", p->rdma_dev, p->port);
-		dr_query_err(d, "ibv_query_port", arg, -ret);
+		ig_dr_query_err(d, "ibv_query_port", arg, -ret);
 	}
 	x.active_mtu = ret ? 0 : pa.active_mtu;
 	if (x.mode[0] || x.enhanced)

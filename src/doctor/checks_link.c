@@ -7,31 +7,31 @@
 
 #include "doctor_int.h"
 
-static void port_state(struct dr *d, struct dr_pctx *c, const char *base)
+static void port_state(struct ig_dr *d, struct ig_dr_pctx *c, const char *base)
 {
 	char path[PATH_MAX], phys_path[PATH_MAX], st[64], phys[64] = "?";
 	struct ig_finding *f;
 
 	snprintf(path, sizeof(path), "%s/state", base);
-	if (dr_read(d, path, st, sizeof(st)))
+	if (ig_dr_read(d, path, st, sizeof(st)))
 		return;
 	snprintf(phys_path, sizeof(phys_path), "%s/phys_state", base);
-	dr_read(d, phys_path, phys, sizeof(phys));
+	ig_dr_read(d, phys_path, phys, sizeof(phys));
 	if (strstr(st, "ACTIVE"))
 		return;
-	f = dr_add(d, IG_SEV_CRIT, "port.state",
-		   "%s port %d is '%s' (physical '%s'), not ACTIVE: neither "
-		   "verbs nor IPoIB pass traffic",
-		   c->p->rdma_dev, c->p->port, st, phys);
-	dr_ev(f, path, "%s", st);
-	dr_ev(f, phys_path, "%s", phys);
-	dr_fix(f,
-	       "check the cable and 'ibstat %s'; InfiniBand needs a "
-	       "subnet manager (opensm) on the fabric",
-	       c->p->rdma_dev);
+	f = ig_dr_add(d, IG_DR_SEV_CRIT, "port.state",
+		      "%s port %d is '%s' (physical '%s'), not ACTIVE: neither "
+		      "verbs nor IPoIB pass traffic",
+		      c->p->rdma_dev, c->p->port, st, phys);
+	ig_dr_ev(f, path, "%s", st);
+	ig_dr_ev(f, phys_path, "%s", phys);
+	ig_dr_fix(f,
+		  "check the cable and 'ibstat %s'; InfiniBand needs a "
+		  "subnet manager (opensm) on the fabric",
+		  c->p->rdma_dev);
 }
 
-static void ib_rate(struct dr *d, struct dr_pctx *c, const char *path,
+static void ib_rate(struct ig_dr *d, struct ig_dr_pctx *c, const char *path,
 		    const char *rate)
 {
 	struct ig_dr_path *p = c->p;
@@ -40,71 +40,73 @@ static void ib_rate(struct dr *d, struct dr_pctx *c, const char *path,
 	double lane;
 	int lanes;
 
-	if (dr_ib_rate_parse(rate, &lanes, &lane, &name, &coding)) {
-		dr_read_err(d, path, EINVAL);
+	if (ig_dr_ib_rate_parse(rate, &lanes, &lane, &name, &coding)) {
+		ig_dr_read_err(d, path, EINVAL);
 		return;
 	}
 	p->rate_gbps = lanes * lane;
-	f = dr_add(d, IG_SEV_INFO, "link.rate",
-		   "%s port %d: %dX %s = %.1f Gb/s of data after encoding "
-		   "(%s); the best any transport can reach on this link",
-		   p->rdma_dev, p->port, lanes, name, p->rate_gbps, coding);
-	dr_ev(f, path, "%s", rate);
+	f = ig_dr_add(d, IG_DR_SEV_INFO, "link.rate",
+		      "%s port %d: %dX %s = %.1f Gb/s of data after encoding "
+		      "(%s); the best any transport can reach on this link",
+		      p->rdma_dev, p->port, lanes, name, p->rate_gbps, coding);
+	ig_dr_ev(f, path, "%s", rate);
 	if (lanes >= 4)
 		return;
-	f = dr_add(d, IG_SEV_WARN, "link.width.degraded",
-		   "%s port %d trained at %dX: a 4X port runs on %d of its 4 "
-		   "lanes, %.1f Gb/s instead of %.1f",
-		   p->rdma_dev, p->port, lanes, lanes, p->rate_gbps, 4 * lane);
-	dr_ev(f, path, "%s", rate);
-	dr_fix(f, "reseat or replace the cable; 'ibportstate' or "
-		  "'mlxlink' shows the lanes that fail");
+	f = ig_dr_add(
+		d, IG_DR_SEV_WARN, "link.width.degraded",
+		"%s port %d trained at %dX: a 4X port runs on %d of its 4 "
+		"lanes, %.1f Gb/s instead of %.1f",
+		p->rdma_dev, p->port, lanes, lanes, p->rate_gbps, 4 * lane);
+	ig_dr_ev(f, path, "%s", rate);
+	ig_dr_fix(f, "reseat or replace the cable; 'ibportstate' or "
+		     "'mlxlink' shows the lanes that fail");
 }
 
-static void eth_rate(struct dr *d, struct dr_pctx *c, const char *path,
+static void eth_rate(struct ig_dr *d, struct ig_dr_pctx *c, const char *path,
 		     const char *rate)
 {
 	struct ig_dr_path *p = c->p;
-	struct ig_dq_link l = { 0 };
+	struct ig_dr_q_link l = { 0 };
 	struct ig_finding *f;
 	char q[96];
 	int ret = d->q->ethtool_link(d->qctx, p->netdev, &l);
 
 	snprintf(q, sizeof(q), "ethtool_link(%s)", p->netdev);
 	if (ret)
-		dr_query_err(d, "ethtool_link", p->netdev, -ret);
+		ig_dr_query_err(d, "ethtool_link", p->netdev, -ret);
 	if (ret || !l.speed_mbps) {
 		/* the kernel's IB-style rendering of the Ethernet speed */
 		const char *name, *coding;
 		double lane;
 		int lanes;
 
-		if (!dr_ib_rate_parse(rate, &lanes, &lane, &name, &coding))
+		if (!ig_dr_ib_rate_parse(rate, &lanes, &lane, &name, &coding))
 			p->rate_gbps = lanes * lane;
 		return;
 	}
 	p->rate_gbps = l.speed_mbps / 1000.0;
-	f = dr_add(d, IG_SEV_INFO, "link.rate",
-		   "%s (%s port %d) links at %.0f Gb/s Ethernet: the best any "
-		   "transport can reach on this link",
-		   p->netdev, p->rdma_dev, p->port, p->rate_gbps);
-	dr_ev(f, q, "speed %u Mb/s", l.speed_mbps);
-	dr_ev(f, path, "%s", rate);
+	f = ig_dr_add(
+		d, IG_DR_SEV_INFO, "link.rate",
+		"%s (%s port %d) links at %.0f Gb/s Ethernet: the best any "
+		"transport can reach on this link",
+		p->netdev, p->rdma_dev, p->port, p->rate_gbps);
+	ig_dr_ev(f, q, "speed %u Mb/s", l.speed_mbps);
+	ig_dr_ev(f, path, "%s", rate);
 	if (l.max_speed_mbps <= l.speed_mbps)
 		return;
-	f = dr_add(d, IG_SEV_WARN, "link.speed.degraded",
-		   "%s links at %.0f Gb/s but supports %.0f Gb/s: the link "
-		   "trained below its maximum",
-		   p->netdev, p->rate_gbps, l.max_speed_mbps / 1000.0);
-	dr_ev(f, q, "speed %u Mb/s, fastest supported mode %u Mb/s",
-	      l.speed_mbps, l.max_speed_mbps);
-	dr_fix(f,
-	       "check the cable/transceiver and the switch port; "
-	       "'ethtool %s' shows the advertised and supported modes",
-	       p->netdev);
+	f = ig_dr_add(d, IG_DR_SEV_WARN, "link.speed.degraded",
+		      "%s links at %.0f Gb/s but supports %.0f Gb/s: the link "
+		      "trained below its maximum",
+		      p->netdev, p->rate_gbps, l.max_speed_mbps / 1000.0);
+	ig_dr_ev(f, q, "speed %u Mb/s, fastest supported mode %u Mb/s",
+		 l.speed_mbps, l.max_speed_mbps);
+	ig_dr_fix(f,
+		  "check the cable/transceiver and the switch port; "
+		  "'ethtool %s' shows the advertised and supported modes",
+		  p->netdev);
 }
 
-void dr_check_port(struct dr *d, struct dr_pctx *c)
+void ig_dr_check_port(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = c->p;
 	char base[256], path[PATH_MAX], rate[64];
@@ -113,9 +115,9 @@ void dr_check_port(struct dr *d, struct dr_pctx *c)
 		 p->rdma_dev, p->port);
 	port_state(d, c, base);
 	snprintf(path, sizeof(path), "%s/link_layer", base);
-	dr_read(d, path, p->link_layer, sizeof(p->link_layer));
+	ig_dr_read(d, path, p->link_layer, sizeof(p->link_layer));
 	snprintf(path, sizeof(path), "%s/rate", base);
-	if (dr_read(d, path, rate, sizeof(rate)))
+	if (ig_dr_read(d, path, rate, sizeof(rate)))
 		return;
 	if (!strcmp(p->link_layer, "Ethernet"))
 		eth_rate(d, c, path, rate);
@@ -129,21 +131,21 @@ struct pcie {
 	double gts, max_gts;
 };
 
-static int read_pcie(struct dr *d, const char *base, struct pcie *x)
+static int read_pcie(struct ig_dr *d, const char *base, struct pcie *x)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/current_link_speed", base);
-	if (dr_read(d, path, x->speed, sizeof(x->speed)))
+	if (ig_dr_read(d, path, x->speed, sizeof(x->speed)))
 		return -1;
 	snprintf(path, sizeof(path), "%s/max_link_speed", base);
-	if (dr_read(d, path, x->max_speed, sizeof(x->max_speed)))
+	if (ig_dr_read(d, path, x->max_speed, sizeof(x->max_speed)))
 		return -1;
 	snprintf(path, sizeof(path), "%s/current_link_width", base);
-	if (dr_read_int(d, path, &x->width))
+	if (ig_dr_read_int(d, path, &x->width))
 		return -1;
 	snprintf(path, sizeof(path), "%s/max_link_width", base);
-	if (dr_read_int(d, path, &x->max_width))
+	if (ig_dr_read_int(d, path, &x->max_width))
 		return -1;
 	/* "8.0 GT/s PCIe" (5.x and later) or "8 GT/s" (older) */
 	x->gts = strtod(x->speed, NULL);
@@ -151,7 +153,7 @@ static int read_pcie(struct dr *d, const char *base, struct pcie *x)
 	return x->gts > 0 && x->width > 0 ? 0 : -1;
 }
 
-void dr_check_pcie(struct dr *d, struct dr_pctx *c)
+void ig_dr_check_pcie(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = c->p;
 	char base[256], path[PATH_MAX];
@@ -163,42 +165,44 @@ void dr_check_pcie(struct dr *d, struct dr_pctx *c)
 		 p->rdma_dev);
 	if (read_pcie(d, base, &x))
 		return;
-	ceiling = dr_pcie_lane_gbps(x.gts) * x.width;
+	ceiling = ig_dr_pcie_lane_gbps(x.gts) * x.width;
 	if (x.gts < x.max_gts || x.width < x.max_width) {
-		f = dr_add(d, IG_SEV_WARN, "pcie.downtrained",
-			   "%s's PCIe link runs at %s x%d, below the "
-			   "device's own %s x%d: the slot or riser is slower "
-			   "or narrower",
-			   p->rdma_dev, x.speed, x.width, x.max_speed,
-			   x.max_width);
+		f = ig_dr_add(
+			d, IG_DR_SEV_WARN, "pcie.downtrained",
+			"%s's PCIe link runs at %s x%d, below the "
+			"device's own %s x%d: the slot or riser is slower "
+			"or narrower",
+			p->rdma_dev, x.speed, x.width, x.max_speed,
+			x.max_width);
 		snprintf(path, sizeof(path), "%s/current_link_speed", base);
-		dr_ev(f, path, "%s", x.speed);
+		ig_dr_ev(f, path, "%s", x.speed);
 		snprintf(path, sizeof(path), "%s/current_link_width", base);
-		dr_ev(f, path, "%d", x.width);
+		ig_dr_ev(f, path, "%d", x.width);
 		snprintf(path, sizeof(path), "%s/max_link_speed", base);
-		dr_ev(f, path, "%s", x.max_speed);
+		ig_dr_ev(f, path, "%s", x.max_speed);
 		snprintf(path, sizeof(path), "%s/max_link_width", base);
-		dr_ev(f, path, "%d", x.max_width);
-		dr_fix(f, "move the HCA to a slot of its own generation and "
-			  "width (lspci -vv: LnkCap against LnkSta)");
+		ig_dr_ev(f, path, "%d", x.max_width);
+		ig_dr_fix(f, "move the HCA to a slot of its own generation and "
+			     "width (lspci -vv: LnkCap against LnkSta)");
 	}
 	if (p->rate_gbps <= 0 || ceiling >= p->rate_gbps)
 		return;
-	f = dr_add(d, IG_SEV_CRIT, "pcie.ceiling",
-		   "%s's PCIe link (x%d at %.1f GT/s, %s) carries at most "
-		   "%.1f Gb/s, below the port's %.1f Gb/s: neither verbs nor "
-		   "TCP can exceed it",
-		   p->rdma_dev, x.width, x.gts, dr_pcie_coding(x.gts), ceiling,
-		   p->rate_gbps);
+	f = ig_dr_add(
+		d, IG_DR_SEV_CRIT, "pcie.ceiling",
+		"%s's PCIe link (x%d at %.1f GT/s, %s) carries at most "
+		"%.1f Gb/s, below the port's %.1f Gb/s: neither verbs nor "
+		"TCP can exceed it",
+		p->rdma_dev, x.width, x.gts, ig_dr_pcie_coding(x.gts), ceiling,
+		p->rate_gbps);
 	snprintf(path, sizeof(path), "%s/current_link_speed", base);
-	dr_ev(f, path, "%s", x.speed);
+	ig_dr_ev(f, path, "%s", x.speed);
 	snprintf(path, sizeof(path), "%s/current_link_width", base);
-	dr_ev(f, path, "%d", x.width);
+	ig_dr_ev(f, path, "%d", x.width);
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/rate",
 		 p->rdma_dev, p->port);
-	dr_ev(f, path, "%.1f Gb/s of data", p->rate_gbps);
-	dr_fix(f,
-	       "put the HCA in a slot that carries %.0f Gb/s: x16 "
-	       "carries about 126 Gb/s at Gen3, 252 at Gen4, 504 at Gen5",
-	       p->rate_gbps);
+	ig_dr_ev(f, path, "%.1f Gb/s of data", p->rate_gbps);
+	ig_dr_fix(f,
+		  "put the HCA in a slot that carries %.0f Gb/s: x16 "
+		  "carries about 126 Gb/s at Gen3, 252 at Gen4, 504 at Gen5",
+		  p->rate_gbps);
 }

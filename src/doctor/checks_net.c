@@ -17,27 +17,27 @@ static const struct {
 	{ "offload.tso.off",
 	  "TCP segmentation offload (TSO) off: the stack cuts every segment "
 	  "to the MTU on the CPU",
-	  "tso", offsetof(struct ig_dq_features, tso), true },
+	  "tso", offsetof(struct ig_dr_q_features, tso), true },
 	{ "offload.gso.off",
 	  "generic segmentation offload (GSO) off: every MTU-sized packet "
 	  "goes down the stack on its own",
-	  "gso", offsetof(struct ig_dq_features, gso), false },
+	  "gso", offsetof(struct ig_dr_q_features, gso), false },
 	{ "offload.gro.off",
 	  "generic receive offload (GRO) off: every MTU-sized packet goes up "
 	  "the stack on its own",
-	  "gro", offsetof(struct ig_dq_features, gro), false },
+	  "gro", offsetof(struct ig_dr_q_features, gro), false },
 };
 
-static void check_offloads(struct dr *d, struct dr_pctx *c)
+static void check_offloads(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
-	struct ig_dq_features x = { -1, -1, -1, -1, -1, -1, -1 };
+	struct ig_dr_q_features x = { -1, -1, -1, -1, -1, -1, -1 };
 	struct ig_finding *f;
 	char q[96];
 	int ret = d->q->ethtool_features(d->qctx, nd, &x);
 
 	if (ret) {
-		dr_query_err(d, "ethtool_features", nd, -ret);
+		ig_dr_query_err(d, "ethtool_features", nd, -ret);
 		return;
 	}
 	snprintf(q, sizeof(q), "ethtool_features(%s)", nd);
@@ -46,35 +46,36 @@ static void check_offloads(struct dr *d, struct dr_pctx *c)
 
 		if (v != 0 || (c->ipoib_cm && offloads[i].cm_lost))
 			continue;
-		f = dr_add(d, IG_SEV_WARN, offloads[i].id, "%s has %s", nd,
-			   offloads[i].what);
-		dr_ev(f, q, "%s off%s", offloads[i].opt,
-		      !strcmp(offloads[i].opt, "gro")
-			      ? (x.lro == 1 ? ", lro on" : ", lro off")
-			      : "");
-		dr_fix(f, "ethtool -K %s %s on", nd, offloads[i].opt);
+		f = ig_dr_add(d, IG_DR_SEV_WARN, offloads[i].id, "%s has %s",
+			      nd, offloads[i].what);
+		ig_dr_ev(f, q, "%s off%s", offloads[i].opt,
+			 !strcmp(offloads[i].opt, "gro")
+				 ? (x.lro == 1 ? ", lro on" : ", lro off")
+				 : "");
+		ig_dr_fix(f, "ethtool -K %s %s on", nd, offloads[i].opt);
 	}
 	if (c->ipoib_cm || (x.rx_csum != 0 && x.tx_csum != 0))
 		return;
-	f = dr_add(d, IG_SEV_WARN, "offload.csum.off",
-		   "%s has checksum offload off: the CPU checksums every byte "
-		   "it sends or receives",
-		   nd);
-	dr_ev(f, q, "rx-checksumming %s, tx-checksumming %s",
-	      x.rx_csum ? "on" : "off", x.tx_csum ? "on" : "off");
-	dr_fix(f, "ethtool -K %s rx on tx on", nd);
+	f = ig_dr_add(
+		d, IG_DR_SEV_WARN, "offload.csum.off",
+		"%s has checksum offload off: the CPU checksums every byte "
+		"it sends or receives",
+		nd);
+	ig_dr_ev(f, q, "rx-checksumming %s, tx-checksumming %s",
+		 x.rx_csum ? "on" : "off", x.tx_csum ? "on" : "off");
+	ig_dr_fix(f, "ethtool -K %s rx on tx on", nd);
 }
 
-static void check_coalesce(struct dr *d, struct dr_pctx *c)
+static void check_coalesce(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
-	struct ig_dq_coalesce x = { 0 };
+	struct ig_dr_q_coalesce x = { 0 };
 	struct ig_finding *f;
 	char q[96];
 	int ret = d->q->ethtool_coalesce(d->qctx, nd, &x);
 
 	if (ret) {
-		dr_query_err(d, "ethtool_coalesce", nd, -ret);
+		ig_dr_query_err(d, "ethtool_coalesce", nd, -ret);
 		return;
 	}
 	snprintf(q, sizeof(q), "ethtool_coalesce(%s)", nd);
@@ -82,54 +83,58 @@ static void check_coalesce(struct dr *d, struct dr_pctx *c)
 	    (!x.rx_usecs && x.rx_frames > 1))
 		return;
 	if (!x.rx_usecs) {
-		f = dr_add(d, IG_SEV_WARN, "coalesce.off",
-			   "%s interrupts on every received packet: at high "
-			   "packet rates the CPU spends itself on interrupts",
-			   nd);
-		dr_fix(f, "ethtool -C %s adaptive-rx on (or rx-usecs 8)", nd);
+		f = ig_dr_add(
+			d, IG_DR_SEV_WARN, "coalesce.off",
+			"%s interrupts on every received packet: at high "
+			"packet rates the CPU spends itself on interrupts",
+			nd);
+		ig_dr_fix(f, "ethtool -C %s adaptive-rx on (or rx-usecs 8)",
+			  nd);
 	} else {
-		f = dr_add(d, IG_SEV_INFO, "coalesce.high",
-			   "%s holds received packets up to %u us before "
-			   "interrupting: fine for bandwidth, it adds latency",
-			   nd, x.rx_usecs);
-		dr_fix(f, "ethtool -C %s adaptive-rx on", nd);
+		f = ig_dr_add(
+			d, IG_DR_SEV_INFO, "coalesce.high",
+			"%s holds received packets up to %u us before "
+			"interrupting: fine for bandwidth, it adds latency",
+			nd, x.rx_usecs);
+		ig_dr_fix(f, "ethtool -C %s adaptive-rx on", nd);
 	}
-	dr_ev(f, q, "adaptive-rx off, rx-usecs %u, rx-frames %u", x.rx_usecs,
-	      x.rx_frames);
+	ig_dr_ev(f, q, "adaptive-rx off, rx-usecs %u, rx-frames %u", x.rx_usecs,
+		 x.rx_frames);
 }
 
-static void check_pause(struct dr *d, struct dr_pctx *c)
+static void check_pause(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
-	struct ig_dq_pause x = { 0 };
+	struct ig_dr_q_pause x = { 0 };
 	struct ig_finding *f;
 	char q[96];
 	int ret = d->q->ethtool_pause(d->qctx, nd, &x);
 
 	if (ret) {
-		dr_query_err(d, "ethtool_pause", nd, -ret);
+		ig_dr_query_err(d, "ethtool_pause", nd, -ret);
 		return;
 	}
 	if (x.rx || x.tx)
 		return;
 	snprintf(q, sizeof(q), "ethtool_pause(%s)", nd);
-	f = dr_add(d, IG_SEV_INFO, "pause.off",
-		   "%s has link-level pause off: RoCE needs a lossless fabric, "
-		   "from global pause or from PFC on its priority (PFC is not "
-		   "checked here); TCP recovers losses by retransmitting",
-		   nd);
-	dr_ev(f, q, "autoneg %s, rx off, tx off", x.autoneg ? "on" : "off");
-	dr_fix(f,
-	       "ethtool -A %s rx on tx on, or PFC on the RoCE priority "
-	       "(mlnx_qos -i %s --pfc 0,0,0,1,0,0,0,0) with the switch",
-	       nd, nd);
+	f = ig_dr_add(
+		d, IG_DR_SEV_INFO, "pause.off",
+		"%s has link-level pause off: RoCE needs a lossless fabric, "
+		"from global pause or from PFC on its priority (PFC is not "
+		"checked here); TCP recovers losses by retransmitting",
+		nd);
+	ig_dr_ev(f, q, "autoneg %s, rx off, tx off", x.autoneg ? "on" : "off");
+	ig_dr_fix(f,
+		  "ethtool -A %s rx on tx on, or PFC on the RoCE priority "
+		  "(mlnx_qos -i %s --pfc 0,0,0,1,0,0,0,0) with the switch",
+		  nd, nd);
 }
 
 struct qcount {
 	int rx, tx;
 };
 
-static int queue_cb(struct dr *d, const char *name, void *arg)
+static int queue_cb(struct ig_dr *d, const char *name, void *arg)
 {
 	struct qcount *n = arg;
 
@@ -138,46 +143,47 @@ static int queue_cb(struct dr *d, const char *name, void *arg)
 	return 0;
 }
 
-static void check_queues(struct dr *d, struct dr_pctx *c)
+static void check_queues(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
-	struct ig_dq_channels ch = { 0 };
+	struct ig_dr_q_channels ch = { 0 };
 	struct qcount n = { 0 };
 	char path[PATH_MAX], online[256], q[96];
 	struct ig_finding *f;
-	struct dr_cpus cpus;
+	struct ig_dr_cpus cpus;
 	int ncpu;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", nd);
-	if (dr_list(d, path, false, queue_cb, &n) < 0 || n.rx != 1 ||
-	    dr_read(d, "/sys/devices/system/cpu/online", online,
-		    sizeof(online)) ||
-	    dr_cpus_parse(online, &cpus) || (ncpu = dr_cpus_count(&cpus)) < 2)
+	if (ig_dr_list(d, path, false, queue_cb, &n) < 0 || n.rx != 1 ||
+	    ig_dr_read(d, "/sys/devices/system/cpu/online", online,
+		       sizeof(online)) ||
+	    ig_dr_cpus_parse(online, &cpus) ||
+	    (ncpu = ig_dr_cpus_count(&cpus)) < 2)
 		return;
-	f = dr_add(d, IG_SEV_WARN, "queues.single",
-		   "%s has one receive queue for %d CPUs: every receive "
-		   "interrupt, GRO and TCP receive runs on one CPU",
-		   nd, ncpu);
-	dr_ev(f, path, "%d rx, %d tx", n.rx, n.tx);
-	dr_ev(f, "/sys/devices/system/cpu/online", "%s", online);
+	f = ig_dr_add(d, IG_DR_SEV_WARN, "queues.single",
+		      "%s has one receive queue for %d CPUs: every receive "
+		      "interrupt, GRO and TCP receive runs on one CPU",
+		      nd, ncpu);
+	ig_dr_ev(f, path, "%d rx, %d tx", n.rx, n.tx);
+	ig_dr_ev(f, "/sys/devices/system/cpu/online", "%s", online);
 	if (!d->q->ethtool_channels(d->qctx, nd, &ch)) {
 		snprintf(q, sizeof(q), "ethtool_channels(%s)", nd);
-		dr_ev(f, q, "combined %u of at most %u, rx %u of at most %u",
-		      ch.combined, ch.max_combined, ch.rx, ch.max_rx);
+		ig_dr_ev(f, q, "combined %u of at most %u, rx %u of at most %u",
+			 ch.combined, ch.max_combined, ch.rx, ch.max_rx);
 	}
 	if (ch.max_combined > 1)
-		dr_fix(f, "ethtool -L %s combined %u", nd, ch.max_combined);
+		ig_dr_fix(f, "ethtool -L %s combined %u", nd, ch.max_combined);
 	else if (ch.max_rx > 1)
-		dr_fix(f, "ethtool -L %s rx %u", nd, ch.max_rx);
+		ig_dr_fix(f, "ethtool -L %s rx %u", nd, ch.max_rx);
 	else
-		dr_fix(f,
-		       "the device offers one queue: spread receive work "
-		       "with RPS (write a CPU mask to "
-		       "%s/rx-0/rps_cpus)",
-		       path);
+		ig_dr_fix(f,
+			  "the device offers one queue: spread receive work "
+			  "with RPS (write a CPU mask to "
+			  "%s/rx-0/rps_cpus)",
+			  path);
 }
 
-static void check_eth_mtu(struct dr *d, struct dr_pctx *c)
+static void check_eth_mtu(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
 	char path[PATH_MAX];
@@ -185,18 +191,19 @@ static void check_eth_mtu(struct dr *d, struct dr_pctx *c)
 	int mtu;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", nd);
-	if (c->p->rate_gbps < 25 || dr_read_int(d, path, &mtu) || mtu > 1500)
+	if (c->p->rate_gbps < 25 || ig_dr_read_int(d, path, &mtu) || mtu > 1500)
 		return;
-	f = dr_add(d, IG_SEV_INFO, "eth.mtu.standard",
-		   "%s's MTU is %d at %.0f Gb/s: TCP relies on TSO and GRO to "
-		   "batch packets and RoCE's path MTU is 1024; jumbo frames "
-		   "(9000, RoCE MTU 4096) cut the per-packet cost of both",
-		   nd, mtu, c->p->rate_gbps);
-	dr_ev(f, path, "%d", mtu);
-	dr_fix(f, "ip link set %s mtu 9000 (and on the switch ports)", nd);
+	f = ig_dr_add(
+		d, IG_DR_SEV_INFO, "eth.mtu.standard",
+		"%s's MTU is %d at %.0f Gb/s: TCP relies on TSO and GRO to "
+		"batch packets and RoCE's path MTU is 1024; jumbo frames "
+		"(9000, RoCE MTU 4096) cut the per-packet cost of both",
+		nd, mtu, c->p->rate_gbps);
+	ig_dr_ev(f, path, "%d", mtu);
+	ig_dr_fix(f, "ip link set %s mtu 9000 (and on the switch ports)", nd);
 }
 
-void dr_check_netdev(struct dr *d, struct dr_pctx *c)
+void ig_dr_check_netdev(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	bool roce = !strcmp(c->p->kind, "roce");
 

@@ -9,22 +9,23 @@
 #include "doctor_int.h"
 
 struct irqs {
-	const struct dr_cpus *local;
+	const struct ig_dr_cpus *local;
 	int n, far;
 	char first_far[PATH_MAX];
 	char first_val[128];
 };
 
-static void one_irq(struct dr *d, const char *irq, struct irqs *x)
+static void one_irq(struct ig_dr *d, const char *irq, struct irqs *x)
 {
 	char path[PATH_MAX], val[128];
-	struct dr_cpus aff;
+	struct ig_dr_cpus aff;
 
 	snprintf(path, sizeof(path), "/proc/irq/%s/smp_affinity_list", irq);
-	if (dr_read(d, path, val, sizeof(val)) || dr_cpus_parse(val, &aff))
+	if (ig_dr_read(d, path, val, sizeof(val)) ||
+	    ig_dr_cpus_parse(val, &aff))
 		return;
 	x->n++;
-	if (dr_cpus_meet(&aff, x->local))
+	if (ig_dr_cpus_meet(&aff, x->local))
 		return;
 	if (!x->far++) {
 		snprintf(x->first_far, sizeof(x->first_far), "%s", path);
@@ -32,7 +33,7 @@ static void one_irq(struct dr *d, const char *irq, struct irqs *x)
 	}
 }
 
-static int msi_cb(struct dr *d, const char *irq, void *arg)
+static int msi_cb(struct ig_dr *d, const char *irq, void *arg)
 {
 	one_irq(d, irq, arg);
 	return 0;
@@ -40,9 +41,9 @@ static int msi_cb(struct dr *d, const char *irq, void *arg)
 
 /* No msi_irqs directory: the /proc/interrupts lines that name the PCI
  * address ("mlx5_comp0@pci:0000:3b:00.0"). */
-static void irqs_from_proc(struct dr *d, const char *bdf, struct irqs *x)
+static void irqs_from_proc(struct ig_dr *d, const char *bdf, struct irqs *x)
 {
-	FILE *f = dr_fopen(d, "/proc/interrupts");
+	FILE *f = ig_dr_fopen(d, "/proc/interrupts");
 	char *line = NULL, irq[16];
 	size_t cap = 0;
 
@@ -55,38 +56,39 @@ static void irqs_from_proc(struct dr *d, const char *bdf, struct irqs *x)
 	fclose(f);
 }
 
-static void check_irqs(struct dr *d, struct dr_pctx *c, const char *base,
-		       const struct dr_cpus *local, const char *local_list)
+static void check_irqs(struct ig_dr *d, struct ig_dr_pctx *c, const char *base,
+		       const struct ig_dr_cpus *local, const char *local_list)
 {
 	struct irqs x = { .local = local };
 	char path[PATH_MAX], bdf[64];
 	struct ig_finding *f;
 
 	snprintf(path, sizeof(path), "%s/msi_irqs", base);
-	if (dr_list(d, path, true, msi_cb, &x) < 0 &&
-	    !dr_link_base(d, base, bdf, sizeof(bdf)))
+	if (ig_dr_list(d, path, true, msi_cb, &x) < 0 &&
+	    !ig_dr_link_base(d, base, bdf, sizeof(bdf)))
 		irqs_from_proc(d, bdf, &x);
 	if (!x.far)
 		return;
-	f = dr_add(d, IG_SEV_WARN, "numa.irq.far",
-		   "%d of %d interrupts of %s are steered to CPUs off its NUMA "
-		   "node: receive processing and its data cross the "
-		   "interconnect",
-		   x.far, x.n, c->p->rdma_dev);
-	dr_ev(f, x.first_far, "%s", x.first_val);
+	f = ig_dr_add(
+		d, IG_DR_SEV_WARN, "numa.irq.far",
+		"%d of %d interrupts of %s are steered to CPUs off its NUMA "
+		"node: receive processing and its data cross the "
+		"interconnect",
+		x.far, x.n, c->p->rdma_dev);
+	ig_dr_ev(f, x.first_far, "%s", x.first_val);
 	snprintf(path, sizeof(path), "%s/local_cpulist", base);
-	dr_ev(f, path, "%s", local_list);
-	dr_fix(f,
-	       "steer them to CPUs %s: stop irqbalance, then write the "
-	       "list to each /proc/irq/N/smp_affinity_list (or "
-	       "set_irq_affinity_cpulist.sh %s %s)",
-	       local_list, local_list, c->p->netdev);
+	ig_dr_ev(f, path, "%s", local_list);
+	ig_dr_fix(f,
+		  "steer them to CPUs %s: stop irqbalance, then write the "
+		  "list to each /proc/irq/N/smp_affinity_list (or "
+		  "set_irq_affinity_cpulist.sh %s %s)",
+		  local_list, local_list, c->p->netdev);
 }
 
 /* Cpus_allowed_list of /proc/self/status: where this process may run. */
-static int allowed_cpus(struct dr *d, char *buf, size_t len)
+static int allowed_cpus(struct ig_dr *d, char *buf, size_t len)
 {
-	FILE *f = dr_fopen(d, "/proc/self/status");
+	FILE *f = ig_dr_fopen(d, "/proc/self/status");
 	char *line = NULL;
 	size_t cap = 0;
 	int ret = -1;
@@ -105,49 +107,51 @@ static int allowed_cpus(struct dr *d, char *buf, size_t len)
 	return ret;
 }
 
-static void check_node(struct dr *d, struct dr_pctx *c, const char *base,
-		       int node, const struct dr_cpus *local,
+static void check_node(struct ig_dr *d, struct ig_dr_pctx *c, const char *base,
+		       int node, const struct ig_dr_cpus *local,
 		       const char *local_list)
 {
 	char path[PATH_MAX], list[512];
-	struct dr_cpus allowed;
+	struct ig_dr_cpus allowed;
 	struct ig_finding *f;
 
 	if (allowed_cpus(d, list, sizeof(list)) ||
-	    dr_cpus_parse(list, &allowed) || dr_cpus_meet(&allowed, local))
+	    ig_dr_cpus_parse(list, &allowed) ||
+	    ig_dr_cpus_meet(&allowed, local))
 		return;
-	f = dr_add(d, IG_SEV_WARN, "numa.far",
-		   "ibgap may run only on CPUs %s, none of them on %s's NUMA "
-		   "node %d (CPUs %s): every byte crosses the interconnect",
-		   list, c->p->rdma_dev, node, local_list);
-	dr_ev(f, "/proc/self/status", "Cpus_allowed_list: %s", list);
+	f = ig_dr_add(
+		d, IG_DR_SEV_WARN, "numa.far",
+		"ibgap may run only on CPUs %s, none of them on %s's NUMA "
+		"node %d (CPUs %s): every byte crosses the interconnect",
+		list, c->p->rdma_dev, node, local_list);
+	ig_dr_ev(f, "/proc/self/status", "Cpus_allowed_list: %s", list);
 	snprintf(path, sizeof(path), "%s/numa_node", base);
-	dr_ev(f, path, "%d", node);
+	ig_dr_ev(f, path, "%d", node);
 	snprintf(path, sizeof(path), "%s/local_cpulist", base);
-	dr_ev(f, path, "%s", local_list);
-	dr_fix(f,
-	       "run on the HCA's node: numactl --cpunodebind=%d "
-	       "--membind=%d ibgap ... (or taskset -c %s)",
-	       node, node, local_list);
+	ig_dr_ev(f, path, "%s", local_list);
+	ig_dr_fix(f,
+		  "run on the HCA's node: numactl --cpunodebind=%d "
+		  "--membind=%d ibgap ... (or taskset -c %s)",
+		  node, node, local_list);
 }
 
-void dr_check_numa(struct dr *d, struct dr_pctx *c)
+void ig_dr_check_numa(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	char base[256], path[PATH_MAX], local_list[512];
-	struct dr_cpus local;
+	struct ig_dr_cpus local;
 	int node;
 
 	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/device",
 		 c->p->rdma_dev);
 	snprintf(path, sizeof(path), "%s/numa_node", base);
 	/* -1: one node, or the firmware does not say: nothing to compare */
-	if (dr_read_int(d, path, &node) || node < 0)
+	if (ig_dr_read_int(d, path, &node) || node < 0)
 		return;
 	snprintf(path, sizeof(path), "%s/local_cpulist", base);
-	if (dr_read(d, path, local_list, sizeof(local_list)))
+	if (ig_dr_read(d, path, local_list, sizeof(local_list)))
 		return;
-	if (dr_cpus_parse(local_list, &local)) {
-		dr_read_err(d, path, EINVAL);
+	if (ig_dr_cpus_parse(local_list, &local)) {
+		ig_dr_read_err(d, path, EINVAL);
 		return;
 	}
 	check_node(d, c, base, node, &local, local_list);
@@ -159,7 +163,7 @@ struct gov {
 	char first[PATH_MAX], val[64];
 };
 
-static int gov_cb(struct dr *d, const char *cpu, void *arg)
+static int gov_cb(struct ig_dr *d, const char *cpu, void *arg)
 {
 	struct gov *g = arg;
 	char path[PATH_MAX], val[64];
@@ -169,7 +173,7 @@ static int gov_cb(struct dr *d, const char *cpu, void *arg)
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/%s/cpufreq/scaling_governor", cpu);
 	/* no cpufreq (VMs, fixed clocks) or an offline CPU: quiet */
-	if (dr_read_quiet(d, path, val, sizeof(val)))
+	if (ig_dr_read_quiet(d, path, val, sizeof(val)))
 		return 0;
 	g->n++;
 	if (!strcmp(val, "performance") || g->slow++)
@@ -179,20 +183,21 @@ static int gov_cb(struct dr *d, const char *cpu, void *arg)
 	return 0;
 }
 
-void dr_check_governor(struct dr *d)
+void ig_dr_check_governor(struct ig_dr *d)
 {
 	struct ig_finding *f;
 	struct gov g = { 0 };
 
-	dr_list(d, "/sys/devices/system/cpu", false, gov_cb, &g);
+	ig_dr_list(d, "/sys/devices/system/cpu", false, gov_cb, &g);
 	if (!g.slow)
 		return;
-	f = dr_add(d, IG_SEV_WARN, "cpu.governor",
-		   "%d of %d CPUs run the '%s' frequency governor (or another "
-		   "than 'performance'): cores clock down between bursts, "
-		   "which adds latency and slows a single TCP stream",
-		   g.slow, g.n, g.val);
-	dr_ev(f, g.first, "%s", g.val);
-	dr_fix(f, "cpupower frequency-set -g performance (or tuned-adm "
-		  "profile network-latency)");
+	f = ig_dr_add(
+		d, IG_DR_SEV_WARN, "cpu.governor",
+		"%d of %d CPUs run the '%s' frequency governor (or another "
+		"than 'performance'): cores clock down between bursts, "
+		"which adds latency and slows a single TCP stream",
+		g.slow, g.n, g.val);
+	ig_dr_ev(f, g.first, "%s", g.val);
+	ig_dr_fix(f, "cpupower frequency-set -g performance (or tuned-adm "
+		     "profile network-latency)");
 }

@@ -24,15 +24,15 @@ struct sock {
 	char bdp_src[96], bdp_val[128];
 };
 
-static int read_triple(struct dr *d, const char *path, uint64_t v[3])
+static int read_triple(struct ig_dr *d, const char *path, uint64_t v[3])
 {
 	char buf[128];
 
-	if (dr_read(d, path, buf, sizeof(buf)))
+	if (ig_dr_read(d, path, buf, sizeof(buf)))
 		return -1;
 	if (sscanf(buf, "%" SCNu64 " %" SCNu64 " %" SCNu64, &v[0], &v[1],
 		   &v[2]) != 3) {
-		dr_read_err(d, path, EINVAL);
+		ig_dr_read_err(d, path, EINVAL);
 		return -1;
 	}
 	return 0;
@@ -47,8 +47,8 @@ static uint64_t want_bytes(double bdp)
 	return (mib < 16 ? 16 : mib) << 20;
 }
 
-static void max_small(struct dr *d, struct sock *s, const char *key, uint64_t v,
-		      const char *id)
+static void max_small(struct ig_dr *d, struct sock *s, const char *key,
+		      uint64_t v, const char *id)
 {
 	char path[64];
 	struct ig_finding *f;
@@ -56,17 +56,18 @@ static void max_small(struct dr *d, struct sock *s, const char *key, uint64_t v,
 	if (!s->has_max || !s->bdp || v >= s->bdp)
 		return;
 	snprintf(path, sizeof(path), "/proc/sys/net/core/%s", key);
-	f = dr_add(d, IG_SEV_WARN, id,
-		   "net.core.%s is %" PRIu64 " bytes, below the "
-		   "bandwidth-delay product of %.0f: a socket that sizes its "
-		   "own buffer (ibgap --window, iperf3 -w) is capped there",
-		   key, v, s->bdp);
-	dr_ev(f, path, "%" PRIu64, v);
-	dr_ev(f, s->bdp_src, "%s", s->bdp_val);
-	dr_fix(f, "sysctl -w net.core.%s=%" PRIu64, key, want_bytes(s->bdp));
+	f = ig_dr_add(
+		d, IG_DR_SEV_WARN, id,
+		"net.core.%s is %" PRIu64 " bytes, below the "
+		"bandwidth-delay product of %.0f: a socket that sizes its "
+		"own buffer (ibgap --window, iperf3 -w) is capped there",
+		key, v, s->bdp);
+	ig_dr_ev(f, path, "%" PRIu64, v);
+	ig_dr_ev(f, s->bdp_src, "%s", s->bdp_val);
+	ig_dr_fix(f, "sysctl -w net.core.%s=%" PRIu64, key, want_bytes(s->bdp));
 }
 
-static void tcp_small(struct dr *d, struct sock *s, const char *key,
+static void tcp_small(struct ig_dr *d, struct sock *s, const char *key,
 		      const uint64_t v[3], double usable, const char *id)
 {
 	char path[64];
@@ -75,74 +76,76 @@ static void tcp_small(struct dr *d, struct sock *s, const char *key,
 	if (!s->has_tcp || !s->bdp || usable >= s->bdp)
 		return;
 	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/%s", key);
-	f = dr_add(d, IG_SEV_WARN, id,
-		   "net.ipv4.%s allows autotuning %" PRIu64 " bytes (about "
-		   "%.0f of window), below the bandwidth-delay product of "
-		   "%.0f: one TCP stream cannot fill the link",
-		   key, v[2], usable, s->bdp);
-	dr_ev(f, path, "%" PRIu64 " %" PRIu64 " %" PRIu64, v[0], v[1], v[2]);
-	dr_ev(f, s->bdp_src, "%s", s->bdp_val);
-	dr_fix(f, "sysctl -w net.ipv4.%s='4096 131072 %" PRIu64 "'", key,
-	       want_bytes(s->bdp));
+	f = ig_dr_add(d, IG_DR_SEV_WARN, id,
+		      "net.ipv4.%s allows autotuning %" PRIu64 " bytes (about "
+		      "%.0f of window), below the bandwidth-delay product of "
+		      "%.0f: one TCP stream cannot fill the link",
+		      key, v[2], usable, s->bdp);
+	ig_dr_ev(f, path, "%" PRIu64 " %" PRIu64 " %" PRIu64, v[0], v[1], v[2]);
+	ig_dr_ev(f, s->bdp_src, "%s", s->bdp_val);
+	ig_dr_fix(f, "sysctl -w net.ipv4.%s='4096 131072 %" PRIu64 "'", key,
+		  want_bytes(s->bdp));
 }
 
-static void window(struct dr *d, struct sock *s, uint64_t w)
+static void window(struct ig_dr *d, struct sock *s, uint64_t w)
 {
 	uint64_t cap = s->rmem_max < s->wmem_max ? s->rmem_max : s->wmem_max;
 	struct ig_finding *f;
 
 	if (s->has_max && w > cap) {
-		f = dr_add(d, IG_SEV_WARN, "sock.window.capped",
-			   "--window %" PRIu64 " exceeds what the kernel "
-			   "grants: net.core.rmem_max %" PRIu64 ", wmem_max "
-			   "%" PRIu64 " cap the socket buffers",
-			   w, s->rmem_max, s->wmem_max);
-		dr_ev(f, "/proc/sys/net/core/rmem_max", "%" PRIu64,
-		      s->rmem_max);
-		dr_ev(f, "/proc/sys/net/core/wmem_max", "%" PRIu64,
-		      s->wmem_max);
-		dr_ev(f, "--window", "%" PRIu64, w);
-		dr_fix(f,
-		       "sysctl -w net.core.rmem_max=%" PRIu64
-		       " net.core.wmem_max=%" PRIu64,
-		       w, w);
+		f = ig_dr_add(d, IG_DR_SEV_WARN, "sock.window.capped",
+			      "--window %" PRIu64 " exceeds what the kernel "
+			      "grants: net.core.rmem_max %" PRIu64 ", wmem_max "
+			      "%" PRIu64 " cap the socket buffers",
+			      w, s->rmem_max, s->wmem_max);
+		ig_dr_ev(f, "/proc/sys/net/core/rmem_max", "%" PRIu64,
+			 s->rmem_max);
+		ig_dr_ev(f, "/proc/sys/net/core/wmem_max", "%" PRIu64,
+			 s->wmem_max);
+		ig_dr_ev(f, "--window", "%" PRIu64, w);
+		ig_dr_fix(f,
+			  "sysctl -w net.core.rmem_max=%" PRIu64
+			  " net.core.wmem_max=%" PRIu64,
+			  w, w);
 	}
 	if (!s->bdp || w >= s->bdp)
 		return;
-	f = dr_add(d, IG_SEV_WARN, "sock.window.small",
-		   "--window %" PRIu64 " is below the bandwidth-delay product "
-		   "of %.0f: one stream cannot fill the link",
-		   w, s->bdp);
-	dr_ev(f, "--window", "%" PRIu64, w);
-	dr_ev(f, s->bdp_src, "%s", s->bdp_val);
-	dr_fix(f, "--window %" PRIu64 " or more, or no --window (autotuning)",
-	       want_bytes(s->bdp) / 2);
+	f = ig_dr_add(d, IG_DR_SEV_WARN, "sock.window.small",
+		      "--window %" PRIu64
+		      " is below the bandwidth-delay product "
+		      "of %.0f: one stream cannot fill the link",
+		      w, s->bdp);
+	ig_dr_ev(f, "--window", "%" PRIu64, w);
+	ig_dr_ev(f, s->bdp_src, "%s", s->bdp_val);
+	ig_dr_fix(f,
+		  "--window %" PRIu64 " or more, or no --window (autotuning)",
+		  want_bytes(s->bdp) / 2);
 }
 
-static void congestion(struct dr *d)
+static void congestion(struct ig_dr *d)
 {
 	const char *path = "/proc/sys/net/ipv4/tcp_congestion_control";
 	struct ig_finding *f;
 	char cc[64];
 
-	if (dr_read(d, path, cc, sizeof(cc)))
+	if (ig_dr_read(d, path, cc, sizeof(cc)))
 		return;
-	f = dr_add(d, IG_SEV_INFO, "sock.cc",
-		   "TCP congestion control is '%s' (for both TCP tests and "
-		   "IPoIB traffic)",
-		   cc);
-	dr_ev(f, path, "%s", cc);
+	f = ig_dr_add(d, IG_DR_SEV_INFO, "sock.cc",
+		      "TCP congestion control is '%s' (for both TCP tests and "
+		      "IPoIB traffic)",
+		      cc);
+	ig_dr_ev(f, path, "%s", cc);
 }
 
-void dr_check_sock(struct dr *d, double rate_gbps)
+void ig_dr_check_sock(struct ig_dr *d, double rate_gbps)
 {
 	struct sock s = { 0 };
 	double rtt = d->r->rtt_us;
 
-	s.has_max = !dr_read_u64(d, "/proc/sys/net/core/rmem_max", &s.rmem_max,
-				 false) &&
-		    !dr_read_u64(d, "/proc/sys/net/core/wmem_max", &s.wmem_max,
-				 false);
+	s.has_max = !ig_dr_read_u64(d, "/proc/sys/net/core/rmem_max",
+				    &s.rmem_max, false) &&
+		    !ig_dr_read_u64(d, "/proc/sys/net/core/wmem_max",
+				    &s.wmem_max, false);
 	s.has_tcp =
 		!read_triple(d, "/proc/sys/net/ipv4/tcp_rmem", s.tcp_rmem) &&
 		!read_triple(d, "/proc/sys/net/ipv4/tcp_wmem", s.tcp_wmem);

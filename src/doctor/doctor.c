@@ -1,52 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* The doctor run: choose the queries, map the paths, run every check. */
-#include <arpa/inet.h>
-#include <errno.h>
-#include <netinet/in.h>
+/* The doctor run: map the paths and run every check on each; its most
+ * severe findings for a client run. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "doctor_int.h"
+#include "wire/ctrl.h"
 
-int dr_open(struct dr *d, const struct ig_doctor_opts *o,
-	    struct ig_dr_report *r)
-{
-	const char *root = o->root && *o->root ? o->root : "/";
-	char fx[PATH_MAX + 32];
-	struct stat st;
-	size_t n;
-
-	memset(d, 0, sizeof(*d));
-	memset(r, 0, sizeof(*r));
-	if (stat(root, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	snprintf(d->root, sizeof(d->root), "%s", root);
-	n = strlen(d->root);
-	while (n > 0 && d->root[n - 1] == '/')
-		d->root[--n] = 0; /* "/" -> "" */
-	d->o = o;
-	d->r = r;
-	d->q = &ig_dq_live_ops;
-	snprintf(fx, sizeof(fx), "%s/.ibgap-fixture", d->root);
-	if (d->root[0] && !stat(fx, &st) && S_ISDIR(st.st_mode)) {
-		d->q = &ig_dq_fixture_ops;
-		d->qctx = d->root;
-		r->fixture = true;
-	}
-	r->rtt_us = o->rtt_us > 0 ? o->rtt_us : IG_DR_DEFAULT_RTT_US;
-	return 0;
-}
-
-void dr_close(struct dr *d)
-{
-	if (d->q->free)
-		d->q->free(d->qctx);
-}
-
-static void check_path(struct dr *d, struct dr_pctx *c)
+static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = c->p;
 	struct ig_finding *f;
@@ -55,51 +16,53 @@ static void check_path(struct dr *d, struct dr_pctx *c)
 	if (!p->netdev[0] || !strcmp(p->kind, "loopback"))
 		return;
 	if (rdma)
-		dr_check_port(d, c);
+		ig_dr_check_port(d, c);
 	if (!strcmp(p->kind, "ipoib"))
-		dr_check_ipoib(d, c);
-	dr_check_netdev(d, c);
+		ig_dr_check_ipoib(d, c);
+	ig_dr_check_netdev(d, c);
 	if (!rdma)
 		return;
 	if (c->soft) {
 		char path[PATH_MAX], parent[64];
 
-		f = dr_add(d, IG_SEV_INFO, "rdma.soft",
-			   "%s is a software RDMA device on %s (Soft-RoCE or "
-			   "siw): verbs run in the kernel, so they show no "
-			   "HCA advantage; there is no PCIe link or NUMA "
-			   "placement to check",
-			   p->rdma_dev, p->netdev);
+		f = ig_dr_add(
+			d, IG_DR_SEV_INFO, "rdma.soft",
+			"%s is a software RDMA device on %s (Soft-RoCE or "
+			"siw): verbs run in the kernel, so they show no "
+			"HCA advantage; there is no PCIe link or NUMA "
+			"placement to check",
+			p->rdma_dev, p->netdev);
 		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/parent",
 			 p->rdma_dev);
-		if (!dr_read_quiet(d, path, parent, sizeof(parent)))
-			dr_ev(f, path, "%s", parent);
+		if (!ig_dr_read_quiet(d, path, parent, sizeof(parent)))
+			ig_dr_ev(f, path, "%s", parent);
 		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device",
 			 p->rdma_dev);
-		dr_ev(f, path, "%s", dr_exists(d, path) ? "present" : "absent");
+		ig_dr_ev(f, path, "%s",
+			 ig_dr_exists(d, path) ? "present" : "absent");
 	} else {
-		dr_check_pcie(d, c);
-		dr_check_numa(d, c);
+		ig_dr_check_pcie(d, c);
+		ig_dr_check_numa(d, c);
 	}
-	dr_check_counters(d, c);
+	ig_dr_check_counters(d, c);
 }
 
-int ig_doctor_run(const struct ig_doctor_opts *o, struct ig_dr_report *r)
+int ig_dr_run(const struct ig_dr_opts *o, struct ig_dr_report *r)
 {
-	struct dr_pctx c;
+	struct ig_dr_pctx c;
 	double rate = 0;
-	struct dr d;
-	int ret = dr_open(&d, o, r);
+	struct ig_dr d;
+	int ret = ig_dr_open(&d, o, r);
 
 	if (ret)
 		return ret;
 	if (o->addr) {
-		if (!dr_map_addr(&d, o->addr, &c))
+		if (!ig_dr_map_addr(&d, o->addr, &c))
 			check_path(&d, &c);
 	} else {
-		dr_map_all(&d);
+		ig_dr_map_all(&d);
 		for (size_t i = 0; i < r->npaths; i++) {
-			dr_pctx_of(&d, &r->paths[i], &c);
+			ig_dr_pctx_of(&d, &r->paths[i], &c);
 			check_path(&d, &c);
 		}
 	}
@@ -108,51 +71,34 @@ int ig_doctor_run(const struct ig_doctor_opts *o, struct ig_dr_report *r)
 	for (size_t i = 0; i < r->npaths; i++)
 		if (r->paths[i].rate_gbps > rate)
 			rate = r->paths[i].rate_gbps;
-	dr_check_governor(&d);
-	dr_check_sock(&d, rate);
-	dr_check_tcp_retrans(&d);
-	dr_sort(r);
-	dr_close(&d);
+	ig_dr_check_governor(&d);
+	ig_dr_check_sock(&d, rate);
+	ig_dr_check_tcp_retrans(&d);
+	ig_dr_sort(r);
+	ig_dr_close(&d);
 	if (d.nomem)
 		ig_dr_report_free(r);
 	return d.nomem;
 }
 
-int ig_dr_addr_str(const struct sockaddr *sa, char *buf, size_t len)
-{
-	const struct sockaddr_in6 *s6 = (const void *)sa;
-	const struct sockaddr_in *s4 = (const void *)sa;
-	struct in_addr a4;
-
-	if (sa->sa_family == AF_INET)
-		return inet_ntop(AF_INET, &s4->sin_addr, buf, len) ? 0
-								   : -EINVAL;
-	if (sa->sa_family != AF_INET6)
-		return -EINVAL;
-	if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
-		memcpy(&a4, &s6->sin6_addr.s6_addr[12], 4);
-		return inet_ntop(AF_INET, &a4, buf, len) ? 0 : -EINVAL;
-	}
-	return inet_ntop(AF_INET6, &s6->sin6_addr, buf, len) ? 0 : -EINVAL;
-}
-
 int ig_doctor_top(const char *root, const struct sockaddr *addr,
 		  uint64_t window, struct ig_finding *out, size_t max)
 {
-	struct ig_doctor_opts o = { .root = root, .window = window };
+	struct ig_dr_opts o = { .root = root, .window = window };
 	struct ig_dr_report r;
 	char host[64];
 	size_t n = 0;
-	int ret = ig_dr_addr_str(addr, host, sizeof(host));
+	int ret = ig_sockaddr_host(addr, host, sizeof(host));
 
 	if (ret)
 		return ret;
 	o.addr = host;
-	ret = ig_doctor_run(&o, &r);
+	ret = ig_dr_run(&o, &r);
 	if (ret)
 		return ret;
 	/* sorted: crit, then warn, then info */
-	for (size_t i = 0; i < r.n && n < max && r.f[i].sev > IG_SEV_INFO; i++)
+	for (size_t i = 0; i < r.n && n < max && r.f[i].sev > IG_DR_SEV_INFO;
+	     i++)
 		out[n++] = r.f[i];
 	ig_dr_report_free(&r);
 	return (int)n;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IG_DOCTOR_H
-#define IG_DOCTOR_H
+#ifndef IG_DR_DOCTOR_H
+#define IG_DR_DOCTOR_H
 
 /*
  * ibgap doctor: why TCP (IPoIB or the RoCE netdev) reaches less than verbs
@@ -18,10 +18,10 @@
 
 #include <json-c/json.h>
 
-enum ig_sev {
-	IG_SEV_INFO,
-	IG_SEV_WARN,
-	IG_SEV_CRIT,
+enum ig_dr_sev {
+	IG_DR_SEV_INFO,
+	IG_DR_SEV_WARN,
+	IG_DR_SEV_CRIT,
 };
 
 #define IG_DR_MAX_EV 4
@@ -31,23 +31,23 @@ enum ig_sev {
 #define IG_DR_DEFAULT_RTT_US 100.0
 
 /* One fact behind a finding: where it was read, and what it said. */
-struct ig_evidence {
+struct ig_dr_evidence {
 	char source[160]; /* "/sys/..." as seen from the root, or a query:
 			     "ethtool_features(ib0)", "ibv_query_port(...)" */
 	char value[128];
 };
 
 struct ig_finding {
-	enum ig_sev sev;
+	enum ig_dr_sev sev;
 	char id[40]; /* stable, e.g. "ipoib.mtu.partition" */
 	char what[320];
 	char fix[256]; /* "" when there is nothing to do */
 	unsigned int nev;
-	struct ig_evidence ev[IG_DR_MAX_EV];
+	struct ig_dr_evidence ev[IG_DR_MAX_EV];
 };
 
 /* A read or query that failed, and why (strerror). */
-struct ig_read_err {
+struct ig_dr_read_err {
 	char source[160];
 	char error[96];
 };
@@ -69,7 +69,7 @@ struct ig_dr_path {
 struct ig_dr_report {
 	struct ig_finding *f; /* sorted: crit, warn, info; stable */
 	size_t n, cap;
-	struct ig_read_err *err;
+	struct ig_dr_read_err *err;
 	size_t nerr, errcap;
 	struct ig_dr_path paths[IG_DR_MAX_PATHS];
 	size_t npaths;
@@ -78,7 +78,7 @@ struct ig_dr_report {
 	size_t dropped; /* findings left out to fit a message (remote) */
 };
 
-struct ig_doctor_opts {
+struct ig_dr_opts {
 	const char *root; /* NULL or "/": the live system */
 	/* numeric address of the peer (client side) or of this end of the
 	 * control connection (server side, addr_is_local); NULL: examine
@@ -94,7 +94,7 @@ struct ig_doctor_opts {
  * caller frees with ig_dr_report_free), -ENOENT when root is not a
  * directory, or -ENOMEM.
  */
-int ig_doctor_run(const struct ig_doctor_opts *o, struct ig_dr_report *r);
+int ig_dr_run(const struct ig_dr_opts *o, struct ig_dr_report *r);
 void ig_dr_report_free(struct ig_dr_report *r);
 
 /*
@@ -137,7 +137,7 @@ size_t ig_doctor_counters_diff(const struct ig_dr_counters *a,
 json_object *ig_dr_report_to_json(const struct ig_dr_report *r);
 int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r);
 json_object *ig_finding_to_json(const struct ig_finding *f);
-const char *ig_sev_name(enum ig_sev s);
+const char *ig_sev_name(enum ig_dr_sev s);
 
 /* Text for people; title names the host. */
 void ig_dr_report_print(FILE *f, const char *title,
@@ -147,9 +147,5 @@ struct ig_ctrl;
 /* Server side of DOCTOR: runs the checks for the control socket's local
  * address and answers FINDINGS.  0 or a negative errno (c->err says). */
 int ig_doctor_serve(struct ig_ctrl *c, json_object *body);
-
-/* "ibgap doctor [HOST] [options]": exit status 0 ran, 1 could not run,
- * 2 bad option. */
-int ig_doctor_main(int argc, char **argv);
 
 #endif

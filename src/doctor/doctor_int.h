@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef IG_DOCTOR_INT_H
-#define IG_DOCTOR_INT_H
+#ifndef IG_DR_DOCTOR_INT_H
+#define IG_DR_DOCTOR_INT_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -11,17 +11,17 @@
 #include "query.h"
 
 /* One doctor run. */
-struct dr {
+struct ig_dr {
 	char root[PATH_MAX]; /* "" for "/" */
-	const struct ig_doctor_query_ops *q;
+	const struct ig_dr_query_ops *q;
 	void *qctx;
-	const struct ig_doctor_opts *o;
+	const struct ig_dr_opts *o;
 	struct ig_dr_report *r;
 	int nomem; /* sticky: a finding could not be stored */
 };
 
 /* What the checks of one path learn about it. */
-struct dr_pctx {
+struct ig_dr_pctx {
 	struct ig_dr_path *p;
 	bool soft;	   /* rxe, siw: no PCI device */
 	bool ipoib_cm;	   /* IPoIB connected mode */
@@ -29,79 +29,75 @@ struct dr_pctx {
 	int netdev_type;   /* ARPHRD_*, -1 unknown */
 };
 
-#define DR_FMT(a, b) __attribute__((format(printf, a, b)))
+#define IG_DR_FMT(a, b) __attribute__((format(printf, a, b)))
 
 /* findings.c */
-struct ig_finding *dr_add(struct dr *d, enum ig_sev sev, const char *id,
-			  const char *fmt, ...) DR_FMT(4, 5);
-void dr_fix(struct ig_finding *f, const char *fmt, ...) DR_FMT(2, 3);
-void dr_ev(struct ig_finding *f, const char *source, const char *fmt, ...)
-	DR_FMT(3, 4);
-void dr_read_err(struct dr *d, const char *source, int err);
-void dr_sort(struct ig_dr_report *r);
+struct ig_finding *ig_dr_add(struct ig_dr *d, enum ig_dr_sev sev,
+			     const char *id, const char *fmt, ...)
+	IG_DR_FMT(4, 5);
+void ig_dr_fix(struct ig_finding *f, const char *fmt, ...) IG_DR_FMT(2, 3);
+void ig_dr_ev(struct ig_finding *f, const char *source, const char *fmt, ...)
+	IG_DR_FMT(3, 4);
+void ig_dr_read_err(struct ig_dr *d, const char *source, int err);
+void ig_dr_sort(struct ig_dr_report *r);
 
 /* sysfs.c: every path is as seen from the root ("/sys/..."). */
-int dr_read(struct dr *d, const char *path, char *buf, size_t len);
-int dr_read_quiet(struct dr *d, const char *path, char *buf, size_t len);
-int dr_read_u64(struct dr *d, const char *path, uint64_t *v, bool quiet);
-int dr_read_int(struct dr *d, const char *path, int *v);
-bool dr_exists(struct dr *d, const char *path);
+int ig_dr_read(struct ig_dr *d, const char *path, char *buf, size_t len);
+int ig_dr_read_quiet(struct ig_dr *d, const char *path, char *buf, size_t len);
+int ig_dr_read_u64(struct ig_dr *d, const char *path, uint64_t *v, bool quiet);
+int ig_dr_read_int(struct ig_dr *d, const char *path, int *v);
+bool ig_dr_exists(struct ig_dr *d, const char *path);
 /* fopen under the root ("r"); NULL and the failure recorded */
-FILE *dr_fopen(struct dr *d, const char *path);
+FILE *ig_dr_fopen(struct ig_dr *d, const char *path);
 /* basename of a symlink's target (a PCI address from ".../device") */
-int dr_link_base(struct dr *d, const char *path, char *buf, size_t len);
+int ig_dr_link_base(struct ig_dr *d, const char *path, char *buf, size_t len);
 /* Calls fn for every entry of dir (no "." or ".."), sorted; stops when fn
  * returns non-zero and returns that.  A missing dir is -ENOENT, recorded
  * unless quiet. */
-int dr_list(struct dr *d, const char *dir, bool quiet,
-	    int (*fn)(struct dr *d, const char *name, void *arg), void *arg);
-void dr_full_path(const struct dr *d, const char *path, char *buf, size_t len);
+int ig_dr_list(struct ig_dr *d, const char *dir, bool quiet,
+	       int (*fn)(struct ig_dr *d, const char *name, void *arg),
+	       void *arg);
 
 /* util.c */
-#define DR_MAX_CPUS 1024
-struct dr_cpus {
-	uint64_t b[DR_MAX_CPUS / 64];
+#define IG_DR_MAX_CPUS 1024
+struct ig_dr_cpus {
+	uint64_t b[IG_DR_MAX_CPUS / 64];
 };
-int dr_cpus_parse(const char *list, struct dr_cpus *c);
-int dr_cpus_count(const struct dr_cpus *c);
-bool dr_cpus_meet(const struct dr_cpus *a, const struct dr_cpus *b);
+int ig_dr_cpus_parse(const char *list, struct ig_dr_cpus *c);
+int ig_dr_cpus_count(const struct ig_dr_cpus *c);
+bool ig_dr_cpus_meet(const struct ig_dr_cpus *a, const struct ig_dr_cpus *b);
 /* "100 Gb/sec (4X EDR)" -> lanes 4, per-lane data rate; 0 or -EINVAL */
-int dr_ib_rate_parse(const char *s, int *lanes, double *lane_gbps,
-		     const char **name, const char **coding);
+int ig_dr_ib_rate_parse(const char *s, int *lanes, double *lane_gbps,
+			const char **name, const char **coding);
 /* PCIe data rate per lane after encoding, from GT/s; 0 unknown */
-double dr_pcie_lane_gbps(double gts);
-const char *dr_pcie_coding(double gts);
-/* 16 bytes of a GID from "fe80:0000:..." or an IPoIB hardware address */
-int dr_gid_parse(const char *s, uint8_t gid[16]);
-int dr_ipoib_hwaddr_gid(const char *s, uint8_t gid[16]);
-
-/* numeric host of a sockaddr (IPv4-mapped IPv6 unmapped); 0 or -EINVAL */
-int ig_dr_addr_str(const struct sockaddr *sa, char *buf, size_t len);
+double ig_dr_pcie_lane_gbps(double gts);
+const char *ig_dr_pcie_coding(double gts);
 
 /* query plumbing (map_route.c) */
-void dr_query_err(struct dr *d, const char *query, const char *arg, int err);
+void ig_dr_query_err(struct ig_dr *d, const char *query, const char *arg,
+		     int err);
 
-/* map.c */
-int dr_map_addr(struct dr *d, const char *addr, struct dr_pctx *c);
-int dr_map_all(struct dr *d);
-int dr_map_netdev(struct dr *d, const char *ifname, struct ig_dr_path *p);
-void dr_pctx_of(struct dr *d, struct ig_dr_path *p, struct dr_pctx *c);
-int dr_netdev_type(struct dr *d, const char *ifname, bool quiet);
+/* map.c, map_route.c */
+int ig_dr_map_addr(struct ig_dr *d, const char *addr, struct ig_dr_pctx *c);
+int ig_dr_map_all(struct ig_dr *d);
+int ig_dr_map_netdev(struct ig_dr *d, const char *ifname, struct ig_dr_path *p);
+void ig_dr_pctx_of(struct ig_dr *d, struct ig_dr_path *p, struct ig_dr_pctx *c);
+int ig_dr_netdev_type(struct ig_dr *d, const char *ifname, bool quiet);
 
 /* checks_*.c */
-void dr_check_port(struct dr *d, struct dr_pctx *c);
-void dr_check_pcie(struct dr *d, struct dr_pctx *c);
-void dr_check_ipoib(struct dr *d, struct dr_pctx *c);
-void dr_check_netdev(struct dr *d, struct dr_pctx *c);
-void dr_check_numa(struct dr *d, struct dr_pctx *c);
-void dr_check_counters(struct dr *d, struct dr_pctx *c);
-void dr_check_governor(struct dr *d);
-void dr_check_sock(struct dr *d, double rate_gbps);
-void dr_check_tcp_retrans(struct dr *d);
+void ig_dr_check_port(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_pcie(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_ipoib(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_netdev(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_numa(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_counters(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_governor(struct ig_dr *d);
+void ig_dr_check_sock(struct ig_dr *d, double rate_gbps);
+void ig_dr_check_tcp_retrans(struct ig_dr *d);
 
-/* doctor.c: the context for root (live or fixture queries) */
-int dr_open(struct dr *d, const struct ig_doctor_opts *o,
-	    struct ig_dr_report *r);
-void dr_close(struct dr *d);
+/* context.c: the context for root (live or fixture queries) */
+int ig_dr_open(struct ig_dr *d, const struct ig_dr_opts *o,
+	       struct ig_dr_report *r);
+void ig_dr_close(struct ig_dr *d);
 
 #endif

@@ -9,14 +9,14 @@
 #include "doctor_int.h"
 
 static const char *const sev_names[] = {
-	[IG_SEV_INFO] = "info",
-	[IG_SEV_WARN] = "warn",
-	[IG_SEV_CRIT] = "crit",
+	[IG_DR_SEV_INFO] = "info",
+	[IG_DR_SEV_WARN] = "warn",
+	[IG_DR_SEV_CRIT] = "crit",
 };
 
-const char *ig_sev_name(enum ig_sev s)
+const char *ig_sev_name(enum ig_dr_sev s)
 {
-	return s <= IG_SEV_CRIT ? sev_names[s] : "?";
+	return s <= IG_DR_SEV_CRIT ? sev_names[s] : "?";
 }
 
 /* Grows an array of n elements of size sz to hold one more. */
@@ -36,8 +36,8 @@ static int grow(void **v, size_t n, size_t *cap, size_t sz)
 	return 0;
 }
 
-struct ig_finding *dr_add(struct dr *d, enum ig_sev sev, const char *id,
-			  const char *fmt, ...)
+struct ig_finding *ig_dr_add(struct ig_dr *d, enum ig_dr_sev sev,
+			     const char *id, const char *fmt, ...)
 {
 	struct ig_dr_report *r = d->r;
 	struct ig_finding *f;
@@ -57,7 +57,7 @@ struct ig_finding *dr_add(struct dr *d, enum ig_sev sev, const char *id,
 	return f;
 }
 
-void dr_fix(struct ig_finding *f, const char *fmt, ...)
+void ig_dr_fix(struct ig_finding *f, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -68,9 +68,9 @@ void dr_fix(struct ig_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-void dr_ev(struct ig_finding *f, const char *source, const char *fmt, ...)
+void ig_dr_ev(struct ig_finding *f, const char *source, const char *fmt, ...)
 {
-	struct ig_evidence *e;
+	struct ig_dr_evidence *e;
 	va_list ap;
 
 	if (!f || f->nev >= IG_DR_MAX_EV)
@@ -82,10 +82,10 @@ void dr_ev(struct ig_finding *f, const char *source, const char *fmt, ...)
 	va_end(ap);
 }
 
-void dr_read_err(struct dr *d, const char *source, int err)
+void ig_dr_read_err(struct ig_dr *d, const char *source, int err)
 {
 	struct ig_dr_report *r = d->r;
-	struct ig_read_err *e;
+	struct ig_dr_read_err *e;
 
 	/* one entry per source: a file read twice fails once */
 	for (size_t i = 0; i < r->nerr; i++)
@@ -102,7 +102,7 @@ void dr_read_err(struct dr *d, const char *source, int err)
 
 /* Most severe first; equal severities keep the order the checks ran in
  * (insertion sort: stable, and the lists are short). */
-void dr_sort(struct ig_dr_report *r)
+void ig_dr_sort(struct ig_dr_report *r)
 {
 	for (size_t i = 1; i < r->n; i++) {
 		struct ig_finding t = r->f[i];

@@ -113,11 +113,11 @@ static int finding_from_json(json_object *o, struct ig_finding *f)
 	    get_s(o, "fix", f->fix, sizeof(f->fix)) || !f->id[0])
 		return -EINVAL;
 	if (!strcmp(sev, "crit"))
-		f->sev = IG_SEV_CRIT;
+		f->sev = IG_DR_SEV_CRIT;
 	else if (!strcmp(sev, "warn"))
-		f->sev = IG_SEV_WARN;
+		f->sev = IG_DR_SEV_WARN;
 	else if (!strcmp(sev, "info"))
-		f->sev = IG_SEV_INFO;
+		f->sev = IG_DR_SEV_INFO;
 	else
 		return -EINVAL;
 	if (!json_object_object_get_ex(o, "evidence", &ev) ||
@@ -126,7 +126,7 @@ static int finding_from_json(json_object *o, struct ig_finding *f)
 	for (size_t i = 0;
 	     i < json_object_array_length(ev) && f->nev < IG_DR_MAX_EV; i++) {
 		json_object *e = json_object_array_get_idx(ev, i);
-		struct ig_evidence *x = &f->ev[f->nev++];
+		struct ig_dr_evidence *x = &f->ev[f->nev++];
 
 		if (get_s(e, "source", x->source, sizeof(x->source)) ||
 		    get_s(e, "value", x->value, sizeof(x->value)))
@@ -179,7 +179,7 @@ static int errs_from_json(json_object *ea, struct ig_dr_report *r)
 	r->errcap = n ? n : 1;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(ea, i);
-		struct ig_read_err *x = &r->err[r->nerr++];
+		struct ig_dr_read_err *x = &r->err[r->nerr++];
 
 		if (get_s(e, "source", x->source, sizeof(x->source)) ||
 		    get_s(e, "error", x->error, sizeof(x->error)))
@@ -214,6 +214,6 @@ int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r)
 	ret = errs_from_json(get_array(o, "read_errors"), r);
 	if (ret)
 		return ret;
-	dr_sort(r);
+	ig_dr_sort(r);
 	return 0;
 }

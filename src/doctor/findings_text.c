@@ -61,7 +61,7 @@ void ig_dr_report_print(FILE *f, const char *title,
 		print_path(f, &r->paths[i]);
 	for (size_t i = 0; i < r->n; i++) {
 		print_finding(f, &r->f[i]);
-		if (r->f[i].sev <= IG_SEV_CRIT)
+		if (r->f[i].sev <= IG_DR_SEV_CRIT)
 			count[r->f[i].sev]++;
 	}
 	if (r->nerr)
@@ -69,8 +69,9 @@ void ig_dr_report_print(FILE *f, const char *title,
 			   "skipped):\n");
 	for (size_t i = 0; i < r->nerr; i++)
 		fprintf(f, "      %s: %s\n", r->err[i].source, r->err[i].error);
-	fprintf(f, "summary: %zu crit, %zu warn, %zu info", count[IG_SEV_CRIT],
-		count[IG_SEV_WARN], count[IG_SEV_INFO]);
+	fprintf(f, "summary: %zu crit, %zu warn, %zu info",
+		count[IG_DR_SEV_CRIT], count[IG_DR_SEV_WARN],
+		count[IG_DR_SEV_INFO]);
 	if (r->dropped)
 		fprintf(f, " (%zu more left out to fit the message)",
 			r->dropped);

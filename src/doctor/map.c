@@ -1,121 +1,41 @@
 // SPDX-License-Identifier: MIT
 /*
- * Address -> route -> netdev -> RDMA device and port.
- *   IPoIB (netdev type 32): the port whose GID 0 is the GID inside the
- *     netdev's 20-byte hardware address (bytes 4..19).
+ * Netdev -> RDMA device and port (host/fingerprint_net.c searches), by
+ * the netdev's type:
+ *   IPoIB (type 32): the port whose GID 0 is the GID inside the netdev's
+ *     20-byte hardware address (bytes 4..19).
  *   RoCE (type 1): the port whose GID table names the netdev
  *     (ports/N/gid_attrs/ndevs/I), as rdma_cm finds it.
  *   Fallback: /sys/class/net/IF/device/infiniband/DEV, port dev_port + 1.
+ * Without an address: every netdev that has an RDMA device.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "doctor_int.h"
+#include "host/fingerprint_net.h"
 
 #define ARPHRD_ETHER_ 1
 #define ARPHRD_INFINIBAND_ 32
 #define ARPHRD_LOOPBACK_ 772
 
-struct port_scan {
-	const char *dev;
-	const char *port;
-	const char *ifname; /* RoCE: the netdev to find */
-	uint8_t gid[16];    /* IPoIB: the GID to find */
-	bool ipoib;
-	char found_dev[64];
-	int found_port;
-};
-
-int dr_netdev_type(struct dr *d, const char *ifname, bool quiet)
+int ig_dr_netdev_type(struct ig_dr *d, const char *ifname, bool quiet)
 {
 	char p[PATH_MAX];
 	uint64_t v;
 
 	snprintf(p, sizeof(p), "/sys/class/net/%s/type", ifname);
-	if (dr_read_u64(d, p, &v, quiet) || v > 65535)
+	if (ig_dr_read_u64(d, p, &v, quiet) || v > 65535)
 		return -1;
 	return (int)v;
 }
 
-static int ndev_cb(struct dr *d, const char *idx, void *arg)
+int ig_dr_map_netdev(struct ig_dr *d, const char *ifname, struct ig_dr_path *p)
 {
-	struct port_scan *s = arg;
-	char p[PATH_MAX], name[64];
-
-	snprintf(p, sizeof(p),
-		 "/sys/class/infiniband/%s/ports/%s/gid_attrs/ndevs/%s", s->dev,
-		 s->port, idx);
-	/* an unused GID entry reads as EINVAL: quiet */
-	if (dr_read_quiet(d, p, name, sizeof(name)) || strcmp(name, s->ifname))
-		return 0;
-	return 1;
-}
-
-static int port_cb(struct dr *d, const char *port, void *arg)
-{
-	struct port_scan *s = arg;
-	char p[PATH_MAX], gid[64];
-	uint8_t g[16];
-	int hit = 0;
-
-	s->port = port;
-	if (s->ipoib) {
-		snprintf(p, sizeof(p),
-			 "/sys/class/infiniband/%s/ports/%s/gids/0", s->dev,
-			 port);
-		hit = !dr_read_quiet(d, p, gid, sizeof(gid)) &&
-		      !dr_gid_parse(gid, g) && !memcmp(g, s->gid, 16);
-	} else {
-		snprintf(p, sizeof(p),
-			 "/sys/class/infiniband/%s/ports/%s/gid_attrs/ndevs",
-			 s->dev, port);
-		hit = dr_list(d, p, true, ndev_cb, s) == 1;
-	}
-	if (!hit)
-		return 0;
-	snprintf(s->found_dev, sizeof(s->found_dev), "%s", s->dev);
-	s->found_port = atoi(port);
-	return 1;
-}
-
-static int dev_cb(struct dr *d, const char *dev, void *arg)
-{
-	struct port_scan *s = arg;
-	char p[PATH_MAX];
-
-	s->dev = dev;
-	snprintf(p, sizeof(p), "/sys/class/infiniband/%s/ports", dev);
-	return dr_list(d, p, true, port_cb, s) == 1;
-}
-
-static int dev_name_cb(struct dr *d, const char *name, void *arg)
-{
-	snprintf(arg, 64, "%s", name);
-	return 1;
-}
-
-/* /sys/class/net/IF/device/infiniband/DEV and dev_port (0-based). */
-static int map_fallback(struct dr *d, const char *ifname, struct port_scan *s)
-{
-	char p[PATH_MAX];
-	uint64_t dev_port = 0;
-
-	snprintf(p, sizeof(p), "/sys/class/net/%s/device/infiniband", ifname);
-	if (dr_list(d, p, true, dev_name_cb, s->found_dev) != 1)
-		return -ENODEV;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/dev_port", ifname);
-	dr_read_u64(d, p, &dev_port, true);
-	s->found_port = (int)dev_port + 1;
-	return 0;
-}
-
-int dr_map_netdev(struct dr *d, const char *ifname, struct ig_dr_path *p)
-{
-	struct port_scan s = { .ifname = ifname };
-	int type = dr_netdev_type(d, ifname, false);
+	int type = ig_dr_netdev_type(d, ifname, false);
 	char path[PATH_MAX], addr[128];
+	uint8_t gid[16];
+	bool ipoib = false;
 
 	if (ifname != p->netdev)
 		snprintf(p->netdev, sizeof(p->netdev), "%s", ifname);
@@ -125,25 +45,23 @@ int dr_map_netdev(struct dr *d, const char *ifname, struct ig_dr_path *p)
 		return 0;
 	}
 	if (type == ARPHRD_INFINIBAND_) {
-		s.ipoib = true;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/address",
 			 ifname);
-		if (dr_read(d, path, addr, sizeof(addr)) ||
-		    dr_ipoib_hwaddr_gid(addr, s.gid))
-			s.ipoib = false, type = -1;
+		ipoib = !ig_dr_read(d, path, addr, sizeof(addr)) &&
+			!ig_fp_ipoib_hwaddr_gid(addr, gid);
+		if (!ipoib)
+			return 0;
 	}
 	if (type != ARPHRD_INFINIBAND_ && type != ARPHRD_ETHER_)
 		return 0;
-	if (dr_list(d, "/sys/class/infiniband", true, dev_cb, &s) != 1 &&
-	    map_fallback(d, ifname, &s))
+	if (ig_fp_netdev_port(d->root, ifname, ipoib ? gid : NULL, p->rdma_dev,
+			      sizeof(p->rdma_dev), &p->port))
 		return 0;
-	snprintf(p->kind, sizeof(p->kind), "%s", s.ipoib ? "ipoib" : "roce");
-	snprintf(p->rdma_dev, sizeof(p->rdma_dev), "%s", s.found_dev);
-	p->port = s.found_port;
+	snprintf(p->kind, sizeof(p->kind), "%s", ipoib ? "ipoib" : "roce");
 	return 0;
 }
 
-static struct ig_dr_path *new_path(struct dr *d)
+static struct ig_dr_path *new_path(struct ig_dr *d)
 {
 	struct ig_dr_report *r = d->r;
 
@@ -153,13 +71,13 @@ static struct ig_dr_path *new_path(struct dr *d)
 	return &r->paths[r->npaths++];
 }
 
-static int all_cb(struct dr *d, const char *ifname, void *arg)
+static int all_cb(struct ig_dr *d, const char *ifname, void *arg)
 {
 	struct ig_dr_path tmp = { 0 }, *p;
 
-	if (dr_netdev_type(d, ifname, true) == ARPHRD_LOOPBACK_)
+	if (ig_dr_netdev_type(d, ifname, true) == ARPHRD_LOOPBACK_)
 		return 0;
-	dr_map_netdev(d, ifname, &tmp);
+	ig_dr_map_netdev(d, ifname, &tmp);
 	if (!tmp.rdma_dev[0])
 		return 0;
 	p = new_path(d);
@@ -168,38 +86,39 @@ static int all_cb(struct dr *d, const char *ifname, void *arg)
 	return 0;
 }
 
-static int count_cb(struct dr *d, const char *name, void *arg)
+static int count_cb(struct ig_dr *d, const char *name, void *arg)
 {
 	(*(int *)arg)++;
 	return 0;
 }
 
 /* Every netdev that has an RDMA device (no address given). */
-int dr_map_all(struct dr *d)
+int ig_dr_map_all(struct ig_dr *d)
 {
 	struct ig_finding *f;
 	int ndev = 0;
 
-	dr_list(d, "/sys/class/net", false, all_cb, NULL);
+	ig_dr_list(d, "/sys/class/net", false, all_cb, NULL);
 	if (d->r->npaths)
 		return 0;
-	dr_list(d, "/sys/class/infiniband", true, count_cb, &ndev);
+	ig_dr_list(d, "/sys/class/infiniband", true, count_cb, &ndev);
 	if (!ndev) {
-		f = dr_add(d, IG_SEV_INFO, "rdma.none",
-			   "this host has no RDMA device: there is no verbs "
-			   "path to compare TCP with");
-		dr_ev(f, "/sys/class/infiniband", "absent or empty");
-		dr_fix(f, "load the HCA driver (mlx5_ib), or create a "
-			  "Soft-RoCE device: rdma link add rxe0 type rxe "
-			  "netdev IF");
+		f = ig_dr_add(d, IG_DR_SEV_INFO, "rdma.none",
+			      "this host has no RDMA device: there is no verbs "
+			      "path to compare TCP with");
+		ig_dr_ev(f, "/sys/class/infiniband", "absent or empty");
+		ig_dr_fix(f, "load the HCA driver (mlx5_ib), or create a "
+			     "Soft-RoCE device: rdma link add rxe0 type rxe "
+			     "netdev IF");
 		return 0;
 	}
-	f = dr_add(d, IG_SEV_WARN, "rdma.no_netdev",
-		   "%d RDMA device(s) but no netdev on any of them: TCP "
-		   "cannot use the HCA (no IPoIB interface, or no RoCE netdev)",
-		   ndev);
-	dr_ev(f, "/sys/class/infiniband", "%d device(s)", ndev);
-	dr_fix(f, "InfiniBand: modprobe ib_ipoib and give ib0 an address; "
-		  "RoCE: bring up the HCA's Ethernet netdev");
+	f = ig_dr_add(
+		d, IG_DR_SEV_WARN, "rdma.no_netdev",
+		"%d RDMA device(s) but no netdev on any of them: TCP "
+		"cannot use the HCA (no IPoIB interface, or no RoCE netdev)",
+		ndev);
+	ig_dr_ev(f, "/sys/class/infiniband", "%d device(s)", ndev);
+	ig_dr_fix(f, "InfiniBand: modprobe ib_ipoib and give ib0 an address; "
+		     "RoCE: bring up the HCA's Ethernet netdev");
 	return 0;
 }

@@ -12,62 +12,66 @@
 
 #include "doctor_int.h"
 
-void dr_query_err(struct dr *d, const char *query, const char *arg, int err)
+void ig_dr_query_err(struct ig_dr *d, const char *query, const char *arg,
+		     int err)
 {
 	char src[160];
 
 	snprintf(src, sizeof(src), "%s(%s)", query, arg);
-	dr_read_err(d, src, err);
+	ig_dr_read_err(d, src, err);
 }
 
-static int owner(struct dr *d, const char *addr, char *ifname, size_t len)
+static int owner(struct ig_dr *d, const char *addr, char *ifname, size_t len)
 {
 	int ret = d->q->addr_owner(d->qctx, addr, ifname, len);
 
 	if (ret)
-		dr_query_err(d, "addr_owner", addr, -ret);
+		ig_dr_query_err(d, "addr_owner", addr, -ret);
 	return ret;
 }
 
-static void route_findings(struct dr *d, struct ig_dr_path *p)
+static void route_findings(struct ig_dr *d, struct ig_dr_path *p)
 {
 	struct ig_finding *f;
 	char q[96];
 
 	snprintf(q, sizeof(q), "route_lookup(%s)", p->addr);
 	if (!strcmp(p->kind, "loopback")) {
-		f = dr_add(d, IG_SEV_WARN, "route.loopback",
-			   "the path to %s runs over the loopback device %s: "
-			   "no HCA is involved, TCP measures memory copies",
-			   p->addr, p->netdev);
-		dr_ev(f, q, "%s dev %s", p->route_type, p->route_dev);
-		dr_fix(f, "run the client on another host against the "
-			  "server's IPoIB or RoCE address");
+		f = ig_dr_add(
+			d, IG_DR_SEV_WARN, "route.loopback",
+			"the path to %s runs over the loopback device %s: "
+			"no HCA is involved, TCP measures memory copies",
+			p->addr, p->netdev);
+		ig_dr_ev(f, q, "%s dev %s", p->route_type, p->route_dev);
+		ig_dr_fix(f, "run the client on another host against the "
+			     "server's IPoIB or RoCE address");
 	} else if (!strcmp(p->route_type, "local") && !d->o->addr_is_local) {
-		f = dr_add(d, IG_SEV_WARN, "route.local",
-			   "%s is an address of this host (on %s): TCP to it "
-			   "runs over the loopback device, while verbs loop "
-			   "back inside %s",
-			   p->addr, p->netdev,
-			   p->rdma_dev[0] ? p->rdma_dev : "the HCA");
-		dr_ev(f, q, "local dev %s", p->route_dev);
-		dr_fix(f, "test between two hosts: run 'ibgap server' on the "
+		f = ig_dr_add(
+			d, IG_DR_SEV_WARN, "route.local",
+			"%s is an address of this host (on %s): TCP to it "
+			"runs over the loopback device, while verbs loop "
+			"back inside %s",
+			p->addr, p->netdev,
+			p->rdma_dev[0] ? p->rdma_dev : "the HCA");
+		ig_dr_ev(f, q, "local dev %s", p->route_dev);
+		ig_dr_fix(f,
+			  "test between two hosts: run 'ibgap server' on the "
 			  "other one and give its address");
 	} else if (!strcmp(p->kind, "none")) {
-		f = dr_add(d, IG_SEV_WARN, "route.no_rdma",
-			   "TCP to %s goes through %s, which has no RDMA "
-			   "device: TCP and verbs do not share an HCA port",
-			   p->addr, p->netdev);
-		dr_ev(f, q, "%s dev %s%s%s", p->route_type, p->route_dev,
-		      p->src[0] ? " src " : "", p->src);
-		dr_fix(f, "give the address of the peer's IPoIB or RoCE "
-			  "interface (ip -br addr on the peer)");
+		f = ig_dr_add(d, IG_DR_SEV_WARN, "route.no_rdma",
+			      "TCP to %s goes through %s, which has no RDMA "
+			      "device: TCP and verbs do not share an HCA port",
+			      p->addr, p->netdev);
+		ig_dr_ev(f, q, "%s dev %s%s%s", p->route_type, p->route_dev,
+			 p->src[0] ? " src " : "", p->src);
+		ig_dr_fix(f, "give the address of the peer's IPoIB or RoCE "
+			     "interface (ip -br addr on the peer)");
 	}
 }
 
 /* The source address is on another netdev than the route's: rdma_cm
  * binds to the source address's device, TCP leaves through the route's. */
-static void check_src(struct dr *d, struct ig_dr_path *p)
+static void check_src(struct ig_dr *d, struct ig_dr_path *p)
 {
 	struct ig_dr_path s = { 0 };
 	struct ig_finding *f;
@@ -76,29 +80,30 @@ static void check_src(struct dr *d, struct ig_dr_path *p)
 	if (!p->src[0] || strcmp(p->route_type, "unicast") ||
 	    owner(d, p->src, sdev, sizeof(sdev)) || !strcmp(sdev, p->netdev))
 		return;
-	dr_map_netdev(d, sdev, &s);
+	ig_dr_map_netdev(d, sdev, &s);
 	if (!s.rdma_dev[0] ||
 	    (!strcmp(s.rdma_dev, p->rdma_dev) && s.port == p->port))
 		return;
-	f = dr_add(d, IG_SEV_WARN, "route.port_mismatch",
-		   "TCP to %s leaves through %s (%s port %d), but the source "
-		   "address %s is on %s (%s port %d), where rdma_cm binds "
-		   "the verbs path",
-		   p->addr, p->netdev, p->rdma_dev[0] ? p->rdma_dev : "none",
-		   p->port, p->src, sdev, s.rdma_dev, s.port);
+	f = ig_dr_add(
+		d, IG_DR_SEV_WARN, "route.port_mismatch",
+		"TCP to %s leaves through %s (%s port %d), but the source "
+		"address %s is on %s (%s port %d), where rdma_cm binds "
+		"the verbs path",
+		p->addr, p->netdev, p->rdma_dev[0] ? p->rdma_dev : "none",
+		p->port, p->src, sdev, s.rdma_dev, s.port);
 	snprintf(q, sizeof(q), "route_lookup(%s)", p->addr);
-	dr_ev(f, q, "%s dev %s src %s", p->route_type, p->route_dev, p->src);
+	ig_dr_ev(f, q, "%s dev %s src %s", p->route_type, p->route_dev, p->src);
 	snprintf(q, sizeof(q), "addr_owner(%s)", p->src);
-	dr_ev(f, q, "%s", sdev);
-	dr_fix(f,
-	       "give each HCA port its own subnet, or route %s through "
-	       "%s, so that both transports use one port",
-	       p->addr, sdev);
+	ig_dr_ev(f, q, "%s", sdev);
+	ig_dr_fix(f,
+		  "give each HCA port its own subnet, or route %s through "
+		  "%s, so that both transports use one port",
+		  p->addr, sdev);
 }
 
-static void lookup(struct dr *d, const char *addr, struct ig_dr_path *p)
+static void lookup(struct ig_dr *d, const char *addr, struct ig_dr_path *p)
 {
-	struct ig_dq_route rt = { 0 };
+	struct ig_dr_q_route rt = { 0 };
 	int ret;
 
 	if (d->o->addr_is_local) {
@@ -110,7 +115,7 @@ static void lookup(struct dr *d, const char *addr, struct ig_dr_path *p)
 	}
 	ret = d->q->route_lookup(d->qctx, addr, &rt);
 	if (ret) {
-		dr_query_err(d, "route_lookup", addr, -ret);
+		ig_dr_query_err(d, "route_lookup", addr, -ret);
 		return;
 	}
 	snprintf(p->route_type, sizeof(p->route_type), "%s", rt.type);
@@ -121,25 +126,27 @@ static void lookup(struct dr *d, const char *addr, struct ig_dr_path *p)
 		snprintf(p->netdev, sizeof(p->netdev), "%s", rt.oif);
 }
 
-static void pctx_init(struct dr *d, struct ig_dr_path *p, struct dr_pctx *c)
+static void pctx_init(struct ig_dr *d, struct ig_dr_path *p,
+		      struct ig_dr_pctx *c)
 {
 	char path[PATH_MAX];
 
 	memset(c, 0, sizeof(*c));
 	c->p = p;
-	c->netdev_type = p->netdev[0] ? dr_netdev_type(d, p->netdev, true) : -1;
+	c->netdev_type = p->netdev[0] ? ig_dr_netdev_type(d, p->netdev, true)
+				      : -1;
 	if (!p->rdma_dev[0])
 		return;
 	/* rxe and siw name their netdev in "parent" and have no device */
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/parent",
 		 p->rdma_dev);
-	c->soft = dr_exists(d, path);
+	c->soft = ig_dr_exists(d, path);
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device",
 		 p->rdma_dev);
-	c->soft = c->soft || !dr_exists(d, path);
+	c->soft = c->soft || !ig_dr_exists(d, path);
 }
 
-int dr_map_addr(struct dr *d, const char *addr, struct dr_pctx *c)
+int ig_dr_map_addr(struct ig_dr *d, const char *addr, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = &d->r->paths[0];
 
@@ -148,7 +155,7 @@ int dr_map_addr(struct dr *d, const char *addr, struct dr_pctx *c)
 	snprintf(p->addr, sizeof(p->addr), "%s", addr);
 	lookup(d, addr, p);
 	if (p->netdev[0])
-		dr_map_netdev(d, p->netdev, p);
+		ig_dr_map_netdev(d, p->netdev, p);
 	pctx_init(d, p, c);
 	if (!p->netdev[0])
 		return -ENODEV;
@@ -158,7 +165,7 @@ int dr_map_addr(struct dr *d, const char *addr, struct dr_pctx *c)
 	return 0;
 }
 
-void dr_pctx_of(struct dr *d, struct ig_dr_path *p, struct dr_pctx *c)
+void ig_dr_pctx_of(struct ig_dr *d, struct ig_dr_path *p, struct ig_dr_pctx *c)
 {
 	pctx_init(d, p, c);
 }

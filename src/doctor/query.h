@@ -13,81 +13,85 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct ig_dq_route {
+struct ig_dr_q_route {
 	char type[16]; /* "unicast", "local", "blackhole", ... */
 	char oif[32];  /* netdev the route leaves through */
 	char src[64];  /* preferred source address, "" none */
 };
 
-struct ig_dq_port {
+struct ig_dr_q_port {
 	int active_mtu; /* bytes: 256..4096 */
 	int max_mtu;
 };
 
-struct ig_dq_drvinfo {
+struct ig_dr_q_drvinfo {
 	char driver[32]; /* "ib_ipoib", "mlx5_core[ib_ipoib]", "mlx5_core" */
 	char bus_info[32];
 };
 
 /* 1 on, 0 off, -1 not reported */
-struct ig_dq_features {
+struct ig_dr_q_features {
 	int tso, gso, gro, lro, rx_csum, tx_csum, sg;
 };
 
-struct ig_dq_coalesce {
+struct ig_dr_q_coalesce {
 	bool adaptive_rx;
 	uint32_t rx_usecs, rx_frames, tx_usecs, tx_frames;
 };
 
-struct ig_dq_pause {
+struct ig_dr_q_pause {
 	bool autoneg, rx, tx;
 };
 
-struct ig_dq_channels {
+struct ig_dr_q_channels {
 	uint32_t rx, tx, combined, max_rx, max_tx, max_combined;
 };
 
-struct ig_dq_link {
+struct ig_dr_q_link {
 	uint32_t speed_mbps;	 /* 0 unknown */
 	uint32_t max_speed_mbps; /* fastest supported link mode, 0 unknown */
 };
 
-struct ig_doctor_query_ops {
+struct ig_dr_query_ops {
 	const char *name;
 	/* like "ip route get ADDR" (numeric address) */
-	int (*route_lookup)(void *ctx, const char *addr, struct ig_dq_route *r);
+	int (*route_lookup)(void *ctx, const char *addr,
+			    struct ig_dr_q_route *r);
 	/* the netdev that holds the local address addr */
 	int (*addr_owner)(void *ctx, const char *addr, char *ifname,
 			  size_t len);
 	int (*port_attr)(void *ctx, const char *dev, int port,
-			 struct ig_dq_port *pa);
+			 struct ig_dr_q_port *pa);
 	int (*ethtool_drvinfo)(void *ctx, const char *ifname,
-			       struct ig_dq_drvinfo *di);
+			       struct ig_dr_q_drvinfo *di);
 	int (*ethtool_features)(void *ctx, const char *ifname,
-				struct ig_dq_features *f);
+				struct ig_dr_q_features *f);
 	int (*ethtool_coalesce)(void *ctx, const char *ifname,
-				struct ig_dq_coalesce *c);
+				struct ig_dr_q_coalesce *c);
 	int (*ethtool_pause)(void *ctx, const char *ifname,
-			     struct ig_dq_pause *p);
+			     struct ig_dr_q_pause *p);
 	int (*ethtool_channels)(void *ctx, const char *ifname,
-				struct ig_dq_channels *ch);
+				struct ig_dr_q_channels *ch);
 	int (*ethtool_link)(void *ctx, const char *ifname,
-			    struct ig_dq_link *l);
+			    struct ig_dr_q_link *l);
 	void (*free)(void *ctx);
 };
 
 /* ctx for the live queries: none (NULL). */
-extern const struct ig_doctor_query_ops ig_dq_live_ops;
+extern const struct ig_dr_query_ops ig_dr_q_live_ops;
 /* ctx: the root directory (a string the caller keeps alive). */
-extern const struct ig_doctor_query_ops ig_dq_fixture_ops;
+extern const struct ig_dr_query_ops ig_dr_q_fixture_ops;
 
 /* Live ethtool (query_ethtool.c), shared by the live ops table. */
-int ig_dq_eth_drvinfo(void *ctx, const char *ifname, struct ig_dq_drvinfo *di);
-int ig_dq_eth_features(void *ctx, const char *ifname, struct ig_dq_features *f);
-int ig_dq_eth_coalesce(void *ctx, const char *ifname, struct ig_dq_coalesce *c);
-int ig_dq_eth_pause(void *ctx, const char *ifname, struct ig_dq_pause *p);
-int ig_dq_eth_channels(void *ctx, const char *ifname,
-		       struct ig_dq_channels *ch);
-int ig_dq_eth_link(void *ctx, const char *ifname, struct ig_dq_link *l);
+int ig_dr_q_eth_drvinfo(void *ctx, const char *ifname,
+			struct ig_dr_q_drvinfo *di);
+int ig_dr_q_eth_features(void *ctx, const char *ifname,
+			 struct ig_dr_q_features *f);
+int ig_dr_q_eth_coalesce(void *ctx, const char *ifname,
+			 struct ig_dr_q_coalesce *c);
+int ig_dr_q_eth_pause(void *ctx, const char *ifname, struct ig_dr_q_pause *p);
+int ig_dr_q_eth_channels(void *ctx, const char *ifname,
+			 struct ig_dr_q_channels *ch);
+int ig_dr_q_eth_link(void *ctx, const char *ifname, struct ig_dr_q_link *l);
 
 #endif

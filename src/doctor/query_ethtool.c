@@ -47,7 +47,8 @@ static void copy_field(char *dst, size_t len, const char *src, size_t srclen)
 	dst[n] = 0;
 }
 
-int ig_dq_eth_drvinfo(void *ctx, const char *ifname, struct ig_dq_drvinfo *di)
+int ig_dr_q_eth_drvinfo(void *ctx, const char *ifname,
+			struct ig_dr_q_drvinfo *di)
 {
 	struct ethtool_drvinfo x = { .cmd = ETHTOOL_GDRVINFO };
 	int ret = eth_ioctl(ifname, &x);
@@ -68,7 +69,8 @@ static int feature(const char *ifname, __u32 cmd)
 	return eth_ioctl(ifname, &v) ? -1 : !!v.data;
 }
 
-int ig_dq_eth_features(void *ctx, const char *ifname, struct ig_dq_features *f)
+int ig_dr_q_eth_features(void *ctx, const char *ifname,
+			 struct ig_dr_q_features *f)
 {
 	struct ethtool_value fl = { .cmd = ETHTOOL_GFLAGS };
 	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
@@ -86,7 +88,8 @@ int ig_dq_eth_features(void *ctx, const char *ifname, struct ig_dq_features *f)
 	return 0;
 }
 
-int ig_dq_eth_coalesce(void *ctx, const char *ifname, struct ig_dq_coalesce *c)
+int ig_dr_q_eth_coalesce(void *ctx, const char *ifname,
+			 struct ig_dr_q_coalesce *c)
 {
 	struct ethtool_coalesce x = { .cmd = ETHTOOL_GCOALESCE };
 	int ret = eth_ioctl(ifname, &x);
@@ -101,7 +104,7 @@ int ig_dq_eth_coalesce(void *ctx, const char *ifname, struct ig_dq_coalesce *c)
 	return 0;
 }
 
-int ig_dq_eth_pause(void *ctx, const char *ifname, struct ig_dq_pause *p)
+int ig_dr_q_eth_pause(void *ctx, const char *ifname, struct ig_dr_q_pause *p)
 {
 	struct ethtool_pauseparam x = { .cmd = ETHTOOL_GPAUSEPARAM };
 	int ret = eth_ioctl(ifname, &x);
@@ -114,7 +117,8 @@ int ig_dq_eth_pause(void *ctx, const char *ifname, struct ig_dq_pause *p)
 	return 0;
 }
 
-int ig_dq_eth_channels(void *ctx, const char *ifname, struct ig_dq_channels *ch)
+int ig_dr_q_eth_channels(void *ctx, const char *ifname,
+			 struct ig_dr_q_channels *ch)
 {
 	struct ethtool_channels x = { .cmd = ETHTOOL_GCHANNELS };
 	int ret = eth_ioctl(ifname, &x);
@@ -165,7 +169,7 @@ static uint32_t max_supported(const char *ifname, const __u32 *mask, int nwords)
 	return best;
 }
 
-int ig_dq_eth_link(void *ctx, const char *ifname, struct ig_dq_link *l)
+int ig_dr_q_eth_link(void *ctx, const char *ifname, struct ig_dr_q_link *l)
 {
 	struct {
 		struct ethtool_link_settings s;

@@ -63,7 +63,7 @@ static int flag(json_object *o, const char *k)
 	return v ? json_object_get_boolean(v) : -1;
 }
 
-static int fx_route(void *ctx, const char *addr, struct ig_dq_route *r)
+static int fx_route(void *ctx, const char *addr, struct ig_dr_q_route *r)
 {
 	json_object *root = load(ctx, "route.json"), *rt;
 	int ret = 0;
@@ -99,7 +99,8 @@ static int fx_owner(void *ctx, const char *addr, char *ifname, size_t len)
 	return root ? ret : -ENODEV;
 }
 
-static int fx_port(void *ctx, const char *dev, int port, struct ig_dq_port *pa)
+static int fx_port(void *ctx, const char *dev, int port,
+		   struct ig_dr_q_port *pa)
 {
 	json_object *root = load(ctx, "ports.json"), *p;
 	char key[96];
@@ -133,7 +134,7 @@ static int section(void *ctx, const char *ifname, const char *name,
 	return -EOPNOTSUPP;
 }
 
-static int fx_drvinfo(void *ctx, const char *ifname, struct ig_dq_drvinfo *di)
+static int fx_drvinfo(void *ctx, const char *ifname, struct ig_dr_q_drvinfo *di)
 {
 	json_object *root, *s;
 	int ret = section(ctx, ifname, "drvinfo", &root, &s);
@@ -146,7 +147,8 @@ static int fx_drvinfo(void *ctx, const char *ifname, struct ig_dq_drvinfo *di)
 	return 0;
 }
 
-static int fx_features(void *ctx, const char *ifname, struct ig_dq_features *f)
+static int fx_features(void *ctx, const char *ifname,
+		       struct ig_dr_q_features *f)
 {
 	json_object *root, *s;
 	int ret = section(ctx, ifname, "features", &root, &s);
@@ -164,7 +166,8 @@ static int fx_features(void *ctx, const char *ifname, struct ig_dq_features *f)
 	return 0;
 }
 
-static int fx_coalesce(void *ctx, const char *ifname, struct ig_dq_coalesce *c)
+static int fx_coalesce(void *ctx, const char *ifname,
+		       struct ig_dr_q_coalesce *c)
 {
 	json_object *root, *s;
 	int ret = section(ctx, ifname, "coalesce", &root, &s);
@@ -180,7 +183,7 @@ static int fx_coalesce(void *ctx, const char *ifname, struct ig_dq_coalesce *c)
 	return 0;
 }
 
-static int fx_pause(void *ctx, const char *ifname, struct ig_dq_pause *p)
+static int fx_pause(void *ctx, const char *ifname, struct ig_dr_q_pause *p)
 {
 	json_object *root, *s;
 	int ret = section(ctx, ifname, "pause", &root, &s);
@@ -194,7 +197,8 @@ static int fx_pause(void *ctx, const char *ifname, struct ig_dq_pause *p)
 	return 0;
 }
 
-static int fx_channels(void *ctx, const char *ifname, struct ig_dq_channels *ch)
+static int fx_channels(void *ctx, const char *ifname,
+		       struct ig_dr_q_channels *ch)
 {
 	json_object *root, *s;
 	int ret = section(ctx, ifname, "channels", &root, &s);
@@ -211,7 +215,7 @@ static int fx_channels(void *ctx, const char *ifname, struct ig_dq_channels *ch)
 	return 0;
 }
 
-static int fx_link(void *ctx, const char *ifname, struct ig_dq_link *l)
+static int fx_link(void *ctx, const char *ifname, struct ig_dr_q_link *l)
 {
 	json_object *root, *s;
 	int ret = section(ctx, ifname, "link", &root, &s);
@@ -224,7 +228,7 @@ static int fx_link(void *ctx, const char *ifname, struct ig_dq_link *l)
 	return 0;
 }
 
-const struct ig_doctor_query_ops ig_dq_fixture_ops = {
+const struct ig_dr_query_ops ig_dr_q_fixture_ops = {
 	.name = "fixture",
 	.route_lookup = fx_route,
 	.addr_owner = fx_owner,

@@ -54,7 +54,7 @@ static void addr_str(struct nl_addr *a, char *buf, size_t len)
 }
 
 struct rt_ctx {
-	struct ig_dq_route *r;
+	struct ig_dr_q_route *r;
 	int err;
 	bool got;
 };
@@ -110,7 +110,7 @@ static int send_get_route(struct nl_sock *sk, const struct bin_addr *a)
 }
 
 /* "ip route get ADDR" */
-static int live_route(void *ctx, const char *addr, struct ig_dq_route *r)
+static int live_route(void *ctx, const char *addr, struct ig_dr_q_route *r)
 {
 	struct rt_ctx c = { .r = r };
 	struct nl_sock *sk;
@@ -181,7 +181,7 @@ static int live_owner(void *ctx, const char *addr, char *ifname, size_t len)
 }
 
 static int live_port(void *ctx, const char *dev, int port,
-		     struct ig_dq_port *pa)
+		     struct ig_dr_q_port *pa)
 {
 	struct ibv_device **list;
 	struct ibv_port_attr attr;
@@ -208,15 +208,15 @@ static int live_port(void *ctx, const char *dev, int port,
 	return ret;
 }
 
-const struct ig_doctor_query_ops ig_dq_live_ops = {
+const struct ig_dr_query_ops ig_dr_q_live_ops = {
 	.name = "live",
 	.route_lookup = live_route,
 	.addr_owner = live_owner,
 	.port_attr = live_port,
-	.ethtool_drvinfo = ig_dq_eth_drvinfo,
-	.ethtool_features = ig_dq_eth_features,
-	.ethtool_coalesce = ig_dq_eth_coalesce,
-	.ethtool_pause = ig_dq_eth_pause,
-	.ethtool_channels = ig_dq_eth_channels,
-	.ethtool_link = ig_dq_eth_link,
+	.ethtool_drvinfo = ig_dr_q_eth_drvinfo,
+	.ethtool_features = ig_dr_q_eth_features,
+	.ethtool_coalesce = ig_dr_q_eth_coalesce,
+	.ethtool_pause = ig_dr_q_eth_pause,
+	.ethtool_channels = ig_dr_q_eth_channels,
+	.ethtool_link = ig_dr_q_eth_link,
 };

@@ -21,7 +21,8 @@
 #include "wire/hello.h"
 #include "host/sysinfo.h"
 
-double ig_dr_tcp_rtt_us(int fd)
+/* TCP_INFO's smoothed round trip of fd in us, 0 unknown */
+static double tcp_rtt_us(int fd)
 {
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
@@ -40,7 +41,7 @@ static int end_addr(int fd, bool local, char *buf, size_t len)
 
 	if (ret)
 		return -errno;
-	return ig_dr_addr_str((struct sockaddr *)&ss, buf, len);
+	return ig_sockaddr_host((struct sockaddr *)&ss, buf, len);
 }
 
 /* FINDINGS body within the message cap: the least severe findings go
@@ -72,7 +73,7 @@ static json_object *findings_body(struct ig_dr_report *r)
 
 int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
 {
-	struct ig_doctor_opts o = { .addr_is_local = true };
+	struct ig_dr_opts o = { .addr_is_local = true };
 	struct ig_dr_report r;
 	uint64_t window = 0;
 	char host[64];
@@ -97,8 +98,8 @@ int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
 				    strerror(-ret));
 	o.addr = host;
 	o.window = window;
-	o.rtt_us = ig_dr_tcp_rtt_us(c->fd);
-	ret = ig_doctor_run(&o, &r);
+	o.rtt_us = tcp_rtt_us(c->fd);
+	ret = ig_dr_run(&o, &r);
 	if (ret) {
 		ig_ctrl_fail(c, -ret, "doctor: %s", strerror(-ret));
 		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
@@ -158,7 +159,7 @@ int ig_dr_remote_fetch(const char *host, const char *port, int timeout_ms,
 	end_addr(fd, false, rm->peer_addr, sizeof(rm->peer_addr));
 	ret = exchange(&c, window, key, rm);
 	/* after the exchange the kernel has a few round trips measured */
-	rm->rtt_us = ig_dr_tcp_rtt_us(fd);
+	rm->rtt_us = tcp_rtt_us(fd);
 	if (ret) {
 		snprintf(rm->err, sizeof(rm->err), "%s", c.err);
 		ig_dr_report_free(&rm->r);

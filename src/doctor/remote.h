@@ -26,7 +26,6 @@ struct ig_dr_remote {
 int ig_dr_remote_fetch(const char *host, const char *port, int timeout_ms,
 		       uint64_t window, const struct ig_auth_key *key,
 		       struct ig_dr_remote *rm);
-double ig_dr_tcp_rtt_us(int fd);
 
 /* The doctor's output: this host's report and, when rm is not NULL, the
  * server's (or why it is missing).  0 or a negative errno. */

@@ -18,19 +18,21 @@
 
 #include "doctor_int.h"
 
-void dr_full_path(const struct dr *d, const char *path, char *buf, size_t len)
+/* path as seen from the root -> the path to open */
+static void full_path(const struct ig_dr *d, const char *path, char *buf,
+		      size_t len)
 {
 	snprintf(buf, len, "%s%s", d->root, path);
 }
 
-static int read_file(struct dr *d, const char *path, char *buf, size_t len)
+static int read_file(struct ig_dr *d, const char *path, char *buf, size_t len)
 {
 	char full[PATH_MAX];
 	ssize_t n;
 	int fd;
 
 	buf[0] = 0;
-	dr_full_path(d, path, full, sizeof(full));
+	full_path(d, path, full, sizeof(full));
 	fd = open(full, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -51,21 +53,21 @@ static int read_file(struct dr *d, const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int dr_read(struct dr *d, const char *path, char *buf, size_t len)
+int ig_dr_read(struct ig_dr *d, const char *path, char *buf, size_t len)
 {
 	int ret = read_file(d, path, buf, len);
 
 	if (ret)
-		dr_read_err(d, path, -ret);
+		ig_dr_read_err(d, path, -ret);
 	return ret;
 }
 
-int dr_read_quiet(struct dr *d, const char *path, char *buf, size_t len)
+int ig_dr_read_quiet(struct ig_dr *d, const char *path, char *buf, size_t len)
 {
 	return read_file(d, path, buf, len);
 }
 
-int dr_read_u64(struct dr *d, const char *path, uint64_t *v, bool quiet)
+int ig_dr_read_u64(struct ig_dr *d, const char *path, uint64_t *v, bool quiet)
 {
 	char buf[64], *end;
 	int ret = read_file(d, path, buf, sizeof(buf));
@@ -77,60 +79,60 @@ int dr_read_u64(struct dr *d, const char *path, uint64_t *v, bool quiet)
 			ret = -EINVAL;
 	}
 	if (ret && !quiet)
-		dr_read_err(d, path, -ret);
+		ig_dr_read_err(d, path, -ret);
 	return ret;
 }
 
-int dr_read_int(struct dr *d, const char *path, int *v)
+int ig_dr_read_int(struct ig_dr *d, const char *path, int *v)
 {
 	char buf[64], *end;
 	long x;
-	int ret = dr_read(d, path, buf, sizeof(buf));
+	int ret = ig_dr_read(d, path, buf, sizeof(buf));
 
 	if (ret)
 		return ret;
 	errno = 0;
 	x = strtol(buf, &end, 0);
 	if (errno || end == buf || x < INT32_MIN || x > INT32_MAX) {
-		dr_read_err(d, path, EINVAL);
+		ig_dr_read_err(d, path, EINVAL);
 		return -EINVAL;
 	}
 	*v = (int)x;
 	return 0;
 }
 
-bool dr_exists(struct dr *d, const char *path)
+bool ig_dr_exists(struct ig_dr *d, const char *path)
 {
 	char full[PATH_MAX];
 
-	dr_full_path(d, path, full, sizeof(full));
+	full_path(d, path, full, sizeof(full));
 	return access(full, F_OK) == 0;
 }
 
-FILE *dr_fopen(struct dr *d, const char *path)
+FILE *ig_dr_fopen(struct ig_dr *d, const char *path)
 {
 	char full[PATH_MAX];
 	FILE *f;
 
-	dr_full_path(d, path, full, sizeof(full));
+	full_path(d, path, full, sizeof(full));
 	f = fopen(full, "re");
 	if (!f)
-		dr_read_err(d, path, errno);
+		ig_dr_read_err(d, path, errno);
 	return f;
 }
 
-int dr_link_base(struct dr *d, const char *path, char *buf, size_t len)
+int ig_dr_link_base(struct ig_dr *d, const char *path, char *buf, size_t len)
 {
 	char full[PATH_MAX], target[PATH_MAX];
 	const char *base;
 	ssize_t n;
 
-	dr_full_path(d, path, full, sizeof(full));
+	full_path(d, path, full, sizeof(full));
 	n = readlink(full, target, sizeof(target) - 1);
 	if (n < 0) {
 		int e = errno;
 
-		dr_read_err(d, path, e);
+		ig_dr_read_err(d, path, e);
 		return -e;
 	}
 	target[n] = 0;
@@ -144,20 +146,21 @@ static int skip_dots(const struct dirent *e)
 	return strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
 }
 
-int dr_list(struct dr *d, const char *dir, bool quiet,
-	    int (*fn)(struct dr *d, const char *name, void *arg), void *arg)
+int ig_dr_list(struct ig_dr *d, const char *dir, bool quiet,
+	       int (*fn)(struct ig_dr *d, const char *name, void *arg),
+	       void *arg)
 {
 	char full[PATH_MAX];
 	struct dirent **v;
 	int n, ret = 0;
 
-	dr_full_path(d, dir, full, sizeof(full));
+	full_path(d, dir, full, sizeof(full));
 	n = scandir(full, &v, skip_dots, versionsort);
 	if (n < 0) {
 		int e = errno;
 
 		if (!quiet)
-			dr_read_err(d, dir, e);
+			ig_dr_read_err(d, dir, e);
 		return -e;
 	}
 	for (int i = 0; i < n; i++) {

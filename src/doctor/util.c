@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Pure helpers of the doctor: CPU lists, link rates, GIDs. */
+/* Pure helpers of the doctor: CPU lists, link rates. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,13 +7,13 @@
 
 #include "doctor_int.h"
 
-static void cpus_set(struct dr_cpus *c, long cpu)
+static void cpus_set(struct ig_dr_cpus *c, long cpu)
 {
 	c->b[cpu / 64] |= 1ull << (cpu % 64);
 }
 
 /* "0-15,32-47" (the kernel's cpulist format); "" is the empty set. */
-int dr_cpus_parse(const char *list, struct dr_cpus *c)
+int ig_dr_cpus_parse(const char *list, struct ig_dr_cpus *c)
 {
 	const char *s = list;
 	char *end;
@@ -22,12 +22,12 @@ int dr_cpus_parse(const char *list, struct dr_cpus *c)
 	while (*s && *s != '\n') {
 		long lo = strtol(s, &end, 10), hi = lo;
 
-		if (end == s || lo < 0 || lo >= DR_MAX_CPUS)
+		if (end == s || lo < 0 || lo >= IG_DR_MAX_CPUS)
 			return -EINVAL;
 		s = end;
 		if (*s == '-') {
 			hi = strtol(s + 1, &end, 10);
-			if (end == s + 1 || hi < lo || hi >= DR_MAX_CPUS)
+			if (end == s + 1 || hi < lo || hi >= IG_DR_MAX_CPUS)
 				return -EINVAL;
 			s = end;
 		}
@@ -41,18 +41,18 @@ int dr_cpus_parse(const char *list, struct dr_cpus *c)
 	return 0;
 }
 
-int dr_cpus_count(const struct dr_cpus *c)
+int ig_dr_cpus_count(const struct ig_dr_cpus *c)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < DR_MAX_CPUS / 64; i++)
+	for (size_t i = 0; i < IG_DR_MAX_CPUS / 64; i++)
 		n += __builtin_popcountll(c->b[i]);
 	return n;
 }
 
-bool dr_cpus_meet(const struct dr_cpus *a, const struct dr_cpus *b)
+bool ig_dr_cpus_meet(const struct ig_dr_cpus *a, const struct ig_dr_cpus *b)
 {
-	for (size_t i = 0; i < DR_MAX_CPUS / 64; i++)
+	for (size_t i = 0; i < IG_DR_MAX_CPUS / 64; i++)
 		if (a->b[i] & b->b[i])
 			return true;
 	return false;
@@ -76,8 +76,8 @@ static const struct {
 	{ "XDR", 200.0, "212.5 Gb/s per lane PAM4, 200 after FEC" },
 };
 
-int dr_ib_rate_parse(const char *s, int *lanes, double *lane_gbps,
-		     const char **name, const char **coding)
+int ig_dr_ib_rate_parse(const char *s, int *lanes, double *lane_gbps,
+			const char **name, const char **coding)
 {
 	char speed[16] = "SDR"; /* kernels before 5.x print "(4X)" */
 	const char *p = strchr(s, '(');
@@ -100,7 +100,7 @@ int dr_ib_rate_parse(const char *s, int *lanes, double *lane_gbps,
 
 /* PCIe 1-2: 8b/10b; 3-5: 128b/130b; 6: PAM4 FLIT mode, 242 of 256 bytes
  * carry data.  TLP and DLLP overhead come on top (about 5-15 %). */
-double dr_pcie_lane_gbps(double gts)
+double ig_dr_pcie_lane_gbps(double gts)
 {
 	if (gts <= 0)
 		return 0;
@@ -111,58 +111,7 @@ double dr_pcie_lane_gbps(double gts)
 	return gts * 242 / 256;
 }
 
-const char *dr_pcie_coding(double gts)
+const char *ig_dr_pcie_coding(double gts)
 {
 	return gts < 8 ? "8b/10b" : gts < 64 ? "128b/130b" : "FLIT 242/256";
-}
-
-static int hex(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-/* n bytes of hex digits, separators (':') skipped; 0 or -EINVAL. */
-static int hex_bytes(const char *s, uint8_t *out, size_t n)
-{
-	size_t got = 0;
-	int nib = 0, cur = 0;
-
-	for (; *s && got < n; s++) {
-		int h = hex(*s);
-
-		if (*s == ':')
-			continue;
-		if (h < 0)
-			return -EINVAL;
-		cur = cur << 4 | h;
-		if (++nib == 2) {
-			out[got++] = (uint8_t)cur;
-			nib = cur = 0;
-		}
-	}
-	return got == n && !nib ? 0 : -EINVAL;
-}
-
-/* "fe80:0000:0000:0000:0002:c903:0031:7c81" (gids/N in sysfs) */
-int dr_gid_parse(const char *s, uint8_t gid[16])
-{
-	return hex_bytes(s, gid, 16);
-}
-
-/* IPoIB's 20-byte hardware address: 4 bytes of flags and QPN, then the
- * port GID ("80:00:02:08:fe:80:...") */
-int dr_ipoib_hwaddr_gid(const char *s, uint8_t gid[16])
-{
-	uint8_t a[20];
-
-	if (hex_bytes(s, a, 20))
-		return -EINVAL;
-	memcpy(gid, a + 4, 16);
-	return 0;
 }

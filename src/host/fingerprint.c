@@ -7,10 +7,7 @@
  * it at a fixture tree.  Nothing here fails: what cannot be read stays "".
  */
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -22,93 +19,10 @@
 
 #include "fingerprint.h"
 #include "fingerprint_int.h"
+#include "fingerprint_net.h"
 #include "sysinfo.h"
 
 #define FP_SET(field, s) ig_fp_set_str((field), sizeof(field), (s))
-
-/* src into dst[len], cut to fit (a cut value is still worth having). */
-void ig_fp_set_str(char *dst, size_t len, const char *src)
-{
-	size_t n = strnlen(src, len - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-/* Trailing white space goes, other control characters become '?'. */
-static void clean(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n && strchr(" \t\r\v\f", s[n - 1]))
-		s[--n] = '\0';
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			s[i] = '?';
-}
-
-/* out = root + the formatted absolute path; root "/" is the path itself. */
-int ig_fp_path(char *out, size_t len, const char *root, const char *fmt, ...)
-{
-	char rel[PATH_MAX];
-	size_t rl = strlen(root);
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(rel, sizeof(rel), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(rel))
-		return -ENAMETOOLONG;
-	while (rl && root[rl - 1] == '/')
-		rl--;
-	n = snprintf(out, len, "%.*s%s", (int)rl, root, rel);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-/*
- * The first line of a file into buf ("" when missing or unreadable: an
- * unused GID's ndev reads as EINVAL).  O_NONBLOCK: a FIFO in a fixture
- * tree must not hang us.  Returns 0 when the file could be read.
- */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0) {
-		buf[0] = '\0';
-		return -EIO;
-	}
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	clean(buf);
-	return 0;
-}
-
-int ig_fp_attr(const char *root, char *buf, size_t len, const char *fmt, ...)
-{
-	char rel[PATH_MAX], path[PATH_MAX];
-	va_list ap;
-	int n;
-
-	buf[0] = '\0';
-	va_start(ap, fmt);
-	n = vsnprintf(rel, sizeof(rel), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(rel) ||
-	    ig_fp_path(path, sizeof(path), root, "%s", rel))
-		return -ENAMETOOLONG;
-	return read_line(path, buf, len);
-}
 
 /* Whether /sys/class/infiniband/<dev>/<leaf> exists. */
 static bool dev_has(const char *root, const char *dev, const char *leaf)
@@ -118,12 +32,6 @@ static bool dev_has(const char *root, const char *dev, const char *leaf)
 	return !ig_fp_path(path, sizeof(path), root,
 			   "/sys/class/infiniband/%s/%s", dev, leaf) &&
 	       access(path, F_OK) == 0;
-}
-
-bool ig_fp_name_ok(const char *s, size_t max)
-{
-	return s && s[0] && strlen(s) < max && !strchr(s, '/') &&
-	       strcmp(s, ".") && strcmp(s, "..");
 }
 
 static bool is_live(const char *root)
@@ -202,7 +110,7 @@ static void read_driver(const char *root, const char *dev, char *buf,
 			link[n] = '\0';
 			base = strrchr(link, '/');
 			ig_fp_set_str(buf, len, base ? base + 1 : link);
-			clean(buf);
+			ig_fp_clean(buf);
 			return;
 		}
 	}
@@ -237,6 +145,24 @@ static void split_rate(struct ig_fingerprint *fp)
 		FP_SET(fp->link_speed, "SDR");
 }
 
+/* The port's network interface (fingerprint_net.c), its MTU and, for
+ * IPoIB, its mode. */
+static void read_netdev(const char *root, struct ig_fingerprint *fp, int port)
+{
+	char type[16];
+
+	if (ig_fp_port_netdev(root, fp->device, port, fp->netdev,
+			      sizeof(fp->netdev)))
+		return;
+	ig_fp_attr(root, fp->mtu, sizeof(fp->mtu), "/sys/class/net/%s/mtu",
+		   fp->netdev);
+	if (!ig_fp_attr(root, type, sizeof(type), "/sys/class/net/%s/type",
+			fp->netdev) &&
+	    !strcmp(type, IG_FP_IPOIB_TYPE))
+		ig_fp_attr(root, fp->ipoib_mode, sizeof(fp->ipoib_mode),
+			   "/sys/class/net/%s/mode", fp->netdev);
+}
+
 static void read_device(const char *root, struct ig_fingerprint *fp, int port)
 {
 	const char *dev = fp->device;
@@ -255,7 +181,7 @@ static void read_device(const char *root, struct ig_fingerprint *fp, int port)
 	ig_fp_attr(root, fp->link_rate, sizeof(fp->link_rate),
 		   "/sys/class/infiniband/%s/ports/%d/rate", dev, port);
 	split_rate(fp);
-	ig_fp_read_netdev(root, fp, port);
+	read_netdev(root, fp, port);
 }
 
 int ig_fingerprint_collect(const char *root, const char *device, int port,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by fingerprint*.c only. */
+/* Shared by fingerprint*.c only; the readers are in fingerprint_io.c. */
 #ifndef IG_FINGERPRINT_INT_H
 #define IG_FINGERPRINT_INT_H
 
@@ -10,6 +10,9 @@
 
 /* src into dst[len], cut to fit (a cut value is still worth having). */
 void ig_fp_set_str(char *dst, size_t len, const char *src);
+
+/* Trailing white space removed, other control characters as '?'. */
+void ig_fp_clean(char *s);
 
 /* A single path component shorter than max: no '/', not "." or "..". */
 bool ig_fp_name_ok(const char *s, size_t max);
@@ -28,7 +31,7 @@ ig_fp_path(char *out, size_t len, const char *root, const char *fmt, ...);
 int __attribute__((format(printf, 4, 5)))
 ig_fp_attr(const char *root, char *buf, size_t len, const char *fmt, ...);
 
-/* fp->netdev, mtu and ipoib_mode of fp->device's port. */
-void ig_fp_read_netdev(const char *root, struct ig_fingerprint *fp, int port);
+/* /sys/class/net/<if>/type of an IPoIB interface (ARPHRD_INFINIBAND) */
+#define IG_FP_IPOIB_TYPE "32"
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "doctor/doctor_int.h"
+#include "doctor/doctor.h"
 #include "doctor/remote.h"
 #include "report.h"
 #include "host/sysinfo.h"

@@ -52,23 +52,45 @@ int ig_ctrl_fail(struct ig_ctrl *c, int err, const char *fmt, ...)
 	return -err;
 }
 
+/* The address of sa without its port; 0 or -EINVAL (not IPv4 or IPv6). */
+static int ntop(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const struct sockaddr_in6 *s6 = (const void *)sa;
+	const struct sockaddr_in *s4 = (const void *)sa;
+
+	if (sa->sa_family == AF_INET)
+		return inet_ntop(AF_INET, &s4->sin_addr, buf, len) ? 0
+								   : -EINVAL;
+	if (sa->sa_family == AF_INET6)
+		return inet_ntop(AF_INET6, &s6->sin6_addr, buf, len) ? 0
+								     : -EINVAL;
+	return -EINVAL;
+}
+
 void ig_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 {
+	const struct sockaddr_in6 *s6 = (const void *)ss;
+	const struct sockaddr_in *s4 = (const void *)ss;
 	char host[INET6_ADDRSTRLEN] = "?";
 
-	if (ss->ss_family == AF_INET) {
-		const struct sockaddr_in *s4 = (const void *)ss;
-
-		inet_ntop(AF_INET, &s4->sin_addr, host, sizeof(host));
+	ntop((const struct sockaddr *)ss, host, sizeof(host));
+	if (ss->ss_family == AF_INET)
 		snprintf(buf, len, "%s:%u", host, ntohs(s4->sin_port));
-	} else if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *s6 = (const void *)ss;
-
-		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof(host));
+	else if (ss->ss_family == AF_INET6)
 		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));
-	} else {
+	else
 		snprintf(buf, len, "unknown address family %d", ss->ss_family);
-	}
+}
+
+int ig_sockaddr_host(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const struct sockaddr_in6 *s6 = (const void *)sa;
+	struct in_addr a4;
+
+	if (sa->sa_family != AF_INET6 || !IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+		return ntop(sa, buf, len);
+	memcpy(&a4, &s6->sin6_addr.s6_addr[12], 4);
+	return inet_ntop(AF_INET, &a4, buf, len) ? 0 : -EINVAL;
 }
 
 void ig_sockaddr_unmap(struct sockaddr_storage *ss, socklen_t *len)

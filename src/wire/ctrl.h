@@ -58,6 +58,9 @@ int ig_ctrl_poll(struct ig_ctrl *c, int ms);
 
 /* Socket address of fd's peer or local end as "host:port" / "[v6]:port". */
 void ig_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len);
+/* The numeric host of sa alone (an IPv4-mapped IPv6 address as IPv4), for
+ * a route lookup; 0 or -EINVAL. */
+int ig_sockaddr_host(const struct sockaddr *sa, char *buf, size_t len);
 
 /* Turns an IPv4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack
  * listener sees) into plain AF_INET, port kept; *len updated. */
