@@ -12,8 +12,8 @@ static const struct {
 	{ "server", ig_cmd_server },   { "client", ig_cmd_client },
 	{ "version", ig_cmd_version }, { "--version", ig_cmd_version },
 	{ "help", ig_cmd_help },       { "--help", ig_cmd_help },
-	{ "-h", ig_cmd_help },	       { "diff", diff_main },
-	{ "doctor", ig_doctor_main },
+	{ "-h", ig_cmd_help },	       { "diff", ig_cmd_diff },
+	{ "doctor", ig_cmd_doctor },
 };
 
 int main(int argc, char **argv)

@@ -73,8 +73,4 @@ int ig_cli_port(const char *arg, char *err, size_t errlen);
 int ig_cli_timeout(const char *arg, uint64_t ns, uint32_t *ms, char *err,
 		   size_t errlen);
 
-/* "ibgap doctor [HOST] [options]" (doctor_main.c): exit status 0 ran, 1
- * could not run, 2 bad option. */
-int ig_doctor_main(int argc, char **argv);
-
 #endif

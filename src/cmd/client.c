@@ -60,7 +60,7 @@ static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 		fprintf(stderr, "ibgap: %s\n", c.err);
 	if (!ret) {
 		ig_client_diag_begin(diag, c.fd);
-		ret = ig_run_plan(o, &c, res, done);
+		ret = ig_client_run_plan(o, &c, res, done);
 		ig_client_diag_end(diag);
 	}
 	if (!ret)
@@ -145,7 +145,7 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 		return 1;
 	}
 	default_tests(&o, &env.note);
-	n = ig_plan_count(&o);
+	n = ig_client_plan_count(&o);
 	res = calloc(n, sizeof(*res));
 	ret = res ? session(&o, &env, res, &n, &diag, key) : -ENOMEM;
 	if (!res)

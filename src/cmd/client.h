@@ -13,12 +13,12 @@
  * is refused, 3 for an unreadable --baseline, 130 after SIGINT). */
 int ig_client_run(const struct ig_client_opts *o);
 
-/* Sizes x tests: the number of results ig_run_plan fills. */
-unsigned int ig_plan_count(const struct ig_client_opts *o);
+/* Sizes x tests: the number of results ig_client_run_plan fills. */
+unsigned int ig_client_plan_count(const struct ig_client_opts *o);
 /* Runs every measurement of the plan on c into res.  0 or -1 after one
  * line on stderr. */
-int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
-		struct ig_result *res, size_t *done);
+int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
+		       struct ig_result *res, size_t *done);
 
 /* client_diag.c: the doctor around a run */
 #define IG_CLIENT_DIAG_MAX 8
@@ -26,7 +26,7 @@ struct ig_client_diag {
 	struct sockaddr_storage peer;
 	bool have_peer;
 	struct ig_dr_counters c0;
-	struct ig_finding f[IG_CLIENT_DIAG_MAX];
+	struct ig_dr_finding f[IG_CLIENT_DIAG_MAX];
 	size_t nf;
 };
 struct ig_compare;

@@ -18,7 +18,7 @@ void ig_client_diag_begin(struct ig_client_diag *d, int fd)
 		return;
 	ig_sockaddr_unmap(&d->peer, &sl);
 	d->have_peer =
-		!ig_doctor_counters(NULL, (struct sockaddr *)&d->peer, &d->c0);
+		!ig_dr_counters_read(NULL, (struct sockaddr *)&d->peer, &d->c0);
 }
 
 void ig_client_diag_end(struct ig_client_diag *d)
@@ -26,9 +26,9 @@ void ig_client_diag_end(struct ig_client_diag *d)
 	struct ig_dr_counters c1;
 
 	if (!d->have_peer ||
-	    ig_doctor_counters(NULL, (struct sockaddr *)&d->peer, &c1))
+	    ig_dr_counters_read(NULL, (struct sockaddr *)&d->peer, &c1))
 		return;
-	d->nf = ig_doctor_counters_diff(&d->c0, &c1, d->f, IG_CLIENT_DIAG_MAX);
+	d->nf = ig_dr_counters_diff(&d->c0, &c1, d->f, IG_CLIENT_DIAG_MAX);
 }
 
 /* True when some bandwidth pair has TCP below half of verbs. */
@@ -47,8 +47,8 @@ void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,
 
 	if (!d->have_peer || !tcp_far_behind(c) || d->nf >= IG_CLIENT_DIAG_MAX)
 		return;
-	n = ig_doctor_top(NULL, (struct sockaddr *)&d->peer, window,
-			  d->f + d->nf, IG_CLIENT_DIAG_MAX - d->nf);
+	n = ig_dr_top(NULL, (struct sockaddr *)&d->peer, window, d->f + d->nf,
+		      IG_CLIENT_DIAG_MAX - d->nf);
 	if (n > 0)
 		d->nf += (size_t)n;
 }

@@ -21,7 +21,7 @@ static bool stopped(const struct ig_client_opts *o)
 	return o->local.interrupt && *o->local.interrupt;
 }
 
-unsigned int ig_plan_count(const struct ig_client_opts *o)
+unsigned int ig_client_plan_count(const struct ig_client_opts *o)
 {
 	return o->nsizes * o->ntests;
 }
@@ -121,12 +121,12 @@ static int measure(struct plan *pl, const struct ig_params *p,
 	return 0;
 }
 
-int ig_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
-		struct ig_result *res, size_t *done)
+int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
+		       struct ig_result *res, size_t *done)
 {
 	struct plan pl = { .o = o,
 			   .c = c,
-			   .total = ig_plan_count(o),
+			   .total = ig_client_plan_count(o),
 			   .tty = isatty(STDERR_FILENO) };
 	int ret = 0;
 

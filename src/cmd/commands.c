@@ -139,7 +139,7 @@ int ig_cmd_local(void)
 	char addr[64], dev[64];
 
 	signal(SIGPIPE, SIG_IGN);
-	if (ig_find_rdma_addr(addr, sizeof(addr), dev, sizeof(dev)) == 0) {
+	if (ig_vb_find_rdma_addr(addr, sizeof(addr), dev, sizeof(dev)) == 0) {
 		fprintf(stderr,
 			"ibgap: comparing verbs and TCP on %s through "
 			"%s\n",

@@ -11,10 +11,12 @@ int ig_cmd_server(int argc, char **argv);
 int ig_cmd_client(int argc, char **argv);
 int ig_cmd_version(int argc, char **argv);
 int ig_cmd_help(int argc, char **argv);
-/* diff_cmd.c: two saved reports side by side */
-int diff_main(int argc, char **argv);
-/* doctor_main.c: why TCP is slower, on this host and the server */
-int ig_doctor_main(int argc, char **argv);
+/* diff_cmd.c: ibgap diff OLD.json NEW.json [--tolerance PCT], two saved
+ * reports side by side */
+int ig_cmd_diff(int argc, char **argv);
+/* doctor_main.c: ibgap doctor [HOST] [options], why TCP is slower, on
+ * this host and the server (0 ran, 1 could not run, 2 bad option) */
+int ig_cmd_doctor(int argc, char **argv);
 /* No arguments: the comparison on this machine against a server of its
  * own, over the first active RDMA port's address (else TCP alone over
  * loopback). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "report/baseline.h"
 #include "usage.h"
 
@@ -90,7 +91,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, char *err,
 	return 0;
 }
 
-int diff_main(int argc, char **argv)
+int ig_cmd_diff(int argc, char **argv)
 {
 	json_object *od = NULL, *nd = NULL;
 	struct diff_args a;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "common/params.h"
 #include "doctor/doctor.h"
 #include "doctor/remote.h"
@@ -183,7 +184,7 @@ static int remote(const struct dcli *cl, const char *port,
 	return 0;
 }
 
-int ig_doctor_main(int argc, char **argv)
+int ig_cmd_doctor(int argc, char **argv)
 {
 	struct ig_dr_opts o = { 0 };
 	struct ig_dr_remote rm = { 0 }, *rmp = NULL;
@@ -216,7 +217,7 @@ int ig_doctor_main(int argc, char **argv)
 		ig_dr_report_free(&rm.r);
 		return 1;
 	}
-	ret = ig_dr_output(stdout, cl.json, &r, rmp, cl.host, port);
+	ret = ig_report_doctor(stdout, cl.json, &r, rmp, cl.host, port);
 	ig_dr_report_free(&r);
 	ig_dr_report_free(&rm.r);
 	return ret ? 1 : 0;

@@ -113,7 +113,7 @@ static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
 			return;
 		}
 		if (type == IG_MSG_DOCTOR) {
-			int ret = ig_doctor_serve(c, o);
+			int ret = ig_dr_serve(c, o);
 
 			json_object_put(o);
 			if (ret)

@@ -2,7 +2,7 @@
 /*
  * Port error counters (ports/N/counters, ports/N/hw_counters) and TCP
  * retransmits (/proc/net/snmp): as totals in the doctor, and as what grew
- * between two snapshots around a run (ig_doctor_counters*).
+ * between two snapshots around a run (ig_dr_counters_read*).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -100,7 +100,7 @@ static void snap(struct ig_dr *d, const struct ig_dr_path *p,
 
 void ig_dr_check_counters(struct ig_dr *d, struct ig_dr_pctx *c)
 {
-	struct ig_finding *fp = NULL, *fh = NULL;
+	struct ig_dr_finding *fp = NULL, *fh = NULL;
 	struct ig_dr_counters s;
 	char path[PATH_MAX];
 
@@ -136,7 +136,7 @@ void ig_dr_check_counters(struct ig_dr *d, struct ig_dr_pctx *c)
 void ig_dr_check_tcp_retrans(struct ig_dr *d)
 {
 	uint64_t out = 0, re = 0;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 
 	if (read_snmp(d, &out, &re) || !out || re * 1000 <= out)
 		return;
@@ -151,8 +151,8 @@ void ig_dr_check_tcp_retrans(struct ig_dr *d)
 		     "ring sizes (ethtool -g) and the port counters");
 }
 
-int ig_doctor_counters(const char *root, const struct sockaddr *addr,
-		       struct ig_dr_counters *c)
+int ig_dr_counters_read(const char *root, const struct sockaddr *addr,
+			struct ig_dr_counters *c)
 {
 	struct ig_dr_opts o = { .root = root };
 	struct ig_dr_report r = { 0 };
@@ -175,10 +175,10 @@ int ig_doctor_counters(const char *root, const struct sockaddr *addr,
 	return 0;
 }
 
-static struct ig_finding *put(struct ig_finding *out, size_t *n, size_t max,
-			      enum ig_dr_sev sev, const char *id)
+static struct ig_dr_finding *put(struct ig_dr_finding *out, size_t *n,
+				 size_t max, enum ig_dr_sev sev, const char *id)
 {
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 
 	if (*n >= max)
 		return NULL;
@@ -190,10 +190,10 @@ static struct ig_finding *put(struct ig_finding *out, size_t *n, size_t max,
 }
 
 static void diff_port(const struct ig_dr_counters *a,
-		      const struct ig_dr_counters *b, struct ig_finding *out,
+		      const struct ig_dr_counters *b, struct ig_dr_finding *out,
 		      size_t *n, size_t max)
 {
-	struct ig_finding *f = NULL;
+	struct ig_dr_finding *f = NULL;
 	char path[PATH_MAX];
 
 	for (int i = 0; i < IG_DR_NCOUNTERS; i++) {
@@ -220,12 +220,12 @@ static void diff_port(const struct ig_dr_counters *a,
 	}
 }
 
-size_t ig_doctor_counters_diff(const struct ig_dr_counters *a,
-			       const struct ig_dr_counters *b,
-			       struct ig_finding *out, size_t max)
+size_t ig_dr_counters_diff(const struct ig_dr_counters *a,
+			   const struct ig_dr_counters *b,
+			   struct ig_dr_finding *out, size_t max)
 {
 	uint64_t dout, dre;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	size_t n = 0;
 
 	if (!strcmp(a->rdma_dev, b->rdma_dev) && a->port == b->port)

@@ -30,7 +30,7 @@ struct ipoib {
 static void mode_finding(struct ig_dr *d, struct ig_dr_pctx *c, struct ipoib *x)
 {
 	const char *nd = c->p->netdev;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	char q[96];
 
 	snprintf(q, sizeof(q), "ethtool_drvinfo(%s)", nd);
@@ -76,7 +76,7 @@ static void mode_finding(struct ig_dr *d, struct ig_dr_pctx *c, struct ipoib *x)
 static void mtu_finding(struct ig_dr *d, struct ig_dr_pctx *c, struct ipoib *x)
 {
 	const char *nd = c->p->netdev;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	int want = x->active_mtu - IPOIB_ENCAP_LEN, ib = x->mtu + 4;
 	char q[128];
 

@@ -10,7 +10,7 @@
 static void port_state(struct ig_dr *d, struct ig_dr_pctx *c, const char *base)
 {
 	char path[PATH_MAX], phys_path[PATH_MAX], st[64], phys[64] = "?";
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 
 	snprintf(path, sizeof(path), "%s/state", base);
 	if (ig_dr_read(d, path, st, sizeof(st)))
@@ -36,7 +36,7 @@ static void ib_rate(struct ig_dr *d, struct ig_dr_pctx *c, const char *path,
 {
 	struct ig_dr_path *p = c->p;
 	const char *name, *coding;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	double lane;
 	int lanes;
 
@@ -67,7 +67,7 @@ static void eth_rate(struct ig_dr *d, struct ig_dr_pctx *c, const char *path,
 {
 	struct ig_dr_path *p = c->p;
 	struct ig_dr_q_link l = { 0 };
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	char q[96];
 	int ret = d->q->ethtool_link(d->qctx, p->netdev, &l);
 
@@ -157,7 +157,7 @@ void ig_dr_check_pcie(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = c->p;
 	char base[256], path[PATH_MAX];
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	struct pcie x;
 	double ceiling;
 

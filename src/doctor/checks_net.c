@@ -32,7 +32,7 @@ static void check_offloads(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
 	struct ig_dr_q_features x = { -1, -1, -1, -1, -1, -1, -1 };
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	char q[96];
 	int ret = d->q->ethtool_features(d->qctx, nd, &x);
 
@@ -70,7 +70,7 @@ static void check_coalesce(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
 	struct ig_dr_q_coalesce x = { 0 };
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	char q[96];
 	int ret = d->q->ethtool_coalesce(d->qctx, nd, &x);
 
@@ -106,7 +106,7 @@ static void check_pause(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
 	struct ig_dr_q_pause x = { 0 };
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	char q[96];
 	int ret = d->q->ethtool_pause(d->qctx, nd, &x);
 
@@ -149,7 +149,7 @@ static void check_queues(struct ig_dr *d, struct ig_dr_pctx *c)
 	struct ig_dr_q_channels ch = { 0 };
 	struct qcount n = { 0 };
 	char path[PATH_MAX], online[256], q[96];
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	struct ig_dr_cpus cpus;
 	int ncpu;
 
@@ -187,7 +187,7 @@ static void check_eth_mtu(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	const char *nd = c->p->netdev;
 	char path[PATH_MAX];
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	int mtu;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", nd);

@@ -61,7 +61,7 @@ static void check_irqs(struct ig_dr *d, struct ig_dr_pctx *c, const char *base,
 {
 	struct irqs x = { .local = local };
 	char path[PATH_MAX], bdf[64];
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 
 	snprintf(path, sizeof(path), "%s/msi_irqs", base);
 	if (ig_dr_list(d, path, true, msi_cb, &x) < 0 &&
@@ -113,7 +113,7 @@ static void check_node(struct ig_dr *d, struct ig_dr_pctx *c, const char *base,
 {
 	char path[PATH_MAX], list[512];
 	struct ig_dr_cpus allowed;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 
 	if (allowed_cpus(d, list, sizeof(list)) ||
 	    ig_dr_cpus_parse(list, &allowed) ||
@@ -185,7 +185,7 @@ static int gov_cb(struct ig_dr *d, const char *cpu, void *arg)
 
 void ig_dr_check_governor(struct ig_dr *d)
 {
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	struct gov g = { 0 };
 
 	ig_dr_list(d, "/sys/devices/system/cpu", false, gov_cb, &g);

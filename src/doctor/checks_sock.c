@@ -51,7 +51,7 @@ static void max_small(struct ig_dr *d, struct sock *s, const char *key,
 		      uint64_t v, const char *id)
 {
 	char path[64];
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 
 	if (!s->has_max || !s->bdp || v >= s->bdp)
 		return;
@@ -71,7 +71,7 @@ static void tcp_small(struct ig_dr *d, struct sock *s, const char *key,
 		      const uint64_t v[3], double usable, const char *id)
 {
 	char path[64];
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 
 	if (!s->has_tcp || !s->bdp || usable >= s->bdp)
 		return;
@@ -90,7 +90,7 @@ static void tcp_small(struct ig_dr *d, struct sock *s, const char *key,
 static void window(struct ig_dr *d, struct sock *s, uint64_t w)
 {
 	uint64_t cap = s->rmem_max < s->wmem_max ? s->rmem_max : s->wmem_max;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 
 	if (s->has_max && w > cap) {
 		f = ig_dr_add(d, IG_DR_SEV_WARN, "sock.window.capped",
@@ -125,7 +125,7 @@ static void window(struct ig_dr *d, struct sock *s, uint64_t w)
 static void congestion(struct ig_dr *d)
 {
 	const char *path = "/proc/sys/net/ipv4/tcp_congestion_control";
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	char cc[64];
 
 	if (ig_dr_read(d, path, cc, sizeof(cc)))

@@ -10,7 +10,7 @@
 static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = c->p;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	bool rdma = p->rdma_dev[0] != 0;
 
 	if (!p->netdev[0] || !strcmp(p->kind, "loopback"))
@@ -81,8 +81,8 @@ int ig_dr_run(const struct ig_dr_opts *o, struct ig_dr_report *r)
 	return d.nomem;
 }
 
-int ig_doctor_top(const char *root, const struct sockaddr *addr,
-		  uint64_t window, struct ig_finding *out, size_t max)
+int ig_dr_top(const char *root, const struct sockaddr *addr, uint64_t window,
+	      struct ig_dr_finding *out, size_t max)
 {
 	struct ig_dr_opts o = { .root = root, .window = window };
 	struct ig_dr_report r;

@@ -37,7 +37,7 @@ struct ig_dr_evidence {
 	char value[128];
 };
 
-struct ig_finding {
+struct ig_dr_finding {
 	enum ig_dr_sev sev;
 	char id[40]; /* stable, e.g. "ipoib.mtu.partition" */
 	char what[320];
@@ -67,7 +67,7 @@ struct ig_dr_path {
 };
 
 struct ig_dr_report {
-	struct ig_finding *f; /* sorted: crit, warn, info; stable */
+	struct ig_dr_finding *f; /* sorted: crit, warn, info; stable */
 	size_t n, cap;
 	struct ig_dr_read_err *err;
 	size_t nerr, errcap;
@@ -105,8 +105,8 @@ void ig_dr_report_free(struct ig_dr_report *r);
  * none).  Copies at most max findings into out; returns how many, or a
  * negative errno.
  */
-int ig_doctor_top(const char *root, const struct sockaddr *addr,
-		  uint64_t window, struct ig_finding *out, size_t max);
+int ig_dr_top(const char *root, const struct sockaddr *addr, uint64_t window,
+	      struct ig_dr_finding *out, size_t max);
 
 /*
  * Error counters of the HCA port behind addr and the host's TCP
@@ -124,20 +124,20 @@ struct ig_dr_counters {
 
 /* Snapshot; 0 or a negative errno (a counter that cannot be read is only
  * absent: has[i] false). */
-int ig_doctor_counters(const char *root, const struct sockaddr *addr,
-		       struct ig_dr_counters *c);
+int ig_dr_counters_read(const char *root, const struct sockaddr *addr,
+			struct ig_dr_counters *c);
 /* Findings "run.port_errors" and "run.tcp_retrans" for what grew between
  * a and b; returns how many were written into out (at most max). */
-size_t ig_doctor_counters_diff(const struct ig_dr_counters *a,
-			       const struct ig_dr_counters *b,
-			       struct ig_finding *out, size_t max);
+size_t ig_dr_counters_diff(const struct ig_dr_counters *a,
+			   const struct ig_dr_counters *b,
+			   struct ig_dr_finding *out, size_t max);
 
 /* Report <-> JSON: {"paths": [...], "findings": [...], "read_errors":
  * [...]}; from_json returns 0 or -EINVAL (-ENOMEM). */
 json_object *ig_dr_report_to_json(const struct ig_dr_report *r);
 int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r);
-json_object *ig_finding_to_json(const struct ig_finding *f);
-const char *ig_sev_name(enum ig_dr_sev s);
+json_object *ig_dr_finding_to_json(const struct ig_dr_finding *f);
+const char *ig_dr_sev_name(enum ig_dr_sev s);
 
 /* Text for people; title names the host. */
 void ig_dr_report_print(FILE *f, const char *title,
@@ -146,6 +146,6 @@ void ig_dr_report_print(FILE *f, const char *title,
 struct ig_ctrl;
 /* Server side of DOCTOR: runs the checks for the control socket's local
  * address and answers FINDINGS.  0 or a negative errno (c->err says). */
-int ig_doctor_serve(struct ig_ctrl *c, json_object *body);
+int ig_dr_serve(struct ig_ctrl *c, json_object *body);
 
 #endif

@@ -32,11 +32,11 @@ struct ig_dr_pctx {
 #define IG_DR_FMT(a, b) __attribute__((format(printf, a, b)))
 
 /* findings.c */
-struct ig_finding *ig_dr_add(struct ig_dr *d, enum ig_dr_sev sev,
-			     const char *id, const char *fmt, ...)
+struct ig_dr_finding *ig_dr_add(struct ig_dr *d, enum ig_dr_sev sev,
+				const char *id, const char *fmt, ...)
 	IG_DR_FMT(4, 5);
-void ig_dr_fix(struct ig_finding *f, const char *fmt, ...) IG_DR_FMT(2, 3);
-void ig_dr_ev(struct ig_finding *f, const char *source, const char *fmt, ...)
+void ig_dr_fix(struct ig_dr_finding *f, const char *fmt, ...) IG_DR_FMT(2, 3);
+void ig_dr_ev(struct ig_dr_finding *f, const char *source, const char *fmt, ...)
 	IG_DR_FMT(3, 4);
 void ig_dr_read_err(struct ig_dr *d, const char *source, int err);
 void ig_dr_sort(struct ig_dr_report *r);

@@ -14,7 +14,7 @@ static const char *const sev_names[] = {
 	[IG_DR_SEV_CRIT] = "crit",
 };
 
-const char *ig_sev_name(enum ig_dr_sev s)
+const char *ig_dr_sev_name(enum ig_dr_sev s)
 {
 	return s <= IG_DR_SEV_CRIT ? sev_names[s] : "?";
 }
@@ -36,11 +36,11 @@ static int grow(void **v, size_t n, size_t *cap, size_t sz)
 	return 0;
 }
 
-struct ig_finding *ig_dr_add(struct ig_dr *d, enum ig_dr_sev sev,
-			     const char *id, const char *fmt, ...)
+struct ig_dr_finding *ig_dr_add(struct ig_dr *d, enum ig_dr_sev sev,
+				const char *id, const char *fmt, ...)
 {
 	struct ig_dr_report *r = d->r;
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	va_list ap;
 
 	if (grow((void **)&r->f, r->n, &r->cap, sizeof(*r->f))) {
@@ -57,7 +57,7 @@ struct ig_finding *ig_dr_add(struct ig_dr *d, enum ig_dr_sev sev,
 	return f;
 }
 
-void ig_dr_fix(struct ig_finding *f, const char *fmt, ...)
+void ig_dr_fix(struct ig_dr_finding *f, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -68,7 +68,7 @@ void ig_dr_fix(struct ig_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-void ig_dr_ev(struct ig_finding *f, const char *source, const char *fmt, ...)
+void ig_dr_ev(struct ig_dr_finding *f, const char *source, const char *fmt, ...)
 {
 	struct ig_dr_evidence *e;
 	va_list ap;
@@ -105,7 +105,7 @@ void ig_dr_read_err(struct ig_dr *d, const char *source, int err)
 void ig_dr_sort(struct ig_dr_report *r)
 {
 	for (size_t i = 1; i < r->n; i++) {
-		struct ig_finding t = r->f[i];
+		struct ig_dr_finding t = r->f[i];
 		size_t j = i;
 
 		for (; j > 0 && r->f[j - 1].sev < t.sev; j--)

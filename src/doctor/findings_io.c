@@ -13,13 +13,13 @@ static void add_str(json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, json_object_new_string(v));
 }
 
-json_object *ig_finding_to_json(const struct ig_finding *f)
+json_object *ig_dr_finding_to_json(const struct ig_dr_finding *f)
 {
 	json_object *o = json_object_new_object(), *ev;
 
 	if (!o)
 		return NULL;
-	add_str(o, "severity", ig_sev_name(f->sev));
+	add_str(o, "severity", ig_dr_sev_name(f->sev));
 	add_str(o, "id", f->id);
 	add_str(o, "what", f->what);
 	ev = json_object_new_array();
@@ -68,7 +68,7 @@ json_object *ig_dr_report_to_json(const struct ig_dr_report *r)
 	for (size_t i = 0; i < r->npaths; i++)
 		json_object_array_add(pa, path_to_json(&r->paths[i]));
 	for (size_t i = 0; i < r->n; i++)
-		json_object_array_add(fa, ig_finding_to_json(&r->f[i]));
+		json_object_array_add(fa, ig_dr_finding_to_json(&r->f[i]));
 	for (size_t i = 0; i < r->nerr; i++) {
 		json_object *e = json_object_new_object();
 
@@ -101,7 +101,7 @@ static int get_s(json_object *o, const char *k, char *buf, size_t len)
 	return 0;
 }
 
-static int finding_from_json(json_object *o, struct ig_finding *f)
+static int finding_from_json(json_object *o, struct ig_dr_finding *f)
 {
 	char sev[16];
 	json_object *ev;

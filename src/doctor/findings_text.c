@@ -38,11 +38,11 @@ static void upper(char *dst, const char *src, size_t len)
 	dst[i] = 0;
 }
 
-static void print_finding(FILE *f, const struct ig_finding *x)
+static void print_finding(FILE *f, const struct ig_dr_finding *x)
 {
 	char sev[8];
 
-	upper(sev, ig_sev_name(x->sev), sizeof(sev));
+	upper(sev, ig_dr_sev_name(x->sev), sizeof(sev));
 	fprintf(f, "%-4s  %s\n      %s\n", sev, x->id, x->what);
 	for (unsigned int i = 0; i < x->nev; i++)
 		fprintf(f, "      evidence: %s = %s\n", x->ev[i].source,

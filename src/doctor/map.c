@@ -95,7 +95,7 @@ static int count_cb(struct ig_dr *d, const char *name, void *arg)
 /* Every netdev that has an RDMA device (no address given). */
 int ig_dr_map_all(struct ig_dr *d)
 {
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	int ndev = 0;
 
 	ig_dr_list(d, "/sys/class/net", false, all_cb, NULL);

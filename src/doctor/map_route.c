@@ -32,7 +32,7 @@ static int owner(struct ig_dr *d, const char *addr, char *ifname, size_t len)
 
 static void route_findings(struct ig_dr *d, struct ig_dr_path *p)
 {
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	char q[96];
 
 	snprintf(q, sizeof(q), "route_lookup(%s)", p->addr);
@@ -74,7 +74,7 @@ static void route_findings(struct ig_dr *d, struct ig_dr_path *p)
 static void check_src(struct ig_dr *d, struct ig_dr_path *p)
 {
 	struct ig_dr_path s = { 0 };
-	struct ig_finding *f;
+	struct ig_dr_finding *f;
 	char sdev[32], q[96];
 
 	if (!p->src[0] || strcmp(p->route_type, "unicast") ||

@@ -71,7 +71,7 @@ static json_object *findings_body(struct ig_dr_report *r)
 	}
 }
 
-int ig_doctor_serve(struct ig_ctrl *c, json_object *body)
+int ig_dr_serve(struct ig_ctrl *c, json_object *body)
 {
 	struct ig_dr_opts o = { .addr_is_local = true };
 	struct ig_dr_report r;

@@ -27,10 +27,4 @@ int ig_dr_remote_fetch(const char *host, const char *port, int timeout_ms,
 		       uint64_t window, const struct ig_auth_key *key,
 		       struct ig_dr_remote *rm);
 
-/* The doctor's output: this host's report and, when rm is not NULL, the
- * server's (or why it is missing).  0 or a negative errno. */
-int ig_dr_output(FILE *f, bool json, const struct ig_dr_report *local,
-		 const struct ig_dr_remote *rm, const char *host,
-		 const char *port);
-
 #endif

@@ -54,7 +54,4 @@ int ig_baseline_compare(json_object *old_doc, json_object *new_doc,
 /* "5", "2.5", "5%" -> percent in [0, IG_BASELINE_MAX_TOL]; else -EINVAL. */
 int ig_baseline_tolerance_parse(const char *s, double *pct);
 
-/* ibgap diff OLD.json NEW.json [--tolerance PCT]: exit status above. */
-int diff_main(int argc, char **argv);
-
 #endif

@@ -98,9 +98,9 @@ static void write_text(FILE *f, const struct ig_dr_report *local,
 	ig_dr_report_print(f, title, &rm->r);
 }
 
-int ig_dr_output(FILE *f, bool json, const struct ig_dr_report *local,
-		 const struct ig_dr_remote *rm, const char *host,
-		 const char *port)
+int ig_report_doctor(FILE *f, bool json, const struct ig_dr_report *local,
+		     const struct ig_dr_remote *rm, const char *host,
+		     const char *port)
 {
 	int ret = 0;
 

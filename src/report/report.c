@@ -280,7 +280,8 @@ static json_object *findings_json(const struct ig_report_env *env)
 	json_object *a = json_object_new_array();
 
 	for (size_t i = 0; a && i < env->nfindings; i++)
-		json_object_array_add(a, ig_finding_to_json(&env->findings[i]));
+		json_object_array_add(a,
+				      ig_dr_finding_to_json(&env->findings[i]));
 	return a;
 }
 
@@ -548,9 +549,9 @@ static void text_findings(FILE *f, const struct ig_report_env *env)
 	if (env->nfindings)
 		fprintf(f, "\nfindings (see 'ibgap doctor HOST' for all):\n");
 	for (size_t i = 0; i < env->nfindings; i++) {
-		const struct ig_finding *x = &env->findings[i];
+		const struct ig_dr_finding *x = &env->findings[i];
 
-		fprintf(f, "%-4s %s: %s\n", ig_sev_name(x->sev), x->id,
+		fprintf(f, "%-4s %s: %s\n", ig_dr_sev_name(x->sev), x->id,
 			x->what);
 		if (x->fix[0])
 			fprintf(f, "     fix: %s\n", x->fix);

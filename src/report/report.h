@@ -2,16 +2,18 @@
 #ifndef IG_REPORT_H
 #define IG_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
 
+#include "doctor/remote.h"
 #include "engine/result.h"
 #include "wire/codec.h"
 
 struct ig_compare;
-struct ig_finding;
+struct ig_dr_finding;
 
 struct ig_report_env {
 	struct ig_sysinfo client;
@@ -21,7 +23,7 @@ struct ig_report_env {
 	bool has_fp;
 	const struct ig_compare *cmp; /* the comparison, or NULL */
 	const char *note;	      /* one line for the reader, or NULL */
-	const struct ig_finding *findings; /* the doctor's, for the run */
+	const struct ig_dr_finding *findings; /* the doctor's, for the run */
 	size_t nfindings;
 };
 
@@ -52,5 +54,12 @@ json_object *ig_report_json(const struct ig_report_env *env,
 
 /* One result as the report's JSON holds it (new reference, or NULL). */
 json_object *ig_result_to_json(const struct ig_result *r);
+
+/* doctor_out.c: the doctor's document, this host's report and, when rm
+ * is not NULL, the server's (or why it is missing), as JSON or text.  0 or
+ * a negative errno. */
+int ig_report_doctor(FILE *f, bool json, const struct ig_dr_report *local,
+		     const struct ig_dr_remote *rm, const char *host,
+		     const char *port);
 
 #endif

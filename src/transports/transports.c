@@ -11,6 +11,6 @@
 const struct ig_xports ig_transports = {
 	.ops = {
 		[IG_XPORT_TCP] = &ig_tcp_ops,
-		[IG_XPORT_VERBS] = &ig_verbs_ops,
+		[IG_XPORT_VERBS] = &ig_vb_ops,
 	},
 };

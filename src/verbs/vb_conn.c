@@ -120,7 +120,7 @@ static int modify(struct ig_session *s, struct ig_stream *st,
 	return 0;
 }
 
-int vb_qp_to_rts(struct ig_session *s, struct ig_stream *st)
+int ig_vb_qp_to_rts(struct ig_session *s, struct ig_stream *st)
 {
 	int ret = modify(s, st, IBV_QPS_RTR);
 
@@ -156,7 +156,7 @@ static int adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 					       "different RDMA devices");
 		return 0;
 	}
-	ret = vb_describe(s, id);
+	ret = ig_vb_describe(s, id);
 	if (ret)
 		return ret;
 	vb->ctx = id->verbs;
@@ -165,7 +165,7 @@ static int adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 	if (!vb->pd)
 		return ig_session_fail(s, errno, "ibv_alloc_pd on %s: %s",
 				       s->xinfo.device, strerror(errno));
-	return vb_pick_cpu(s, vb->ctx);
+	return ig_vb_pick_cpu(s, vb->ctx);
 }
 
 /* Resources, INIT, receives posted: ready for the CM handshake. */
@@ -178,13 +178,13 @@ static int prepare_stream(struct ig_session *s, struct ig_stream *st,
 	vs->id = id;
 	ret = adopt_device(s, id);
 	if (!ret)
-		ret = vb_stream_res(s, st);
+		ret = ig_vb_stream_res(s, st);
 	if (!ret)
 		ret = modify(s, st, IBV_QPS_INIT);
 	if (!ret && s->p.test != IG_TEST_WRITE_BW &&
 	    s->p.test != IG_TEST_WRITE_LAT)
-		ret = vb_post_recvs(st,
-				    ((struct vb_stream *)st->priv)->rx_depth);
+		ret = ig_vb_post_recvs(
+			st, ((struct vb_stream *)st->priv)->rx_depth);
 	return ret;
 }
 
@@ -222,7 +222,7 @@ static int on_request(struct ig_session *s, struct rdma_cm_event *ev)
 	ev->id->context = st;
 	ret = prepare_stream(s, st, ev->id);
 	if (!ret)
-		ret = vb_qp_to_rts(s, st);
+		ret = ig_vb_qp_to_rts(s, st);
 	if (ret) {
 		rdma_reject(ev->id, NULL, 0);
 		return ret;
@@ -306,7 +306,7 @@ static int listen_rdma(struct ig_session *s, uint16_t *port)
 	return 0;
 }
 
-int vb_setup_server(struct ig_session *s)
+int ig_vb_setup_server(struct ig_session *s)
 {
 	struct vb_session *vb = s->xpriv;
 	json_object *o;
@@ -376,7 +376,7 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 			   "the QP",
 			   deadline);
 	if (!ret)
-		ret = vb_qp_to_rts(s, st);
+		ret = ig_vb_qp_to_rts(s, st);
 	if (!ret && rdma_establish(id))
 		ret = ig_session_fail(s, errno, "rdma_establish: %s",
 				      strerror(errno));
@@ -387,7 +387,7 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 	return ret;
 }
 
-int vb_setup_client(struct ig_session *s)
+int ig_vb_setup_client(struct ig_session *s)
 {
 	struct vb_session *vb = s->xpriv;
 	struct sockaddr_storage ss;

@@ -18,7 +18,7 @@
 #include "verbs_int.h"
 
 /* Called on every empty poll: fails once nothing happened for timeout. */
-int vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what)
+int ig_vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what)
 {
 	uint64_t now;
 
@@ -40,18 +40,18 @@ int vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what)
 			       st->s->p.cq_mod, st->s->p.size);
 }
 
-int vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc)
+int ig_vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc)
 {
 	if (st->s->server && atomic_load(&st->s->stop))
 		return 0; /* flushed while the test is torn down: ignore */
 	return ig_session_fail(st->s, EIO,
 			       "verbs stream %u: work completion "
 			       "error %s (vendor error 0x%x, opcode %d)",
-			       st->idx, vb_wc_status(wc->status),
+			       st->idx, ig_vb_wc_status(wc->status),
 			       wc->vendor_err, wc->opcode);
 }
 
-int vb_poll(struct ig_stream *st, struct ibv_cq *cq, struct ibv_wc *wc)
+int ig_vb_poll(struct ig_stream *st, struct ibv_cq *cq, struct ibv_wc *wc)
 {
 	int ne = ibv_poll_cq(cq, VB_POLL, wc);
 
@@ -64,17 +64,17 @@ int vb_poll(struct ig_stream *st, struct ibv_cq *cq, struct ibv_wc *wc)
 }
 
 /* Reaps send completions; each signaled one covers wr_id requests. */
-int vb_reap(struct ig_stream *st)
+int ig_vb_reap(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
 	struct ibv_wc wc[VB_POLL];
-	int ne = vb_poll(st, vs->cq, wc);
+	int ne = ig_vb_poll(st, vs->cq, wc);
 
 	if (ne < 0)
 		return ne;
 	for (int i = 0; i < ne; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS) {
-			int ret = vb_wc_fail(st, &wc[i]);
+			int ret = ig_vb_wc_fail(st, &wc[i]);
 
 			if (ret)
 				return ret;
@@ -86,7 +86,7 @@ int vb_reap(struct ig_stream *st)
 }
 
 /* Posts wrs[0..k) as one chain; the last signaled covers `unsignaled`. */
-int vb_post_chain(struct ig_stream *st, uint32_t k)
+int ig_vb_post_chain(struct ig_stream *st, uint32_t k)
 {
 	struct vb_stream *vs = st->priv;
 	uint32_t mod = st->s->p.cq_mod;
@@ -113,7 +113,7 @@ int vb_post_chain(struct ig_stream *st, uint32_t k)
 	return 0;
 }
 
-ssize_t vb_bw_send(struct ig_stream *st, uint64_t n)
+ssize_t ig_vb_bw_send(struct ig_stream *st, uint64_t n)
 {
 	struct vb_stream *vs = st->priv;
 	uint32_t k = st->s->p.tx_depth - vs->outstanding;
@@ -125,12 +125,12 @@ ssize_t vb_bw_send(struct ig_stream *st, uint64_t n)
 	if (k > n)
 		k = (uint32_t)n;
 	if (k) {
-		ret = vb_post_chain(st, k);
+		ret = ig_vb_post_chain(st, k);
 		if (ret)
 			return ret;
 	}
-	while ((ret = vb_reap(st)) == 0 && !k) {
-		ret = vb_idle(st, &w, "send completion");
+	while ((ret = ig_vb_reap(st)) == 0 && !k) {
+		ret = ig_vb_idle(st, &w, "send completion");
 		if (ret)
 			return ret;
 	}
@@ -139,7 +139,7 @@ ssize_t vb_bw_send(struct ig_stream *st, uint64_t n)
 
 /* One zero-byte signaled request after the unsignaled tail, then wait for
  * every completion: RC completes in order, so the last one means all. */
-int vb_bw_flush(struct ig_stream *st)
+int ig_vb_bw_flush(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
 	struct vb_wait w = { 0 };
@@ -162,17 +162,17 @@ int vb_bw_flush(struct ig_stream *st)
 		vs->unsignaled = 0;
 	}
 	while (vs->outstanding) {
-		ret = vb_reap(st);
+		ret = ig_vb_reap(st);
 		if (ret < 0)
 			return ret;
-		if (ret == 0 && (ret = vb_idle(st, &w, "send completion")))
+		if (ret == 0 && (ret = ig_vb_idle(st, &w, "send completion")))
 			return ret;
 	}
 	return 0;
 }
 
 /* send_bw receiver: count, repost; write_bw receiver: nothing to do. */
-int vb_bw_recv(struct ig_stream *st)
+int ig_vb_bw_recv(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
 	struct ibv_wc wc[VB_POLL];
@@ -184,7 +184,7 @@ int vb_bw_recv(struct ig_stream *st)
 	}
 	while (!atomic_load_explicit(&st->s->rx_stop, memory_order_relaxed)) {
 		uint64_t bytes = 0;
-		int ne = vb_poll(st, vs->rcq, wc), ret;
+		int ne = ig_vb_poll(st, vs->rcq, wc), ret;
 
 		if (ne < 0)
 			return ne;
@@ -192,12 +192,12 @@ int vb_bw_recv(struct ig_stream *st)
 			continue;
 		for (int i = 0; i < ne; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
-				return vb_wc_fail(st, &wc[i]);
+				return ig_vb_wc_fail(st, &wc[i]);
 			bytes += wc[i].byte_len;
 		}
 		ig_stream_rx(st, bytes);
 		vs->rx_posted -= ne;
-		ret = vb_post_recvs(st, (uint32_t)ne);
+		ret = ig_vb_post_recvs(st, (uint32_t)ne);
 		if (ret)
 			return ret;
 	}

@@ -11,7 +11,7 @@
 
 #include "verbs_int.h"
 
-int vb_check_devices(struct ig_session *s)
+int ig_vb_check_devices(struct ig_session *s)
 {
 	int n = 0;
 	struct ibv_device **list = ibv_get_device_list(&n);
@@ -126,7 +126,7 @@ static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
 }
 
 /* Fills s->xinfo from the device and port rdma_cm chose for id. */
-int vb_describe(struct ig_session *s, struct rdma_cm_id *id)
+int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id)
 {
 	struct ig_xinfo *x = &s->xinfo;
 	const char *name = ibv_get_device_name(id->verbs->device);
@@ -203,7 +203,7 @@ static int nth_local_cpu(const char *list, int n, bool from_back)
 	return -1;
 }
 
-int vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
+int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 {
 	char path[PATH_MAX], list[1024] = "";
 	FILE *f;
@@ -230,7 +230,7 @@ int vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 	return 0;
 }
 
-int vb_memlock_fail(struct ig_session *s, int err, size_t len)
+int ig_vb_memlock_fail(struct ig_session *s, int err, size_t len)
 {
 	struct rlimit rl;
 	char lim[32] = "unlimited";

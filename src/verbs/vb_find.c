@@ -34,7 +34,7 @@ static int rdma_port_of(struct rdma_event_channel *ec, struct sockaddr *addr,
 	return found;
 }
 
-int ig_find_rdma_addr(char *addr, size_t addrlen, char *dev, size_t devlen)
+int ig_vb_find_rdma_addr(char *addr, size_t addrlen, char *dev, size_t devlen)
 {
 	struct rdma_event_channel *ec;
 	struct ifaddrs *ifa, *i;

@@ -6,6 +6,6 @@
 
 /* The IPv4 address (and device name) of the first active RDMA port of
  * this host that has one; -ENODEV when there is none. */
-int ig_find_rdma_addr(char *addr, size_t addrlen, char *dev, size_t devlen);
+int ig_vb_find_rdma_addr(char *addr, size_t addrlen, char *dev, size_t devlen);
 
 #endif

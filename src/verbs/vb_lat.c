@@ -27,11 +27,11 @@ static int room(struct ig_stream *st)
 	struct vb_wait w = { 0 };
 
 	while (vs->outstanding >= st->s->p.tx_depth) {
-		int ret = vb_reap(st);
+		int ret = ig_vb_reap(st);
 
 		if (ret < 0)
 			return ret;
-		if (!ret && (ret = vb_idle(st, &w, "send completion")))
+		if (!ret && (ret = ig_vb_idle(st, &w, "send completion")))
 			return ret;
 	}
 	return 0;
@@ -41,7 +41,7 @@ static int send_one(struct ig_stream *st)
 {
 	int ret = room(st);
 
-	return ret ? ret : vb_post_chain(st, 1);
+	return ret ? ret : ig_vb_post_chain(st, 1);
 }
 
 /* Polls both CQs: send completions free slots, receives are counted
@@ -50,23 +50,23 @@ static int poll_mixed(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
 	struct ibv_wc wc[VB_POLL];
-	int ne, recvs = 0, ret = vb_reap(st);
+	int ne, recvs = 0, ret = ig_vb_reap(st);
 
 	if (ret < 0)
 		return ret;
-	ne = vb_poll(st, vs->rcq, wc);
+	ne = ig_vb_poll(st, vs->rcq, wc);
 	if (ne < 0)
 		return ne;
 	for (int i = 0; i < ne; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS) {
-			ret = vb_wc_fail(st, &wc[i]);
+			ret = ig_vb_wc_fail(st, &wc[i]);
 			if (ret)
 				return ret;
 		} else {
 			recvs++;
 		}
 	}
-	if (recvs && (ret = vb_post_recvs(st, (uint32_t)recvs)))
+	if (recvs && (ret = ig_vb_post_recvs(st, (uint32_t)recvs)))
 		return ret;
 	return recvs;
 }
@@ -81,7 +81,7 @@ static int send_ping(struct ig_stream *st)
 		if (ret > 0)
 			return 0;
 		if (!ret)
-			ret = vb_idle(st, &w, "reply");
+			ret = ig_vb_idle(st, &w, "reply");
 	}
 	return ret;
 }
@@ -98,9 +98,9 @@ static int write_ping(struct ig_stream *st)
 	vs->buf[size - 1] = (char)seq;
 	ret = send_one(st);
 	while (!ret && *flag != seq) {
-		ret = vb_reap(st);
+		ret = ig_vb_reap(st);
 		if (!ret)
-			ret = vb_idle(st, &w, "reply");
+			ret = ig_vb_idle(st, &w, "reply");
 		else if (ret > 0)
 			ret = 0;
 	}
@@ -108,7 +108,7 @@ static int write_ping(struct ig_stream *st)
 	return ret;
 }
 
-int vb_lat_ping(struct ig_stream *st)
+int ig_vb_lat_ping(struct ig_stream *st)
 {
 	if (st->s->p.test == IG_TEST_WRITE_LAT)
 		return write_ping(st);
@@ -143,7 +143,7 @@ static int write_pong(struct ig_stream *st)
 		int ret;
 
 		if (*flag != seq) {
-			ret = vb_reap(st);
+			ret = ig_vb_reap(st);
 			if (ret < 0)
 				return ret;
 			continue;
@@ -157,7 +157,7 @@ static int write_pong(struct ig_stream *st)
 	return 0;
 }
 
-int vb_lat_pong(struct ig_stream *st)
+int ig_vb_lat_pong(struct ig_stream *st)
 {
 	if (st->s->p.test == IG_TEST_WRITE_LAT)
 		return write_pong(st);

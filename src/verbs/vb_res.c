@@ -8,7 +8,7 @@
 
 #include "verbs_int.h"
 
-const char *vb_wc_status(enum ibv_wc_status st)
+const char *ig_vb_wc_status(enum ibv_wc_status st)
 {
 	return ibv_wc_status_str(st);
 }
@@ -92,7 +92,7 @@ static void build_wrs(struct ig_session *s, struct vb_stream *vs)
 	}
 }
 
-int vb_stream_res(struct ig_session *s, struct ig_stream *st)
+int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 {
 	struct vb_session *vb = s->xpriv;
 	struct vb_stream *vs = st->priv;
@@ -107,7 +107,7 @@ int vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	vs->mr = ibv_reg_mr(vb->pd, vs->buf, vs->buflen,
 			    IBV_ACCESS_LOCAL_WRITE | vb->access);
 	if (!vs->mr)
-		return vb_memlock_fail(s, errno, vs->buflen);
+		return ig_vb_memlock_fail(s, errno, vs->buflen);
 	vs->cq = ibv_create_cq(vb->ctx, cqe, NULL, NULL, 0);
 	if (vs->cq) {
 		cqe = (int)(vs->rx_depth + 16);
@@ -130,7 +130,7 @@ int vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	return 0;
 }
 
-int vb_post_recvs(struct ig_stream *st, uint32_t n)
+int ig_vb_post_recvs(struct ig_stream *st, uint32_t n)
 {
 	struct vb_stream *vs = st->priv;
 	struct ibv_sge sge = { .addr = (uintptr_t)vs->buf + st->s->p.size,
@@ -151,7 +151,7 @@ int vb_post_recvs(struct ig_stream *st, uint32_t n)
 	return 0;
 }
 
-void vb_stream_free(struct vb_stream *vs)
+void ig_vb_stream_free(struct vb_stream *vs)
 {
 	if (vs->qp)
 		ibv_destroy_qp(vs->qp);
@@ -167,7 +167,7 @@ void vb_stream_free(struct vb_stream *vs)
 	vs->mr = NULL;
 }
 
-void vb_stream_free_buf(struct vb_stream *vs, int numa_node)
+void ig_vb_stream_free_buf(struct vb_stream *vs, int numa_node)
 {
 	free_buf(vs, numa_node);
 }

@@ -15,7 +15,7 @@ static int exchange_mrs(struct ig_session *s);
 static int vb_setup(struct ig_session *s)
 {
 	struct vb_session *vb;
-	int ret = vb_check_devices(s);
+	int ret = ig_vb_check_devices(s);
 
 	if (ret)
 		return ret;
@@ -40,7 +40,7 @@ static int vb_setup(struct ig_session *s)
 				       "%s (is rdma_ucm loaded?)",
 				       strerror(errno));
 	fcntl(vb->ec->fd, F_SETFL, fcntl(vb->ec->fd, F_GETFL) | O_NONBLOCK);
-	ret = s->server ? vb_setup_server(s) : vb_setup_client(s);
+	ret = s->server ? ig_vb_setup_server(s) : ig_vb_setup_client(s);
 	if (!ret && vb->access)
 		ret = exchange_mrs(s);
 	return ret;
@@ -131,10 +131,10 @@ static void vb_cleanup(struct ig_session *s)
 			continue;
 		if (vs->id && vs->established)
 			rdma_disconnect(vs->id);
-		vb_stream_free(vs);
+		ig_vb_stream_free(vs);
 		if (vs->id)
 			rdma_destroy_id(vs->id);
-		vb_stream_free_buf(vs, vb ? vb->numa_node : -1);
+		ig_vb_stream_free_buf(vs, vb ? vb->numa_node : -1);
 		free(vs);
 		s->st[i].priv = NULL;
 	}
@@ -150,15 +150,15 @@ static void vb_cleanup(struct ig_session *s)
 	s->xpriv = NULL;
 }
 
-const struct ig_xport_ops ig_verbs_ops = {
+const struct ig_xport_ops ig_vb_ops = {
 	.name = "verbs",
 	.setup = vb_setup,
 	.stop = vb_stop,
 	.cleanup = vb_cleanup,
-	.bw_send = vb_bw_send,
-	.bw_flush = vb_bw_flush,
-	.bw_recv = vb_bw_recv,
-	.lat_ping = vb_lat_ping,
-	.lat_pong = vb_lat_pong,
+	.bw_send = ig_vb_bw_send,
+	.bw_flush = ig_vb_bw_flush,
+	.bw_recv = ig_vb_bw_recv,
+	.lat_ping = ig_vb_lat_ping,
+	.lat_pong = ig_vb_lat_pong,
 	.rx_confirms = false,
 };

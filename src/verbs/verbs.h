@@ -6,6 +6,6 @@
 
 /* The verbs transport (src/verbs: RC over libibverbs and librdmacm),
  * registered in src/transports. */
-extern const struct ig_xport_ops ig_verbs_ops;
+extern const struct ig_xport_ops ig_vb_ops;
 
 #endif

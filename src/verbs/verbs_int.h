@@ -60,17 +60,17 @@ struct vb_session {
 };
 
 /* vb_dev.c */
-int vb_check_devices(struct ig_session *s);
-int vb_describe(struct ig_session *s, struct rdma_cm_id *id);
-int vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx);
-int vb_memlock_fail(struct ig_session *s, int err, size_t len);
+int ig_vb_check_devices(struct ig_session *s);
+int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id);
+int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx);
+int ig_vb_memlock_fail(struct ig_session *s, int err, size_t len);
 
 /* vb_res.c */
-int vb_stream_res(struct ig_session *s, struct ig_stream *st);
-void vb_stream_free(struct vb_stream *vs);
-void vb_stream_free_buf(struct vb_stream *vs, int numa_node);
-int vb_post_recvs(struct ig_stream *st, uint32_t n);
-const char *vb_wc_status(enum ibv_wc_status st);
+int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st);
+void ig_vb_stream_free(struct vb_stream *vs);
+void ig_vb_stream_free_buf(struct vb_stream *vs, int numa_node);
+int ig_vb_post_recvs(struct ig_stream *st, uint32_t n);
+const char *ig_vb_wc_status(enum ibv_wc_status st);
 
 /* vb_data.c */
 #define VB_SPIN_CHECK (1u << 14)
@@ -81,23 +81,23 @@ struct vb_wait {
 	uint64_t since;
 };
 
-int vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what);
-int vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc);
+int ig_vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what);
+int ig_vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc);
 /* ibv_poll_cq of up to VB_POLL entries: how many, or -errno (said). */
-int vb_poll(struct ig_stream *st, struct ibv_cq *cq, struct ibv_wc *wc);
-int vb_reap(struct ig_stream *st);
-int vb_post_chain(struct ig_stream *st, uint32_t k);
-ssize_t vb_bw_send(struct ig_stream *st, uint64_t n);
-int vb_bw_flush(struct ig_stream *st);
-int vb_bw_recv(struct ig_stream *st);
+int ig_vb_poll(struct ig_stream *st, struct ibv_cq *cq, struct ibv_wc *wc);
+int ig_vb_reap(struct ig_stream *st);
+int ig_vb_post_chain(struct ig_stream *st, uint32_t k);
+ssize_t ig_vb_bw_send(struct ig_stream *st, uint64_t n);
+int ig_vb_bw_flush(struct ig_stream *st);
+int ig_vb_bw_recv(struct ig_stream *st);
 
 /* vb_lat.c */
-int vb_lat_ping(struct ig_stream *st);
-int vb_lat_pong(struct ig_stream *st);
+int ig_vb_lat_ping(struct ig_stream *st);
+int ig_vb_lat_pong(struct ig_stream *st);
 
 /* vb_conn.c */
-int vb_setup_server(struct ig_session *s);
-int vb_setup_client(struct ig_session *s);
-int vb_qp_to_rts(struct ig_session *s, struct ig_stream *st);
+int ig_vb_setup_server(struct ig_session *s);
+int ig_vb_setup_client(struct ig_session *s);
+int ig_vb_qp_to_rts(struct ig_session *s, struct ig_stream *st);
 
 #endif

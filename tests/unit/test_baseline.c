@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/commands.h"
 #include "report/baseline.h"
 #include "host/fingerprint.h"
 #include "testdata.h"
@@ -509,7 +510,7 @@ START_TEST(tolerance_values)
 }
 END_TEST
 
-/* diff_main with stdout and stderr sent to files; returns its status. */
+/* ig_cmd_diff with stdout and stderr sent to files; returns its status. */
 static int run_diff(const char *out, const char *errf, int argc, ...)
 {
 	char *argv[8];
@@ -528,7 +529,7 @@ static int run_diff(const char *out, const char *errf, int argc, ...)
 	ck_assert(fo >= 0 && fe >= 0 && so >= 0 && se >= 0);
 	dup2(fo, 1);
 	dup2(fe, 2);
-	ret = diff_main(argc, argv);
+	ret = ig_cmd_diff(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);

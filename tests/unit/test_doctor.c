@@ -39,9 +39,9 @@ struct ig_dr_ev_want {
 struct ig_dr_find_want {
 	enum ig_dr_sev sev;
 	const char *id;
-	const char *what[2];	 /* substrings of its text */
-	const char *fix;	 /* its fix exactly; NULL: not checked */
-	unsigned int nev;	 /* its number of evidence; 0: not checked */
+	const char *what[2];	    /* substrings of its text */
+	const char *fix;	    /* its fix exactly; NULL: not checked */
+	unsigned int nev;	    /* its number of evidence; 0: not checked */
 	struct ig_dr_ev_want ev[2]; /* evidence it must have */
 };
 
@@ -356,15 +356,14 @@ static void fixture_root(char *buf, size_t len, const char *fixture)
 }
 
 /* Runs the doctor with opts on fixture tree `fixture`, for row `row`. */
-static void run(const char *row, const char *fixture,
-		struct ig_dr_opts opts, struct ig_dr_report *r)
+static void run(const char *row, const char *fixture, struct ig_dr_opts opts,
+		struct ig_dr_report *r)
 {
 	char root[4096];
 
 	fixture_root(root, sizeof(root), fixture);
 	opts.root = root;
-	ck_assert_msg(ig_dr_run(&opts, r) == 0, "%s: the doctor failed",
-		      row);
+	ck_assert_msg(ig_dr_run(&opts, r) == 0, "%s: the doctor failed", row);
 	ck_assert_msg(r->fixture, "%s: the fixture queries were not used", row);
 }
 
@@ -399,7 +398,7 @@ static void report_ids(const struct ig_dr_report *r, char *out, size_t len)
 	ck_assert_uint_le(r->n, 64);
 	for (size_t i = 0; i < r->n; i++) {
 		snprintf(buf[i], sizeof(buf[i]), "%s:%s",
-			 ig_sev_name(r->f[i].sev), r->f[i].id);
+			 ig_dr_sev_name(r->f[i].sev), r->f[i].id);
 		v[i] = buf[i];
 	}
 	join_sorted(v, r->n, out, len);
@@ -421,7 +420,7 @@ static void expect_ids(const char *row, const struct ig_dr_report *r,
 	expect_str(row, "findings", got, exp);
 }
 
-static const struct ig_finding *
+static const struct ig_dr_finding *
 find(const char *row, const struct ig_dr_report *r, const char *id)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -431,7 +430,7 @@ find(const char *row, const struct ig_dr_report *r, const char *id)
 	return NULL;
 }
 
-static void expect_ev(const char *row, const struct ig_finding *f,
+static void expect_ev(const char *row, const struct ig_dr_finding *f,
 		      const struct ig_dr_ev_want *w)
 {
 	for (unsigned int i = 0; i < f->nev; i++)
@@ -446,10 +445,10 @@ static void expect_ev(const char *row, const struct ig_finding *f,
 static void expect_finding(const char *row, const struct ig_dr_report *r,
 			   const struct ig_dr_find_want *w)
 {
-	const struct ig_finding *f = find(row, r, w->id);
+	const struct ig_dr_finding *f = find(row, r, w->id);
 
 	ck_assert_msg(f->sev == w->sev, "%s: %s is %s, want %s", row, f->id,
-		      ig_sev_name(f->sev), ig_sev_name(w->sev));
+		      ig_dr_sev_name(f->sev), ig_dr_sev_name(w->sev));
 	for (size_t i = 0; i < ARRAY_SIZE(w->what) && w->what[i]; i++)
 		ck_assert_msg(strstr(f->what, w->what[i]),
 			      "%s: %s says '%s', without '%s'", row, f->id,
@@ -483,7 +482,8 @@ static void expect_path(const char *who, const struct ig_dr_path *p,
 		expect_str(who, "link_layer", p->link_layer, w->link_layer);
 }
 
-static void expect_paths(const struct ig_dr_case *c, const struct ig_dr_report *r)
+static void expect_paths(const struct ig_dr_case *c,
+			 const struct ig_dr_report *r)
 {
 	char who[96];
 	size_t n;
@@ -497,7 +497,8 @@ static void expect_paths(const struct ig_dr_case *c, const struct ig_dr_report *
 			      c->name, r->npaths, n);
 }
 
-static void expect_errs(const struct ig_dr_case *c, const struct ig_dr_report *r)
+static void expect_errs(const struct ig_dr_case *c,
+			const struct ig_dr_report *r)
 {
 	size_t n;
 
@@ -536,23 +537,20 @@ END_TEST
 START_TEST(top_for_comparison)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
-	struct ig_finding out[5];
+	struct ig_dr_finding out[5];
 	char root[4096];
 
 	fixture_root(root, sizeof(root), "pcie_gen3x8_200g");
 	inet_pton(AF_INET, PEER, &sa.sin_addr);
-	ck_assert_int_eq(ig_doctor_top(root, (struct sockaddr *)&sa, 0, out, 5),
-			 2);
+	ck_assert_int_eq(ig_dr_top(root, (struct sockaddr *)&sa, 0, out, 5), 2);
 	ck_assert_str_eq(out[0].id, "pcie.ceiling");
 	ck_assert_str_eq(out[1].id, "pcie.downtrained");
-	ck_assert_int_eq(ig_doctor_top(root, (struct sockaddr *)&sa, 0, out, 1),
-			 1);
+	ck_assert_int_eq(ig_dr_top(root, (struct sockaddr *)&sa, 0, out, 1), 1);
 	ck_assert_str_eq(out[0].id, "pcie.ceiling");
 	fixture_root(root, sizeof(root), "healthy");
-	ck_assert_int_eq(ig_doctor_top(root, (struct sockaddr *)&sa, 0, out, 5),
-			 0);
-	ck_assert_int_eq(ig_doctor_top("/nonexistent-ibgap-root",
-				       (struct sockaddr *)&sa, 0, out, 5),
+	ck_assert_int_eq(ig_dr_top(root, (struct sockaddr *)&sa, 0, out, 5), 0);
+	ck_assert_int_eq(ig_dr_top("/nonexistent-ibgap-root",
+				   (struct sockaddr *)&sa, 0, out, 5),
 			 -ENOENT);
 }
 END_TEST
@@ -561,12 +559,12 @@ START_TEST(counters_diff)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	struct ig_dr_counters a, b;
-	struct ig_finding out[4];
+	struct ig_dr_finding out[4];
 	char root[4096];
 
 	fixture_root(root, sizeof(root), "ipoib_enhanced");
 	inet_pton(AF_INET, PEER, &sa.sin_addr);
-	ck_assert_int_eq(ig_doctor_counters(root, (struct sockaddr *)&sa, &a),
+	ck_assert_int_eq(ig_dr_counters_read(root, (struct sockaddr *)&sa, &a),
 			 0);
 	ck_assert_str_eq(a.rdma_dev, "mlx5_0");
 	ck_assert_int_eq(a.port, 1);
@@ -575,16 +573,16 @@ START_TEST(counters_diff)
 	ck_assert(a.has_tcp);
 	ck_assert_uint_eq(a.tcp_retrans_segs, 2000000);
 	b = a;
-	ck_assert_uint_eq(ig_doctor_counters_diff(&a, &b, out, 4), 0);
+	ck_assert_uint_eq(ig_dr_counters_diff(&a, &b, out, 4), 0);
 	b.v[0] += 10;
 	b.tcp_out_segs += 10000;
 	b.tcp_retrans_segs += 100; /* 1 % */
-	ck_assert_uint_eq(ig_doctor_counters_diff(&a, &b, out, 4), 2);
+	ck_assert_uint_eq(ig_dr_counters_diff(&a, &b, out, 4), 2);
 	ck_assert_str_eq(out[0].id, "run.port_errors");
 	ck_assert_str_eq(out[0].ev[0].value, "+10 (1523 -> 1533)");
 	ck_assert_str_eq(out[1].id, "run.tcp_retrans");
 	b.tcp_retrans_segs = a.tcp_retrans_segs + 10; /* 0.1 %: not more */
-	ck_assert_uint_eq(ig_doctor_counters_diff(&a, &b, out, 4), 1);
+	ck_assert_uint_eq(ig_dr_counters_diff(&a, &b, out, 4), 1);
 }
 END_TEST
 
@@ -608,10 +606,10 @@ START_TEST(json_round_trip)
 	ck_assert_uint_eq(back.npaths, 1);
 	expect_path("json_round_trip: paths[0]", &back.paths[0],
 		    &(struct ig_dr_path_want){ .netdev = "ib0",
-					    .kind = "ipoib",
-					    .dev = "mlx5_0",
-					    .port = 1,
-					    .rate = 200.0 });
+					       .kind = "ipoib",
+					       .dev = "mlx5_0",
+					       .port = 1,
+					       .rate = 200.0 });
 	ck_assert_str_eq(back.f[0].ev[0].source, r.f[0].ev[0].source);
 	ck_assert_str_eq(back.f[0].fix, r.f[0].fix);
 	json_object_put(o);
@@ -652,9 +650,9 @@ START_TEST(live_loopback)
 	ck_assert(!r.fixture);
 	expect_path("live_loopback: paths[0]", &r.paths[0],
 		    &(struct ig_dr_path_want){ .netdev = "lo",
-					    .kind = "loopback",
-					    .dev = "",
-					    .route_type = "local" });
+					       .kind = "loopback",
+					       .dev = "",
+					       .route_type = "local" });
 	find("live_loopback", &r, "route.loopback");
 	ig_dr_report_free(&r);
 }
@@ -687,31 +685,32 @@ START_TEST(util_rates)
 	double lane;
 	int lanes;
 
-	ck_assert_int_eq(ig_dr_ib_rate_parse("100 Gb/sec (4X EDR)", &lanes, &lane,
-					  &name, &coding),
+	ck_assert_int_eq(ig_dr_ib_rate_parse("100 Gb/sec (4X EDR)", &lanes,
+					     &lane, &name, &coding),
 			 0);
 	ck_assert_int_eq(lanes, 4);
 	ck_assert_double_eq_tol(lane, 25.0, 1e-9);
 	ck_assert_str_eq(name, "EDR");
-	ck_assert_int_eq(ig_dr_ib_rate_parse("10 Gb/sec (1X FDR10)", &lanes, &lane,
-					  &name, &coding),
+	ck_assert_int_eq(ig_dr_ib_rate_parse("10 Gb/sec (1X FDR10)", &lanes,
+					     &lane, &name, &coding),
 			 0);
 	ck_assert_str_eq(name, "FDR10");
 	ck_assert_double_eq_tol(lane, 10.0, 1e-9);
 	/* kernels before 5.x print SDR without a name */
 	ck_assert_int_eq(ig_dr_ib_rate_parse("10 Gb/sec (4X)", &lanes, &lane,
-					  &name, &coding),
+					     &name, &coding),
 			 0);
 	ck_assert_str_eq(name, "SDR");
 	ck_assert_double_eq_tol(lane * lanes, 8.0, 1e-9);
 	ck_assert_int_eq(ig_dr_ib_rate_parse("fast", &lanes, &lane, &name,
-					  &coding),
+					     &coding),
 			 -EINVAL);
 	ck_assert_int_eq(ig_dr_ib_rate_parse("1 Gb/sec (4X ZDR)", &lanes, &lane,
-					  &name, &coding),
+					     &name, &coding),
 			 -EINVAL);
 	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(2.5), 2.0, 1e-9);
-	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(8.0), 8.0 * 128 / 130, 1e-9);
+	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(8.0), 8.0 * 128 / 130,
+				1e-9);
 	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(16.0), 16.0 * 128 / 130,
 				1e-9);
 	ck_assert_double_eq_tol(ig_dr_pcie_lane_gbps(0), 0, 1e-9);
@@ -723,11 +722,13 @@ START_TEST(util_gids)
 	uint8_t a[16], b[16];
 
 	ck_assert_int_eq(
-		ig_fp_gid_parse("fe80:0000:0000:0000:0c42:a103:00b5:1c2e", a), 0);
-	ck_assert_int_eq(ig_fp_ipoib_hwaddr_gid("00:00:10:49:fe:80:00:00:00:00:00:"
-					     "00:0c:42:a1:03:00:b5:1c:2e",
-					     b),
-			 0);
+		ig_fp_gid_parse("fe80:0000:0000:0000:0c42:a103:00b5:1c2e", a),
+		0);
+	ck_assert_int_eq(
+		ig_fp_ipoib_hwaddr_gid("00:00:10:49:fe:80:00:00:00:00:00:"
+				       "00:0c:42:a1:03:00:b5:1c:2e",
+				       b),
+		0);
 	ck_assert_mem_eq(a, b, 16);
 	ck_assert_int_eq(a[15], 0x2e);
 	ck_assert_int_eq(ig_fp_ipoib_hwaddr_gid("00:11:22", b), -EINVAL);
