@@ -78,6 +78,18 @@ int ig_json_copy_str(json_object *o, const char *key, char *buf, size_t len)
 	return 0;
 }
 
+int ig_json_copy_str_opt(json_object *o, const char *key, char *buf, size_t len)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v) {
+		if (len)
+			buf[0] = 0;
+		return 0;
+	}
+	return ig_json_copy_str(o, key, buf, len);
+}
+
 json_object *ig_json_get_array(json_object *o, const char *key)
 {
 	return member(o, key, json_type_array);

@@ -23,6 +23,10 @@ int ig_json_get_double(json_object *o, const char *key, double *v);
 int ig_json_get_str(json_object *o, const char *key, const char **v);
 /* A string, copied into buf (truncated, always NUL-terminated). */
 int ig_json_copy_str(json_object *o, const char *key, char *buf, size_t len);
+/* The same, but an absent or null member is "" (and 0): an optional
+ * string. */
+int ig_json_copy_str_opt(json_object *o, const char *key, char *buf,
+			 size_t len);
 /* An array, or NULL when key is absent or not an array. */
 json_object *ig_json_get_array(json_object *o, const char *key);
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "doctor_int.h"
-#include "wire/proto.h"
 
 static void add_str(json_object *o, const char *k, const char *v)
 {
@@ -86,31 +86,16 @@ json_object *ig_dr_report_to_json(const struct ig_dr_report *r)
 	return o;
 }
 
-/* Copies the string under k (absent: "") into buf; -EINVAL if not a
- * string. */
-static int get_s(json_object *o, const char *k, char *buf, size_t len)
-{
-	json_object *v;
-
-	buf[0] = 0;
-	if (!json_object_object_get_ex(o, k, &v) || !v)
-		return 0;
-	if (!json_object_is_type(v, json_type_string))
-		return -EINVAL;
-	snprintf(buf, len, "%s", json_object_get_string(v));
-	return 0;
-}
-
 static int finding_from_json(json_object *o, struct ig_dr_finding *f)
 {
 	char sev[16];
 	json_object *ev;
 
 	memset(f, 0, sizeof(*f));
-	if (get_s(o, "severity", sev, sizeof(sev)) ||
-	    get_s(o, "id", f->id, sizeof(f->id)) ||
-	    get_s(o, "what", f->what, sizeof(f->what)) ||
-	    get_s(o, "fix", f->fix, sizeof(f->fix)) || !f->id[0])
+	if (ig_json_copy_str_opt(o, "severity", sev, sizeof(sev)) ||
+	    ig_json_copy_str_opt(o, "id", f->id, sizeof(f->id)) ||
+	    ig_json_copy_str_opt(o, "what", f->what, sizeof(f->what)) ||
+	    ig_json_copy_str_opt(o, "fix", f->fix, sizeof(f->fix)) || !f->id[0])
 		return -EINVAL;
 	if (!strcmp(sev, "crit"))
 		f->sev = IG_DR_SEV_CRIT;
@@ -128,8 +113,10 @@ static int finding_from_json(json_object *o, struct ig_dr_finding *f)
 		json_object *e = json_object_array_get_idx(ev, i);
 		struct ig_dr_evidence *x = &f->ev[f->nev++];
 
-		if (get_s(e, "source", x->source, sizeof(x->source)) ||
-		    get_s(e, "value", x->value, sizeof(x->value)))
+		if (ig_json_copy_str_opt(e, "source", x->source,
+					 sizeof(x->source)) ||
+		    ig_json_copy_str_opt(e, "value", x->value,
+					 sizeof(x->value)))
 			return -EINVAL;
 	}
 	return 0;
@@ -140,33 +127,27 @@ static int path_from_json(json_object *o, struct ig_dr_path *p)
 	json_object *rd, *v;
 
 	memset(p, 0, sizeof(*p));
-	if (get_s(o, "address", p->addr, sizeof(p->addr)) ||
-	    get_s(o, "route_type", p->route_type, sizeof(p->route_type)) ||
-	    get_s(o, "route_dev", p->route_dev, sizeof(p->route_dev)) ||
-	    get_s(o, "source", p->src, sizeof(p->src)) ||
-	    get_s(o, "netdev", p->netdev, sizeof(p->netdev)) ||
-	    get_s(o, "kind", p->kind, sizeof(p->kind)))
+	if (ig_json_copy_str_opt(o, "address", p->addr, sizeof(p->addr)) ||
+	    ig_json_copy_str_opt(o, "route_type", p->route_type,
+				 sizeof(p->route_type)) ||
+	    ig_json_copy_str_opt(o, "route_dev", p->route_dev,
+				 sizeof(p->route_dev)) ||
+	    ig_json_copy_str_opt(o, "source", p->src, sizeof(p->src)) ||
+	    ig_json_copy_str_opt(o, "netdev", p->netdev, sizeof(p->netdev)) ||
+	    ig_json_copy_str_opt(o, "kind", p->kind, sizeof(p->kind)))
 		return -EINVAL;
 	if (!json_object_object_get_ex(o, "rdma", &rd) || !rd)
 		return 0;
-	if (get_s(rd, "device", p->rdma_dev, sizeof(p->rdma_dev)) ||
-	    get_s(rd, "link_layer", p->link_layer, sizeof(p->link_layer)))
+	if (ig_json_copy_str_opt(rd, "device", p->rdma_dev,
+				 sizeof(p->rdma_dev)) ||
+	    ig_json_copy_str_opt(rd, "link_layer", p->link_layer,
+				 sizeof(p->link_layer)))
 		return -EINVAL;
 	if (json_object_object_get_ex(rd, "port", &v))
 		p->port = json_object_get_int(v);
 	if (json_object_object_get_ex(rd, "rate_gbps", &v))
 		p->rate_gbps = json_object_get_double(v);
 	return 0;
-}
-
-static json_object *get_array(json_object *o, const char *k)
-{
-	json_object *a;
-
-	if (!json_object_object_get_ex(o, k, &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return NULL;
-	return a;
 }
 
 static int errs_from_json(json_object *ea, struct ig_dr_report *r)
@@ -181,8 +162,10 @@ static int errs_from_json(json_object *ea, struct ig_dr_report *r)
 		json_object *e = json_object_array_get_idx(ea, i);
 		struct ig_dr_read_err *x = &r->err[r->nerr++];
 
-		if (get_s(e, "source", x->source, sizeof(x->source)) ||
-		    get_s(e, "error", x->error, sizeof(x->error)))
+		if (ig_json_copy_str_opt(e, "source", x->source,
+					 sizeof(x->source)) ||
+		    ig_json_copy_str_opt(e, "error", x->error,
+					 sizeof(x->error)))
 			return -EINVAL;
 	}
 	return 0;
@@ -190,7 +173,8 @@ static int errs_from_json(json_object *ea, struct ig_dr_report *r)
 
 int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r)
 {
-	json_object *pa = get_array(o, "paths"), *fa = get_array(o, "findings");
+	json_object *pa = ig_json_get_array(o, "paths"),
+		    *fa = ig_json_get_array(o, "findings");
 	size_t n = fa ? json_object_array_length(fa) : 0;
 	int ret;
 
@@ -211,7 +195,7 @@ int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r)
 		if (finding_from_json(json_object_array_get_idx(fa, i),
 				      &r->f[r->n++]))
 			return -EINVAL;
-	ret = errs_from_json(get_array(o, "read_errors"), r);
+	ret = errs_from_json(ig_json_get_array(o, "read_errors"), r);
 	if (ret)
 		return ret;
 	ig_dr_sort(r);

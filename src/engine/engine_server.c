@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/json.h"
 #include "engine_int.h"
 #include "fault.h"
 #include "wire/codec.h"
@@ -52,9 +53,8 @@ static int on_sync(struct ig_session *s, json_object *o)
 	json_object *a;
 	int ret;
 
-	if (!json_object_object_get_ex(o, "rx_bytes", &a) ||
-	    !json_object_is_type(a, json_type_array) ||
-	    json_object_array_length(a) != s->nstreams)
+	a = ig_json_get_array(o, "rx_bytes");
+	if (!a || json_object_array_length(a) != s->nstreams)
 		return ig_session_fail(s, EPROTO,
 				       "SYNC without one byte "
 				       "count per stream (%u streams)",

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "common/json.h"
 #include "verbs.h"
 #include "verbs_int.h"
 
@@ -76,9 +77,8 @@ static int recv_mrs(struct ig_session *s)
 	if (ret)
 		return ret;
 	/* json-c asserts on array calls with another type: check first */
-	if (!json_object_object_get_ex(o, "mrs", &a) ||
-	    !json_object_is_type(a, json_type_array) ||
-	    json_object_array_length(a) != s->nstreams)
+	a = ig_json_get_array(o, "mrs");
+	if (!a || json_object_array_length(a) != s->nstreams)
 		ret = -EPROTO;
 	for (unsigned int i = 0; !ret && i < s->nstreams; i++) {
 		struct vb_stream *vs = s->st[i].priv;
