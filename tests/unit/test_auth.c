@@ -18,6 +18,7 @@
 #include <openssl/evp.h>
 
 #include "wire/auth.h"
+#include "testmain.h"
 
 #define KEY_TEXT "0123456789abcdef-test-secret"
 #define ZEROS64                            \
@@ -323,11 +324,5 @@ static Suite *auth_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(auth_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(auth_suite());
 }

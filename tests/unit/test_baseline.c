@@ -15,6 +15,7 @@
 #include "report/baseline.h"
 #include "host/fingerprint.h"
 #include "testdata.h"
+#include "testmain.h"
 
 static json_object *load_ok(const char *rel)
 {
@@ -650,11 +651,5 @@ static Suite *baseline_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(baseline_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(baseline_suite());
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "testmain.h"
 
 #define NS 1000000000ull
 #define MAX_ARGS 40
@@ -511,11 +512,5 @@ static Suite *cli_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(cli_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(cli_suite());
 }

@@ -16,6 +16,7 @@
 
 #include "report/compare.h"
 #include "engine/result.h"
+#include "testmain.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define KB 1024ull
@@ -971,11 +972,5 @@ static Suite *compare_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(compare_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(compare_suite());
 }

@@ -16,6 +16,7 @@
 #include "host/cpu.h"
 #include "host/sysinfo.h"
 #include "testdata.h"
+#include "testmain.h"
 
 #define SENTINEL 0x5a5a5a5a5a5a5a5aull
 #define STAT_CAP (1024 * 1024) /* the 1 MiB cap promised by ig_cpu_snap */
@@ -551,11 +552,5 @@ static Suite *cpu_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(cpu_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(cpu_suite());
 }

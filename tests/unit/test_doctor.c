@@ -19,6 +19,7 @@
 #include "doctor/doctor_int.h"
 #include "host/fingerprint_net.h"
 #include "testdata.h"
+#include "testmain.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PEER "192.0.2.20"
@@ -759,11 +760,5 @@ static Suite *doctor_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(doctor_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(doctor_suite());
 }

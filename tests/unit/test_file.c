@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/file.h"
+#include "testmain.h"
 
 #define BIG (200 * 1024) /* more than one 64 KiB buffer */
 
@@ -174,11 +175,5 @@ static Suite *file_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(file_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(file_suite());
 }

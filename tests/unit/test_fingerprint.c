@@ -12,6 +12,7 @@
 #include "host/fingerprint.h"
 #include "host/sysinfo.h"
 #include "testdata.h"
+#include "testmain.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -295,11 +296,5 @@ static Suite *fingerprint_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(fingerprint_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(fingerprint_suite());
 }

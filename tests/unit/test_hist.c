@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/hist.h"
+#include "testmain.h"
 
 #define REL_1PCT 0.01
 #define REL_EXACT 1e-9
@@ -584,11 +585,5 @@ static Suite *hist_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(hist_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(hist_suite());
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "testmain.h"
 
 static json_object *doc(void)
 {
@@ -133,11 +134,5 @@ static Suite *json_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(json_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(json_suite());
 }

@@ -15,6 +15,7 @@
 #include "cmd/lobby.h"
 #include "wire/proto.h"
 #include "testwire.h"
+#include "testmain.h"
 
 #define SEC 1000000000ull
 
@@ -163,11 +164,5 @@ static Suite *lobby_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(lobby_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(lobby_suite());
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/params.h"
+#include "testmain.h"
 
 #define NS 1000000000ull
 
@@ -550,11 +551,5 @@ static Suite *params_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(params_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(params_suite());
 }

@@ -25,6 +25,7 @@
 
 #include "report/plot.h"
 #include "report/plot_int.h"
+#include "testmain.h"
 
 #define NSIZES 20 /* 2 .. 1M */
 #define NSAMPLES 9
@@ -686,11 +687,5 @@ static Suite *plot_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(plot_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(plot_suite());
 }

@@ -17,6 +17,7 @@
 
 #include "wire/proto.h"
 #include "testwire.h"
+#include "testmain.h"
 
 #define N_FUZZ 10000
 #define FUZZ_MAX_LEN 160
@@ -786,11 +787,5 @@ static Suite *proto_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(proto_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(proto_suite());
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "common/repeat.h"
+#include "testmain.h"
 
 #define TOL_T 5e-4  /* the table has three decimals */
 #define TOL_X 1e-12 /* exact arithmetic on small samples */
@@ -292,11 +293,5 @@ static Suite *repeat_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(repeat_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(repeat_suite());
 }

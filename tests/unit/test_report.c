@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "report/report.h"
+#include "testmain.h"
 
 #define NS_LAT 50 /* enough for p50 and p90, not for p99 */
 
@@ -794,11 +795,5 @@ static Suite *report_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(report_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(report_suite());
 }

@@ -9,6 +9,7 @@
 
 #include "common/params.h"
 #include "transports/transports.h"
+#include "testmain.h"
 
 START_TEST(t_every_id_registered)
 {
@@ -64,11 +65,5 @@ static Suite *transports_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(transports_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(transports_suite());
 }
