@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/* The report as CSV (--format csv): one row per result. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "report_int.h"
+
+static const char *const csv_head_pre =
+	"test,transport,size,streams,iterations,seconds,bytes,bw_gbps,msg_rate";
+static const char *const csv_head_post =
+	"cpu_client_total_pct,cpu_client_us_per_kib,"
+	"cpu_server_total_pct,cpu_server_us_per_kib,warning";
+
+/* RFC 4180: quoted, with quotes doubled, when it holds , " CR or LF. */
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* ",value" or "," when absent. */
+static void csv_num(FILE *f, bool has, double v)
+{
+	if (has)
+		fprintf(f, ",%.12g", v);
+	else
+		fputc(',', f);
+}
+
+static void csv_row(FILE *f, const struct ig_result *r)
+{
+	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
+	bool sv = r->has_cpu_server;
+	struct ig_rep_lat lv;
+
+	ig_rep_lat_view(r, &lv);
+	csv_str(f, ig_rep_test(r));
+	fputc(',', f);
+	csv_str(f, ig_rep_transport(r));
+	fprintf(f, ",%" PRIu64 ",%" PRIu32 ",%" PRIu64, r->params.size,
+		r->params.streams, r->iterations);
+	csv_num(f, true, r->seconds);
+	fprintf(f, ",%" PRIu64, r->bytes);
+	csv_num(f, true, r->bw_gbps);
+	csv_num(f, true, r->msg_rate);
+	for (int i = 0; i < LAT_N; i++)
+		csv_num(f, lv.has[i], lv.us[i]);
+	csv_num(f, true, cc->total_pct);
+	csv_num(f, cc->us_per_kib >= 0, cc->us_per_kib);
+	csv_num(f, sv, cs->total_pct);
+	csv_num(f, sv && cs->us_per_kib >= 0, cs->us_per_kib);
+	fputc(',', f);
+	csv_str(f, r->warning);
+	fputc('\n', f);
+}
+
+int ig_rep_csv(FILE *f, const struct ig_report_env *env,
+	       const struct ig_result *res, size_t n)
+{
+	fputs(csv_head_pre, f);
+	for (int i = 0; i < LAT_N; i++)
+		fprintf(f, ",lat_%s_us", ig_rep_lat_keys[i]);
+	fprintf(f, ",%s\n", csv_head_post);
+	for (size_t i = 0; i < n; i++)
+		csv_row(f, &res[i]);
+	if (env->cmp)
+		ig_compare_csv(f, env->cmp);
+	return 0;
+}

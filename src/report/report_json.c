@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+/* The report as one JSON document (--format json). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "compare.h"
+#include "doctor/doctor.h"
+#include "report_int.h"
+
+#define IG_SCHEMA "ibgap/1"
+
+static json_object *lat_to_json(const struct ig_result *r)
+{
+	json_object *o = json_object_new_object();
+	struct ig_rep_lat lv;
+
+	if (!o)
+		return NULL;
+	ig_rep_lat_view(r, &lv);
+	for (int i = 0; i < LAT_N; i++) {
+		if (lv.has[i] &&
+		    ig_json_add_double(o, ig_rep_lat_keys[i], lv.us[i])) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static json_object *cpu_pair_to_json(const struct ig_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (ig_json_add(o, "client", ig_cpu_usage_to_json(&r->cpu_client)) ||
+	    (r->has_cpu_server &&
+	     ig_json_add(o, "server", ig_cpu_usage_to_json(&r->cpu_server)))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_object *window_to_json(const struct ig_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (ig_json_add_u64(o, "requested", r->window_requested) ||
+	    ig_json_add_u64(o, "snd", r->window_snd) ||
+	    ig_json_add_u64(o, "rcv", r->window_rcv)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_object *device_to_json(const struct ig_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (r->xinfo.valid)
+		ig_json_add(o, "client", ig_xinfo_to_json(&r->xinfo));
+	if (r->xinfo_server.valid)
+		ig_json_add(o, "server", ig_xinfo_to_json(&r->xinfo_server));
+	return o;
+}
+
+static json_object *streams_json(const struct ig_result *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0;
+	     a && i < r->params.streams && i < IG_MAX_STREAMS; i++) {
+		json_object *e = json_object_new_object();
+		double secs = r->seconds > 0 ? r->seconds : 1;
+
+		ig_json_add_u64(e, "stream", i);
+		ig_json_add_u64(e, "iterations", r->stream_msgs[i]);
+		ig_json_add_double(e, "bw_gbps",
+				   (double)r->stream_msgs[i] *
+					   (double)r->params.size * 8 / secs /
+					   1e9);
+		json_object_array_add(a, e);
+	}
+	return a;
+}
+
+/* --bidir: bw_gbps is the client->server direction; this adds the other
+ * and the sum. */
+static json_object *bidir_json(const struct ig_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	ig_json_add_double(o, "forward_gbps", r->bw_gbps);
+	ig_json_add_double(o, "reverse_gbps", ig_rep_reverse_gbps(r));
+	ig_json_add_double(o, "total_gbps",
+			   r->bw_gbps + ig_rep_reverse_gbps(r));
+	ig_json_add_u64(o, "reverse_bytes", r->rev_bytes);
+	ig_json_add_double(o, "reverse_seconds", r->rev_seconds);
+	return o;
+}
+
+static json_object *repeat_json(const struct ig_repeat *p)
+{
+	json_object *o = json_object_new_object();
+
+	ig_json_add_u64(o, "runs", p->n);
+	ig_json_add_str(o, "metric", p->metric ? p->metric : "");
+	ig_json_add_double(o, "mean", p->mean);
+	ig_json_add_double(o, "stdev", p->stdev);
+	ig_json_add_u64(o, "level", p->level);
+	ig_json_add_double(o, "ci_low", p->ci_lo);
+	ig_json_add_double(o, "ci_high", p->ci_hi);
+	if (p->width_pct > 0) {
+		ig_json_add_double(o, "width_pct", p->width_pct);
+		ig_json_add(o, "met", json_object_new_boolean(p->met));
+	}
+	return o;
+}
+
+json_object *ig_result_to_json(const struct ig_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (ig_json_add_str(o, "test", ig_rep_test(r)) ||
+	    ig_json_add_str(o, "transport", ig_rep_transport(r)) ||
+	    ig_json_add_u64(o, "size", r->params.size) ||
+	    ig_json_add_u64(o, "streams", r->params.streams) ||
+	    ig_json_add_u64(o, "iterations", r->iterations) ||
+	    ig_json_add_double(o, "seconds", r->seconds) ||
+	    ig_json_add_u64(o, "bytes", r->bytes) ||
+	    ig_json_add_double(o, "bw_gbps", r->bw_gbps) ||
+	    ig_json_add_double(o, "msg_rate", r->msg_rate) ||
+	    (r->has_lat && ig_json_add(o, "lat_us", lat_to_json(r))) ||
+	    ig_json_add(o, "cpu", cpu_pair_to_json(r)) ||
+	    (ig_rep_has_window(r) &&
+	     ig_json_add(o, "window", window_to_json(r))) ||
+	    ((r->xinfo.valid || r->xinfo_server.valid) &&
+	     ig_json_add(o, "device", device_to_json(r))) ||
+	    (r->params.streams > 1 &&
+	     ig_json_add(o, "per_stream", streams_json(r))) ||
+	    (r->rep.n > 1 && ig_json_add(o, "repeat", repeat_json(&r->rep))) ||
+	    (r->partial &&
+	     ig_json_add(o, "partial", json_object_new_boolean(1))) ||
+	    (r->has_bidir && ig_json_add(o, "bidir", bidir_json(r))) ||
+	    (r->warning[0] && ig_json_add_str(o, "warning", r->warning))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_object *host_json(const struct ig_sysinfo *si,
+			      const struct ig_fingerprint *fp)
+{
+	json_object *o = ig_sysinfo_to_json(si);
+
+	if (o && fp &&
+	    ig_json_add(o, "fingerprint", ig_fingerprint_to_json(fp))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_object *findings_json(const struct ig_report_env *env)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < env->nfindings; i++)
+		json_object_array_add(a,
+				      ig_dr_finding_to_json(&env->findings[i]));
+	return a;
+}
+
+json_object *ig_report_json(const struct ig_report_env *env,
+			    const struct ig_result *res, size_t n)
+{
+	json_object *root = json_object_new_object();
+	json_object *jenv, *arr;
+
+	if (!root)
+		return NULL;
+	/* ig_json_add() owns what it is given, even on failure: no leak below. */
+	if (ig_json_add_str(root, "schema", IG_SCHEMA))
+		goto err_root;
+	jenv = json_object_new_object();
+	if (ig_json_add(root, "env", jenv) ||
+	    ig_json_add(jenv, "client",
+			host_json(&env->client,
+				  env->has_fp ? &env->fp_client : NULL)) ||
+	    ig_json_add(jenv, "server",
+			host_json(&env->server,
+				  env->has_fp ? &env->fp_server : NULL)))
+		goto err_root;
+	if (env->note && ig_json_add_str(root, "note", env->note))
+		goto err_root;
+	arr = json_object_new_array();
+	if (ig_json_add(root, "results", arr))
+		goto err_root;
+	if (env->nfindings && ig_json_add(root, "findings", findings_json(env)))
+		goto err_root;
+	if (env->cmp && (env->cmp->npairs || env->cmp->nnhalf) &&
+	    ig_json_add(root, "comparison", ig_compare_to_json(env->cmp)))
+		goto err_root;
+	for (size_t i = 0; i < n; i++) {
+		json_object *jr = ig_result_to_json(&res[i]);
+
+		if (!jr)
+			goto err_root;
+		if (json_object_array_add(arr, jr) < 0) {
+			json_object_put(jr);
+			goto err_root;
+		}
+	}
+	return root;
+
+err_root:
+	json_object_put(root);
+	return NULL;
+}
+
+int ig_rep_json(FILE *f, const struct ig_report_env *env,
+		const struct ig_result *res, size_t n)
+{
+	const int flags = JSON_C_TO_STRING_PRETTY |
+			  JSON_C_TO_STRING_NOSLASHESCAPE;
+	json_object *root = ig_report_json(env, res, n);
+	const char *s;
+
+	if (!root) {
+		fprintf(stderr,
+			"ibgap: report: out of memory building the JSON document of %zu results\n",
+			n);
+		return -ENOMEM;
+	}
+	s = json_object_to_json_string_ext(root, flags);
+	if (!s) {
+		json_object_put(root);
+		fprintf(stderr,
+			"ibgap: report: out of memory printing the JSON document\n");
+		return -ENOMEM;
+	}
+	fputs(s, f);
+	fputc('\n', f);
+	json_object_put(root);
+	return 0;
+}

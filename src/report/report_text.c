@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/* The report as a table for people (--format text, the default). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "doctor/doctor.h"
+#include "report_int.h"
+
+enum {
+	C_TEST,
+	C_TRANSPORT,
+	C_SIZE,
+	C_STREAMS,
+	C_SECONDS,
+	C_GBPS,
+	C_MMSG,
+	C_P50,
+	C_P99,
+	C_P999,
+	C_MAX,
+	C_CPU_CL,
+	C_CPU_SV,
+	C_DEM_CL,
+	C_DEM_SV,
+	NCOL
+};
+
+/* Negative width: left-aligned. */
+static const struct {
+	const char *head;
+	int width;
+} cols[NCOL] = {
+	[C_TEST] = { "test", -9 },	[C_TRANSPORT] = { "transport", -9 },
+	[C_SIZE] = { "size", 6 },	[C_STREAMS] = { "streams", 7 },
+	[C_SECONDS] = { "seconds", 7 }, [C_GBPS] = { "Gb/s", 8 },
+	[C_MMSG] = { "Mmsg/s", 8 },	[C_P50] = { "p50", 8 },
+	[C_P99] = { "p99", 8 },		[C_P999] = { "p99.9", 8 },
+	[C_MAX] = { "max", 8 },		[C_CPU_CL] = { "client", 6 },
+	[C_CPU_SV] = { "server", 6 },	[C_DEM_CL] = { "client", 7 },
+	[C_DEM_SV] = { "server", 7 },
+};
+
+#define CELL_LEN 32
+
+static const char *const units_line =
+	"Gb/s = 10^9 bit/s; latency = half round trip, microseconds; "
+	"CPU = % of all CPUs of that host; us/KiB = CPU microseconds per KiB "
+	"of payload (netperf service demand)";
+
+static int col_offset(int c)
+{
+	int off = 0;
+
+	for (int i = 0; i < c; i++)
+		off += abs(cols[i].width) + 1;
+	return off;
+}
+
+static void print_cells(FILE *f, char cell[NCOL][CELL_LEN])
+{
+	for (int i = 0; i < NCOL; i++)
+		fprintf(f, "%s%*s", i ? " " : "", cols[i].width, cell[i]);
+	fputc('\n', f);
+}
+
+/* "---- label ----" over columns a..b; *pos is the current column. */
+static void print_group(FILE *f, int *pos, int a, int b, const char *label)
+{
+	static const char dash[] = "----------------------------------------";
+	int start = col_offset(a);
+	int w = col_offset(b) + abs(cols[b].width) - start;
+	int fill = w - (int)strlen(label) - 2;
+	int left = fill > 0 ? fill / 2 : 0;
+	int right = fill > 0 ? fill - left : 0;
+
+	fprintf(f, "%*s%.*s %s %.*s", start - *pos, "", left, dash, label,
+		right, dash);
+	*pos = start + w;
+}
+
+static void text_head(FILE *f)
+{
+	char cell[NCOL][CELL_LEN];
+	int pos = 0;
+
+	print_group(f, &pos, C_P50, C_MAX, "latency, us");
+	print_group(f, &pos, C_CPU_CL, C_CPU_SV, "CPU %");
+	print_group(f, &pos, C_DEM_CL, C_DEM_SV, "us/KiB");
+	fputc('\n', f);
+	for (int i = 0; i < NCOL; i++)
+		snprintf(cell[i], CELL_LEN, "%s", cols[i].head);
+	print_cells(f, cell);
+}
+
+/* 64K, 1M, 2G when an exact multiple, else plain bytes. */
+/* v with prec decimals, or "-" when absent. */
+static void cell_num(char *cell, bool has, int prec, double v)
+{
+	if (has)
+		snprintf(cell, CELL_LEN, "%.*f", prec, v);
+	else
+		snprintf(cell, CELL_LEN, "-");
+}
+
+static void text_row(FILE *f, const struct ig_result *r)
+{
+	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
+	bool sv = r->has_cpu_server;
+	char cell[NCOL][CELL_LEN];
+	struct ig_rep_lat lv;
+
+	ig_rep_lat_view(r, &lv);
+	snprintf(cell[C_TEST], CELL_LEN, "%s", ig_rep_test(r));
+	snprintf(cell[C_TRANSPORT], CELL_LEN, "%s", ig_rep_transport(r));
+	ig_size_str(r->params.size, cell[C_SIZE], CELL_LEN);
+	snprintf(cell[C_STREAMS], CELL_LEN, "%" PRIu32, r->params.streams);
+	cell_num(cell[C_SECONDS], true, 3, r->seconds);
+	cell_num(cell[C_GBPS], true, 2, r->bw_gbps);
+	cell_num(cell[C_MMSG], true, 3, r->msg_rate / 1e6);
+	cell_num(cell[C_P50], lv.has[LAT_P50], 2, lv.us[LAT_P50]);
+	cell_num(cell[C_P99], lv.has[LAT_P99], 2, lv.us[LAT_P99]);
+	cell_num(cell[C_P999], lv.has[LAT_P999], 2, lv.us[LAT_P999]);
+	cell_num(cell[C_MAX], lv.has[LAT_MAX], 2, lv.us[LAT_MAX]);
+	cell_num(cell[C_CPU_CL], true, 1, cc->total_pct);
+	cell_num(cell[C_CPU_SV], sv, 1, cs->total_pct);
+	cell_num(cell[C_DEM_CL], cc->us_per_kib >= 0, 3, cc->us_per_kib);
+	cell_num(cell[C_DEM_SV], sv && cs->us_per_kib >= 0, 3, cs->us_per_kib);
+	print_cells(f, cell);
+}
+
+static const char *or_dash(const char *s)
+{
+	return s[0] ? s : "-";
+}
+
+static void text_env(FILE *f, const char *side, const struct ig_sysinfo *si)
+{
+	fprintf(f, "%s  %s  kernel %s  ibgap %s\n", side, or_dash(si->hostname),
+		or_dash(si->kernel), or_dash(si->version));
+}
+
+static void text_xinfo(FILE *f, const char *side, const struct ig_xinfo *x)
+{
+	char cpu[16] = "not pinned";
+
+	if (x->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "cpu %d", x->cpu);
+	fprintf(f,
+		"%s  %s port %d  %s  MTU %d  GID[%d] %s  %.1f Gb/s  "
+		"NUMA %d  %s\n",
+		side, x->device, x->port, x->link_layer, x->mtu, x->gid_index,
+		x->gid, x->rate_gbps, x->numa_node, cpu);
+}
+
+/* The device each side used, once, from the first verbs result. */
+static void text_devices(FILE *f, const struct ig_result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!res[i].xinfo.valid && !res[i].xinfo_server.valid)
+			continue;
+		fputc('\n', f);
+		if (res[i].xinfo.valid)
+			text_xinfo(f, "client", &res[i].xinfo);
+		if (res[i].xinfo_server.valid)
+			text_xinfo(f, "server", &res[i].xinfo_server);
+		return;
+	}
+}
+
+static void text_repeats(FILE *f, const struct ig_result *res, size_t n)
+{
+	char sz[24];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ig_repeat *p = &res[i].rep;
+
+		if (p->n < 2)
+			continue;
+		ig_size_str(res[i].params.size, sz, sizeof(sz));
+		fprintf(f,
+			"repeat: %s %s: %u runs, %s mean %.4g, %u%% "
+			"interval [%.4g, %.4g]",
+			ig_rep_test(&res[i]), sz, p->n, p->metric, p->mean,
+			p->level, p->ci_lo, p->ci_hi);
+		if (p->width_pct > 0)
+			fprintf(f, ", +/-%.3g%% %s", p->width_pct / 2,
+				p->met ? "met" : "NOT met");
+		fputc('\n', f);
+	}
+}
+
+static void text_findings(FILE *f, const struct ig_report_env *env)
+{
+	if (env->nfindings)
+		fprintf(f, "\nfindings (see 'ibgap doctor HOST' for all):\n");
+	for (size_t i = 0; i < env->nfindings; i++) {
+		const struct ig_dr_finding *x = &env->findings[i];
+
+		fprintf(f, "%-4s %s: %s\n", ig_dr_sev_name(x->sev), x->id,
+			x->what);
+		if (x->fix[0])
+			fprintf(f, "     fix: %s\n", x->fix);
+	}
+}
+
+int ig_rep_text(FILE *f, const struct ig_report_env *env,
+		const struct ig_result *res, size_t n)
+{
+	if (env->note)
+		fprintf(f, "note: %s\n", env->note);
+	fprintf(f, "%s\n", units_line);
+	text_env(f, "client", &env->client);
+	text_env(f, "server", &env->server);
+	fputc('\n', f);
+	text_head(f);
+	for (size_t i = 0; i < n; i++)
+		text_row(f, &res[i]);
+	for (size_t i = 0; i < n; i++)
+		if (res[i].warning[0])
+			fprintf(f, "warning: %s: %s\n", ig_rep_test(&res[i]),
+				res[i].warning);
+	for (size_t i = 0; i < n; i++)
+		if (res[i].has_bidir)
+			fprintf(f,
+				"bidir: %s: client->server %.2f Gb/s, "
+				"server->client %.2f Gb/s, total %.2f Gb/s\n",
+				ig_rep_test(&res[i]), res[i].bw_gbps,
+				ig_rep_reverse_gbps(&res[i]),
+				res[i].bw_gbps + ig_rep_reverse_gbps(&res[i]));
+	for (size_t i = 0; i < n; i++)
+		if (res[i].partial)
+			fprintf(f, "partial: %s: interrupted after %.3f s\n",
+				ig_rep_test(&res[i]), res[i].seconds);
+	text_devices(f, res, n);
+	text_repeats(f, res, n);
+	if (env->cmp)
+		ig_compare_text(f, env->cmp);
+	text_findings(f, env);
+	return 0;
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What every report format takes from a result.  All three formats take
+ * the latency summary from ig_rep_lat_view(), so a figure is present in
+ * one format exactly when it is present in the others: a percentile only
+ * when the histogram holds enough samples to support it, min/max/mean
+ * from one sample, stdev from two.
+ */
+#include <string.h>
+
+#include "report_int.h"
+
+/* JSON keys inside "lat_us"; the CSV columns are "lat_<key>_us". */
+const char *const ig_rep_lat_keys[LAT_N] = {
+	"min", "p50", "p90", "p99", "p999", "p9999", "max", "mean", "stdev",
+};
+
+static const double lat_q[LAT_N] = {
+	[LAT_P50] = 0.5,    [LAT_P90] = 0.9,	  [LAT_P99] = 0.99,
+	[LAT_P999] = 0.999, [LAT_P9999] = 0.9999,
+};
+
+static void lat_set(struct ig_rep_lat *lv, int i, double ns)
+{
+	lv->has[i] = true;
+	lv->us[i] = ns / 1000.0;
+}
+
+void ig_rep_lat_view(const struct ig_result *r, struct ig_rep_lat *lv)
+{
+	const struct ig_hist *h = &r->lat;
+	double ns;
+
+	memset(lv, 0, sizeof(*lv));
+	if (!r->has_lat)
+		return;
+	for (int i = LAT_P50; i <= LAT_P9999; i++)
+		if (ig_hist_percentile(h, lat_q[i], &ns))
+			lat_set(lv, i, ns);
+	if (h->count >= 1) {
+		lat_set(lv, LAT_MIN, (double)h->min);
+		lat_set(lv, LAT_MAX, (double)h->max);
+		lat_set(lv, LAT_MEAN, ig_hist_mean(h));
+	}
+	if (h->count >= 2)
+		lat_set(lv, LAT_STDEV, ig_hist_stdev(h));
+}
+
+const char *ig_rep_test(const struct ig_result *r)
+{
+	return r->test ? r->test : ig_test_name(r->params.test);
+}
+
+const char *ig_rep_transport(const struct ig_result *r)
+{
+	return r->transport ? r->transport : ig_test_transport(r->params.test);
+}
+
+bool ig_rep_has_window(const struct ig_result *r)
+{
+	return r->params.window != 0 || !strcmp(ig_rep_transport(r), "tcp");
+}
+
+double ig_rep_reverse_gbps(const struct ig_result *r)
+{
+	return r->rev_seconds > 0
+		       ? (double)r->rev_bytes * 8 / r->rev_seconds / 1e9
+		       : 0;
+}
