@@ -382,27 +382,15 @@ static int cap(const char *opt, const char *arg, uint64_t v, uint64_t lo,
 			   opt, arg, allowed);
 }
 
-static int client_opt(int c, const char *arg, struct ig_client_opts *o,
-		      bool *iters_given, char *err, size_t errlen)
+/* The options that set the test parameters (struct ig_params). */
+static int param_opt(int c, const char *arg, struct ig_client_opts *o,
+		     bool *iters_given, char *err, size_t errlen)
 {
 	struct ig_params *p = &o->p;
 	uint64_t v;
 	int ret = 0;
 
 	switch (c) {
-	case 'p':
-		o->port = arg;
-		ret = ig_cli_port(arg, err, errlen);
-		break;
-	case 't':
-		ret = parse_tests(arg, o, err, errlen);
-		o->tests_given = true;
-		break;
-	case 's':
-		ret = parse_sizes(arg, o, err, errlen);
-		p->size = o->sizes[0];
-		o->size_given = true;
-		break;
 	case 'D':
 		ret = parse_secs("-D", arg, &p->duration_ns, err, errlen) ||
 		      cap("-D", arg, p->duration_ns, 1000000,
@@ -434,20 +422,6 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		      cap("--window", arg, p->window, 1, IG_MAX_WINDOW,
 			  "1 to 1G", err, errlen);
 		break;
-	case OPT_FORMAT:
-		ret = ig_format_parse(arg);
-		if (ret < 0)
-			return ig_cli_fail(
-				err, errlen,
-				"--format: '%s' is not a format: allowed text, "
-				"json, csv",
-				arg);
-		o->format = ret;
-		ret = 0;
-		break;
-	case 'o':
-		o->outfile = arg;
-		break;
 	case OPT_TIMEOUT:
 		ret = timeout_opt(arg, &p->timeout_ms, err, errlen);
 		break;
@@ -467,14 +441,63 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 			  errlen);
 		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
 		break;
+	case OPT_BIDIR:
+		p->bidir = 1;
+		break;
+	}
+	return ret ? -EINVAL : 0;
+}
+
+static int client_opt(int c, const char *arg, struct ig_client_opts *o,
+		      bool *iters_given, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	switch (c) {
+	case 'p':
+		o->port = arg;
+		ret = ig_cli_port(arg, err, errlen);
+		break;
+	case 't':
+		ret = parse_tests(arg, o, err, errlen);
+		o->tests_given = true;
+		break;
+	case 's':
+		ret = parse_sizes(arg, o, err, errlen);
+		o->p.size = o->sizes[0];
+		o->size_given = true;
+		break;
+	case 'D':
+	case 'n':
+	case OPT_WARMUP:
+	case 'P':
+	case OPT_WINDOW:
+	case OPT_TIMEOUT:
+	case OPT_TX_DEPTH:
+	case OPT_CQ_MOD:
+	case OPT_INLINE:
+	case OPT_BIDIR:
+		ret = param_opt(c, arg, o, iters_given, err, errlen);
+		break;
+	case OPT_FORMAT:
+		ret = ig_format_parse(arg);
+		if (ret < 0)
+			return ig_cli_fail(
+				err, errlen,
+				"--format: '%s' is not a format: allowed text, "
+				"json, csv",
+				arg);
+		o->format = ret;
+		ret = 0;
+		break;
+	case 'o':
+		o->outfile = arg;
+		break;
 	case OPT_DEVICE:
 	case OPT_IB_PORT:
 	case OPT_GID_INDEX:
 	case OPT_CPU:
 		ret = local_opt(c, arg, &o->local, err, errlen);
-		break;
-	case OPT_BIDIR:
-		p->bidir = 1;
 		break;
 	case OPT_AUTH_FILE:
 		o->auth_file = arg; /* loaded (and checked) by the client run */
