@@ -3,7 +3,9 @@
 # SECONDS on a scratch copy of its seed corpus (docs/design.md, "Fuzzing").
 #   fuzz/run.sh [SECONDS]            (default 60 per target)
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_TARGETS (default
-# "msg baseline").  The committed corpus is never written to; crash
+# "msg baseline"), FUZZ_JOBS (default 1): how many targets fuzz at once,
+# each on one CPU for SECONDS; their reports come in target order.
+# The committed corpus is never written to; crash
 # reproducers land in BUILD_DIR/crashes/, logs in BUILD_DIR/logs/.
 # Exit 0 when no target crashed, leaked or hung; else 1 (2: bad usage).
 set -euo pipefail
@@ -16,6 +18,11 @@ if [[ ! $secs =~ ^[1-9][0-9]*$ ]]; then
 fi
 bdir=${FUZZ_BUILD_DIR:-build-fuzz}
 targets=${FUZZ_TARGETS:-msg baseline}
+jobs=${FUZZ_JOBS:-1}
+if [[ ! $jobs =~ ^[1-9][0-9]*$ ]]; then
+	echo "fuzz/run.sh: FUZZ_JOBS must be a positive integer, not '$jobs'" >&2
+	exit 2
+fi
 if ! command -v clang >/dev/null; then
 	echo "fuzz/run.sh: clang is not installed (scripts/setup-deps)" >&2
 	exit 1
@@ -78,10 +85,36 @@ run_one()
 	return 1
 }
 
+# run_parallel: up to $jobs targets at once, each one's report held in
+# BUILD_DIR/logs/NAME.report and printed whole, in target order; sets fails.
+run_parallel()
+{
+	local t n=0 pids=() i=0
+
+	for t in $targets; do
+		if ((n >= jobs)); then
+			wait -n || :
+			n=$((n - 1))
+		fi
+		run_one "$t" >"$bdir/logs/$t.report" 2>&1 &
+		pids+=($!)
+		n=$((n + 1))
+	done
+	for t in $targets; do
+		wait "${pids[i]}" || fails=$((fails + 1))
+		cat "$bdir/logs/$t.report"
+		i=$((i + 1))
+	done
+}
+
 fails=0
-for t in $targets; do
-	run_one "$t" || fails=$((fails + 1))
-done
+if ((jobs > 1)); then
+	run_parallel
+else
+	for t in $targets; do
+		run_one "$t" || fails=$((fails + 1))
+	done
+fi
 if ((fails)); then
 	echo "fuzz/run.sh: $fails target(s) failed; reproduce with" \
 		"$bdir/fuzz/fuzz_NAME $bdir/crashes/FILE" >&2
