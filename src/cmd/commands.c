@@ -7,10 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/baseline.h"
 #include "client.h"
 #include "cli.h"
-#include "doctor/doctor.h"
 #include "server.h"
 #include "host/sysinfo.h"
 #include "commands.h"
