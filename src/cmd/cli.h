@@ -8,6 +8,7 @@
 
 #include "common/params.h"
 #include "report/report.h"
+#include "serve/server.h"
 
 /* perftest's default for latency tests; bandwidth tests default to 64K */
 #define IG_DEFAULT_LAT_SIZE 2
@@ -36,14 +37,6 @@ struct ig_client_opts {
 	enum ig_format format;
 	const char *outfile;
 	const char *auth_file; /* --auth-file: the shared secret, or NULL */
-};
-
-struct ig_server_opts {
-	const char *port;
-	const char *bind;
-	bool once;
-	int timeout_ms;
-	const char *auth_file; /* --auth-file: clients must prove they hold it */
 };
 
 /*

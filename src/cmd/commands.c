@@ -9,7 +9,7 @@
 
 #include "client.h"
 #include "cli.h"
-#include "server.h"
+#include "serve/server.h"
 #include "host/sysinfo.h"
 #include "commands.h"
 #include "usage.h"

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "cmd/lobby.h"
+#include "serve/lobby.h"
 #include "wire/proto.h"
 #include "testwire.h"
 #include "testmain.h"

@@ -3,7 +3,8 @@
  * The persistent server: accepts control connections into the lobby
  * (lobby.h), where they wait without a thread until their HELLO is in;
  * then one handler thread each (at most MAX_HANDLERS) and one session at a
- * time.  A client that arrives while a session runs is told BUSY; a
+ * time (or max_sessions).  A client that arrives while a session runs (or
+ * max_sessions) is told BUSY; a
  * connection that says nothing is dropped after the timeout, or sooner
  * when newer ones need its place, without ever holding a thread.  With
  * --auth-file a client must prove it holds the shared secret before the
@@ -43,9 +44,11 @@ struct ig_server {
 	int lfd;
 	int port;
 	atomic_int handlers;
-	atomic_int busy;
+	atomic_uint busy; /* sessions running */
 	atomic_int sessions;   /* completed sessions, for --once */
-	atomic_int session_fd; /* control fd of the running session, -1 */
+	/* control fd of the running session, -1 (max_sessions > 1: of the
+	 * latest; ibgap-fabric stops its server when none runs) */
+	atomic_int session_fd;
 	char busy_peer[64];
 	bool auth; /* --auth-file given: key holds its secret */
 	struct ig_auth_key key;
@@ -240,13 +243,25 @@ static int hello(struct ig_server *srv, struct ig_ctrl *c, char *proof)
 	return srv->auth ? authenticate(srv, c, proof) : 0;
 }
 
+/* A session slot: max_sessions at once (0 counts as 1). */
+static bool take_slot(struct ig_server *srv)
+{
+	unsigned int max = srv->o.max_sessions ? srv->o.max_sessions : 1;
+	unsigned int n = atomic_load(&srv->busy);
+
+	while (n < max)
+		if (atomic_compare_exchange_weak(&srv->busy, &n, n + 1))
+			return true;
+	return false;
+}
+
 static void *handle(void *arg)
 {
 	struct handler *h = arg;
 	struct ig_server *srv = h->srv;
 	char proof[IG_AUTH_HEX_LEN + 1];
 	struct ig_ctrl c;
-	int idle = 0, ret;
+	int ret;
 
 	ig_ctrl_init(&c, h->fd, srv->o.timeout_ms);
 	free(h);
@@ -257,7 +272,7 @@ static void *handle(void *arg)
 		     ret == -EACCES ? "refused" : "dropped", c.err);
 		goto out;
 	}
-	if (!atomic_compare_exchange_strong(&srv->busy, &idle, 1)) {
+	if (!take_slot(srv)) {
 		char msg[160];
 
 		snprintf(msg, sizeof(msg),
@@ -275,7 +290,7 @@ static void *handle(void *arg)
 	session(srv, &c, proof);
 	atomic_store(&srv->session_fd, -1);
 	atomic_fetch_add(&srv->sessions, 1);
-	atomic_store(&srv->busy, 0);
+	atomic_fetch_sub(&srv->busy, 1);
 out:
 	ig_ctrl_close(&c);
 	atomic_fetch_sub(&srv->handlers, 1);

@@ -3,9 +3,20 @@
 #define IG_SERVER_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
-#include "cli.h"
+struct ig_server_opts {
+	const char *port;
+	const char *bind;
+	bool once;
+	int timeout_ms;
+	const char *auth_file; /* --auth-file: clients must prove they hold it */
+	/* sessions at once (0 or 1: one; more: ibgap-fabric's in-process
+	 * server, which several ranks test at once in its incast and ring
+	 * patterns) */
+	unsigned int max_sessions;
+};
 
 struct ig_server;
 
