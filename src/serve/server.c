@@ -44,8 +44,8 @@ struct ig_server {
 	int lfd;
 	int port;
 	atomic_int handlers;
-	atomic_uint busy; /* sessions running */
-	atomic_int sessions;   /* completed sessions, for --once */
+	atomic_uint busy;    /* sessions running */
+	atomic_int sessions; /* completed sessions, for --once */
 	/* control fd of the running session, -1 (max_sessions > 1: of the
 	 * latest; ibgap-fabric stops its server when none runs) */
 	atomic_int session_fd;
