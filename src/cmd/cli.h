@@ -61,9 +61,5 @@ int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
 int ig_cli_bad_option(char **argv, int opt, char *err, size_t errlen);
 /* -p PORT: 1 to 65535; 0 or -EINVAL */
 int ig_cli_port(const char *arg, char *err, size_t errlen);
-/* --timeout arg, ns as parsed from it: 0.1 s to IG_MAX_TIMEOUT_MS, *ms set;
- * 0 or -EINVAL */
-int ig_cli_timeout(const char *arg, uint64_t ns, uint32_t *ms, char *err,
-		   size_t errlen);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "common/testopt.h"
 #include "common/params.h"
 #include "doctor/doctor.h"
 #include "doctor/remote.h"
@@ -92,7 +93,7 @@ static int one_opt(int c, const char *arg, struct dcli *o, char *err,
 		/* a value that is no number of seconds is out of range too */
 		if (ig_parse_seconds(arg, &v))
 			v = 0;
-		if (ig_cli_timeout(arg, v, &ms, err, errlen))
+		if (ig_testopt_timeout(arg, v, &ms, err, errlen))
 			return -EINVAL;
 		o->timeout_ms = (int)ms;
 		return 0;
