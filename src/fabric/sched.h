@@ -32,18 +32,20 @@ int ig_fab_pattern_parse(const char *name);
 /*
  * Rounds of pattern p over n ranks (n >= 2; root < n for incast):
  * pairs n-1 (n even) or n (n odd: one rank rests each round), ring n-1,
- * bisection 1, incast 1.  0 when n < 2 or root >= n.
+ * bisection 1, incast 1.  0 when n < 2, for incast when root >= n, and
+ * for an unknown pattern; root matters to incast alone.
  */
 unsigned int ig_fab_nrounds(enum ig_fab_pattern p, unsigned int n,
 			    unsigned int root);
 
 /*
  * The pairs of round r (0 <= r < ig_fab_nrounds) into out, which has room
- * for n entries; returns how many.  Pairs: every unordered pair of ranks
- * exactly once over all rounds (as a->b or b->a), a rank in at most one
- * pair a round, a != b always.  Ring: n pairs (i, i+r+1
- * mod n).  Bisection: n/2 pairs (i, i + n/2), i < n/2 (n odd: the last
- * rank rests).  Incast: n-1 pairs (i, root), i != root.
+ * for n entries; returns how many (0 when r is out of range, or out is
+ * NULL).  Pairs: the circle method, every unordered pair of ranks exactly
+ * once over all rounds (as a->b or b->a), a rank in at most one pair a
+ * round, a != b always.  Ring: n pairs (i, i+r+1 mod n).  Bisection: n/2
+ * pairs (i, i + n/2), i < n/2 (n odd: the last rank rests).  Incast: n-1
+ * pairs (i, root), i != root.
  */
 unsigned int ig_fab_round(enum ig_fab_pattern p, unsigned int n,
 			  unsigned int root, unsigned int r,
@@ -51,7 +53,9 @@ unsigned int ig_fab_round(enum ig_fab_pattern p, unsigned int n,
 
 /* The pair of round r that rank me takes part in as client (*peer = the
  * server, returns 1), as server (*peer = the client, returns 2), or 0
- * when it rests.  Ring and incast ranks can be both: as_client picks. */
+ * when it rests.  A ring rank is both, the incast root the server of
+ * many: as_client picks the role looked for first, and the first such
+ * pair in pairs[] wins.  O(npairs). */
 int ig_fab_role(const struct ig_fab_pair *pairs, unsigned int npairs,
 		unsigned int me, bool as_client, unsigned int *peer);
 

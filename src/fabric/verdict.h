@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "common/params.h"
 
@@ -18,9 +19,9 @@ struct ig_fab_meas {
 	unsigned int round;
 	unsigned int a, b;
 	enum ig_test test;
-	bool ok;	  /* measured; false: the pair failed (why says) */
-	char why[96];	  /* the failure, one line ("" when ok) */
-	double bw_gbps;	  /* bandwidth tests */
+	bool ok;	   /* measured; false: the pair failed (why says) */
+	char why[96];	   /* the failure, one line ("" when ok) */
+	double bw_gbps;	   /* bandwidth tests */
 	double lat_p50_us; /* latency tests */
 	double lat_p99_us;
 	/* filled by ig_fab_judge_pairs */
@@ -40,17 +41,23 @@ struct ig_fab_tol {
 };
 
 /*
- * Sets m[i].flagged: for each test, the median over the ok measurements
- * of that test (bandwidth, or p50 latency); a measurement is flagged when
- * it fails, or is below tol->bw x median (bandwidth), or above tol->lat x
- * median (latency).  When a flagged measurement was retested and the
- * retest is within the tolerances, it is marked transient and no longer
- * flagged.  medians[t] gets the median of test t (0 when none).  Returns
- * the number flagged.  O(k log k) for k measurements.
+ * Sets m[i].flagged and m[i].transient (both cleared first): for each
+ * test, the median over the ok measurements of that test (bandwidth, or
+ * p50 latency for the tests whose ig_test_pattern() is IG_PATTERN_LAT;
+ * the mean of the middle two for an even count); a measurement is flagged
+ * when it fails, or is below tol->bw x median (bandwidth), or above
+ * tol->lat x median (latency); a NaN figure is flagged and out of the
+ * median.  When a flagged measurement was retested (retested and
+ * retest_ok) and the retest is within the tolerances, it is marked
+ * transient and no longer flagged.  A measurement of an unknown test is
+ * left unflagged.  tol NULL: the defaults above.  medians[t] gets the
+ * median of test t (0 when none).  Returns the number flagged, or -ENOMEM
+ * (nothing flagged then).  O(k log k) for k measurements; allocates k
+ * doubles for the duration of the call.
  */
-size_t ig_fab_judge_pairs(struct ig_fab_meas *m, size_t k,
-			  const struct ig_fab_tol *tol,
-			  double medians[IG_TEST_COUNT]);
+ssize_t ig_fab_judge_pairs(struct ig_fab_meas *m, size_t k,
+			   const struct ig_fab_tol *tol,
+			   double medians[IG_TEST_COUNT]);
 
 /* Why a node is flagged: which transport is low. */
 enum ig_fab_cause {
@@ -65,25 +72,34 @@ struct ig_fab_node {
 	/* filled by ig_fab_judge_nodes */
 	unsigned int npairs;   /* measurements it took part in */
 	unsigned int nflagged; /* of which flagged */
-	bool flagged;	       /* most of its measurements flagged */
+	bool flagged;	       /* most of one test's measurements flagged */
 	enum ig_fab_cause cause;
-	double bw_gbps[IG_TEST_COUNT];	/* median over its ok pairs, 0 none */
-	double lat_us[IG_TEST_COUNT];	/* median p50 over its ok pairs */
-	double badness; /* for ranking worst-first: flagged share, then
-			   the lowest bandwidth ratio to the fabric */
+	double bw_gbps[IG_TEST_COUNT]; /* median over its ok pairs, 0 none */
+	double lat_us[IG_TEST_COUNT];  /* median p50 over its ok pairs */
+	/* for ranking worst first: the flagged share nflagged/npairs, plus
+	 * 2^-42 x (1 - its lowest bandwidth ratio to the fabric's median,
+	 * 0..1; 0 for a bandwidth test it took part in with no ok pair):
+	 * the share ranks, the bandwidth breaks ties (exact while npairs is
+	 * below 2^20) */
+	double badness;
 };
 
 /*
- * After ig_fab_judge_pairs: per node (nodes[i].rank == i, n nodes), the
- * counts, the medians, flagged when more than half of its measurements
- * are flagged, and the cause: FAILED when most of its flagged ones
- * failed, VERBS_LOW when any of its flagged ones is a verbs test, else
- * TCP_LOW.  A flagged pair between two unflagged nodes stays a pair
- * (link or switch) finding.  Returns the number of flagged nodes.
+ * After ig_fab_judge_pairs: fills nodes[0..n) (rank = i; a measurement's
+ * side with a or b >= n is left out): the counts, the medians, and
+ * flagged when, for some test, more than half of its measurements of that
+ * test are flagged (per test, so that a node low in TCP alone, a third of
+ * its measurements, is still found).  The cause: FAILED when more than
+ * half of its flagged ones failed, else VERBS_LOW when a verbs test
+ * (ig_test_xport() IG_XPORT_VERBS) is among the tests that flag it, else
+ * TCP_LOW; OK when not flagged.  A flagged pair between two unflagged
+ * nodes stays a pair (link or switch) finding.  Returns the number of
+ * flagged nodes, or -ENOMEM (nodes[] cleared then).  O(k log k + n);
+ * allocates 2k entries for the duration of the call.
  */
-size_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
-			  const double medians[IG_TEST_COUNT],
-			  struct ig_fab_node *nodes, unsigned int n);
+ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
+			   const double medians[IG_TEST_COUNT],
+			   struct ig_fab_node *nodes, unsigned int n);
 
 /* Node indices sorted worst first (badness, then rank) into order[n]. */
 void ig_fab_rank_nodes(const struct ig_fab_node *nodes, unsigned int n,
@@ -91,14 +107,18 @@ void ig_fab_rank_nodes(const struct ig_fab_node *nodes, unsigned int n,
 
 /*
  * Fingerprint outliers: values[i * nkeys + j] is node i's value of key j
- * (a string, NULL when unknown).  For each key the majority value among
- * known values; out[i] gets a bitmask of the keys (j < 32) where node i
- * differs from its key's majority.  Returns the number of nodes with a
- * non-zero mask.  Ties: the value of the lowest rank among the tied.
+ * (a string, NULL when unknown).  For each key the majority value: the
+ * most common among known values (a plurality); ties: the value of the
+ * lowest rank among the tied.  out[i] gets a bitmask of the keys where
+ * node i's known value differs from its key's majority (an unknown value
+ * never differs).  Keys j >= 32 have no bit and are not looked at.
+ * Returns the number of nodes with a non-zero mask.  No allocation: out[]
+ * is the scratch of the sort; O(n log n) string compares per key.
  */
 unsigned int ig_fab_outliers(const char *const *values, unsigned int n,
 			     unsigned int nkeys, unsigned int *out);
 
+/* One line for people ("unknown" for a bad value). */
 const char *ig_fab_cause_text(enum ig_fab_cause c);
 
 #endif
