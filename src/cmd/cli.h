@@ -10,8 +10,6 @@
 #include "report/report.h"
 #include "serve/server.h"
 
-/* perftest's default for latency tests; bandwidth tests default to 64K */
-#define IG_DEFAULT_LAT_SIZE 2
 
 #define IG_MAX_SIZES 64
 

@@ -11,6 +11,8 @@
 #define IG_DEFAULT_PORT 18515
 /* Default deadline of every control-channel read, milliseconds. */
 #define IG_DEFAULT_TIMEOUT_MS 10000
+/* perftest's default for latency tests; bandwidth tests default to 64K */
+#define IG_DEFAULT_LAT_SIZE 2
 
 /* Caps enforced on every parameter, by the client on input and by the
  * server again before it allocates anything. */

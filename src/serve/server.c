@@ -2,7 +2,8 @@
 /*
  * The persistent server: accepts control connections into the lobby
  * (lobby.h), where they wait without a thread until their HELLO is in;
- * then one handler thread each (at most MAX_HANDLERS) and one session at a
+ * then one handler thread each (at most MAX_HANDLERS, or max_sessions + 4)
+ * and one session at a
  * time (or max_sessions).  A client that arrives while a session runs (or
  * max_sessions) is told BUSY; a
  * connection that says nothing is dropped after the timeout, or sooner
@@ -41,6 +42,7 @@
 struct ig_server {
 	struct ig_server_opts o;
 	bool quiet;
+	int max_handlers;
 	int lfd;
 	int port;
 	atomic_int handlers;
@@ -303,7 +305,7 @@ static void spawn(struct ig_server *srv, int fd)
 	pthread_attr_t a;
 	pthread_t t;
 
-	if (atomic_fetch_add(&srv->handlers, 1) >= MAX_HANDLERS)
+	if (atomic_fetch_add(&srv->handlers, 1) >= srv->max_handlers)
 		goto drop;
 	h = malloc(sizeof(*h));
 	if (!h)
@@ -336,6 +338,9 @@ struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 	}
 	srv->o = *o;
 	srv->quiet = quiet;
+	srv->max_handlers = MAX_HANDLERS;
+	if (o->max_sessions + 4 > MAX_HANDLERS)
+		srv->max_handlers = (int)o->max_sessions + 4;
 	atomic_init(&srv->session_fd, -1);
 	/* the secret first: a bad file must not open the port */
 	if (o->auth_file &&
@@ -388,7 +393,8 @@ static void hand_over(struct ig_server *srv, struct ig_lobby *l,
 	unsigned int nr, ne, slots;
 	char why[96];
 
-	slots = MAX_HANDLERS - (unsigned int)atomic_load(&srv->handlers);
+	slots = (unsigned int)(srv->max_handlers -
+			       atomic_load(&srv->handlers));
 	ig_lobby_sweep(l, p, ig_now_ns(), slots, ready, &nr, expired, &ne);
 	for (unsigned int i = 0; i < nr; i++)
 		spawn(srv, ready[i]);
@@ -447,7 +453,7 @@ int ig_server_run(struct ig_server *srv, volatile sig_atomic_t *quit)
 	while (!done(srv, quit)) {
 		/* no free handler: leave the lobby be (its ready members
 		 * would wake us at once) and look again soon */
-		bool full = atomic_load(&srv->handlers) >= MAX_HANDLERS;
+		bool full = atomic_load(&srv->handlers) >= srv->max_handlers;
 		unsigned int n = full ? 0 : ig_lobby_pollfds(&lobby, p + 1);
 
 		p[0] = (struct pollfd){ .fd = srv->lfd, .events = POLLIN };

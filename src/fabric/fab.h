@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_FAB_H
+#define IG_FAB_H
+
+/*
+ * ibgap-fabric's parts (docs/fabric.md) that need no MPI, in the core
+ * library: options (fab_opts.c), the data address (fab_addr.c), one
+ * pair's run (fab_pair.c), the document and its text (fab_doc.c), the
+ * baseline (fab_base.c), the heat map (fab_plot.c).  mpi_main.c and
+ * mpi_run.c tie them together with MPI, in the ibgap-fabric program.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "common/params.h"
+#include "host/fingerprint.h"
+#include "sched.h"
+#include "verdict.h"
+
+#define IG_FAB_DEFAULT_PORT (IG_DEFAULT_PORT + 1)
+#define IG_FAB_PORT_TRIES 64 /* ranks on one host take the next ports */
+#define IG_FAB_NFIND 3	     /* doctor findings shown per node */
+
+struct ig_fab_opts {
+	enum ig_fab_pattern pattern;
+	unsigned int rounds; /* --rounds K; 0: all */
+	unsigned int root;   /* --root R (incast) */
+	bool both;	     /* --both-directions */
+	bool retest;	     /* --retest (default) / --no-retest */
+	struct ig_fab_tol tol;
+	enum ig_test tests[IG_TEST_COUNT];
+	unsigned int ntests;
+	bool tests_given;
+	bool size_given;
+	struct ig_params p;
+	struct ig_local_opts local;
+	int port;	     /* --port: the first port tried */
+	const char *addr;    /* --addr CIDR|IFACE, or NULL */
+	bool json;	     /* --format json */
+	const char *outfile; /* -o */
+	const char *plot;    /* --plot FILE.svg|png */
+	const char *save_baseline;
+	const char *baseline;
+	double tolerance; /* --tolerance PCT */
+};
+
+/* 0, 1 for --help, or -EINVAL with one line in err. */
+int ig_fab_opts_parse(int argc, char **argv, struct ig_fab_opts *o, char *err,
+		      size_t errlen);
+void ig_fab_usage(FILE *f);
+
+/* What a rank tells every other at the start (MPI_Allgather, bytes). */
+struct ig_fab_info {
+	char host[64];
+	char addr[64];	   /* the data address, numeric */
+	char addr_why[96]; /* how it was chosen */
+	bool rdma;	   /* an active RDMA port behind addr */
+	int port;	   /* its in-process server's */
+	struct ig_fingerprint fp;
+};
+
+/* This rank's data address into i (addr, addr_why, rdma, fp): the first
+ * active RDMA port's netdev's, else the first non-loopback address that
+ * is up; want (--addr CIDR or interface name) overrides both.  0, or
+ * -ENOENT with one line in err. */
+int ig_fab_addr(const char *want, struct ig_fab_info *i, char *err,
+		size_t errlen);
+
+/* Runs m[0..k) (the same pair, a -> b, tests set) as the client against
+ * addr:port: one control session, each test in turn, p's size for the
+ * bandwidth tests and lat_size for the latency tests; fills each
+ * measurement, ok false with why on a failure (the rest of the session is
+ * then failed too).  Never fails as a whole. */
+void ig_fab_pair_run(const char *addr, int port, const struct ig_params *p,
+		     uint64_t lat_size, const struct ig_local_opts *local,
+		     struct ig_fab_meas *m, size_t k);
+
+/* The findings of a node whose TCP is low alone (the doctor, on it). */
+struct ig_fab_find {
+	unsigned int rank;
+	unsigned int n;
+	char line[IG_FAB_NFIND][200];
+};
+
+/* What rank 0 knows, for the document. */
+struct ig_fab_run {
+	const struct ig_fab_opts *o;
+	unsigned int n;
+	const struct ig_fab_info *info; /* n */
+	struct ig_fab_meas *m;		/* k measurements */
+	size_t k;
+	unsigned int rounds_done, rounds_total;
+	double round_overhead_ms; /* median barrier + gather per round */
+	/* after the verdicts */
+	bool judged;
+	double medians[IG_TEST_COUNT];
+	struct ig_fab_node *nodes; /* n */
+	unsigned int *order;	   /* n, worst first */
+	unsigned int *outlier;	   /* n fingerprint masks */
+	const struct ig_fab_find *find;
+	unsigned int nfind;
+};
+
+/* The "ibgap-fabric/1" document (NULL when out of memory). */
+json_object *ig_fab_doc(const struct ig_fab_run *r);
+void ig_fab_text(FILE *f, const struct ig_fab_run *r);
+/* Writes the report (text or JSON as o says) to o->outfile, replaced
+ * atomically, or to f when there is none; 0 or -errno. */
+int ig_fab_write(const struct ig_fab_run *r, FILE *f);
+/* --baseline: the regressions of r against the document in path, one
+ * line each to f; returns their number, or -1 after one line in err. */
+int ig_fab_baseline_cmp(const struct ig_fab_run *r, const char *path,
+			double tol_pct, FILE *f, char *err, size_t errlen);
+/* The fingerprint keys compared for outliers, and node i's value. */
+#define IG_FAB_NFPKEYS 7
+extern const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS];
+/* --plot: the heat map, verbs and TCP side by side; 0 or -errno with one
+ * line in err. */
+int ig_fab_plot(const struct ig_fab_run *r, const char *path, char *err,
+		size_t errlen);
+
+#endif

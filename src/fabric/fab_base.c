@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/* --baseline: this run against a saved "ibgap-fabric/1" document, pair by
+ * pair (matched by host names and test) and node by node (by host). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fail.h"
+#include "common/file.h"
+#include "common/json.h"
+#include "fab.h"
+
+#define BASELINE_CAP (256u << 20)
+
+struct cmp {
+	const struct ig_fab_run *r;
+	double tol; /* fraction */
+	FILE *f;
+	int nreg;
+	json_object *old_nodes;
+};
+
+/* old -> now worse by more than the tolerance? */
+static bool worse(enum ig_test t, double old, double now, double tol)
+{
+	if (old <= 0)
+		return false;
+	if (ig_test_pattern(t) == IG_PATTERN_LAT)
+		return now > old * (1 + tol);
+	return now < old * (1 - tol);
+}
+
+static const char *old_host(struct cmp *c, int rank)
+{
+	json_object *n = json_object_array_get_idx(c->old_nodes, (size_t)rank);
+	const char *h = NULL;
+
+	if (!n || ig_json_get_str(n, "host", &h))
+		return NULL;
+	return h;
+}
+
+static double figure(json_object *o, enum ig_test t)
+{
+	double v = 0;
+	json_object *l;
+
+	if (ig_test_pattern(t) != IG_PATTERN_LAT) {
+		ig_json_get_double(o, "bw_gbps", &v);
+		return v;
+	}
+	if (json_object_object_get_ex(o, "lat_us", &l))
+		ig_json_get_double(l, "p50", &v);
+	return v;
+}
+
+static void report(struct cmp *c, const char *what, enum ig_test t, double old,
+		   double now)
+{
+	bool lat = ig_test_pattern(t) == IG_PATTERN_LAT;
+
+	fprintf(c->f,
+		"regression: %s %s: %.2f -> %.2f %s (%+.1f%%, tolerance "
+		"%.1f%%)\n",
+		what, ig_test_name(t), old, now, lat ? "us p50" : "Gb/s",
+		(now / old - 1) * 100, c->tol * 100);
+	c->nreg++;
+}
+
+/* This run's measurement of old pair o, if it was measured. */
+static void one_pair(struct cmp *c, json_object *o)
+{
+	const struct ig_fab_run *r = c->r;
+	const char *ha, *hb, *name;
+	int a = -1, b = -1, t, ok = 0;
+	char what[300];
+
+	if (ig_json_get_int(o, "a", &a) || ig_json_get_int(o, "b", &b) ||
+	    ig_json_get_str(o, "test", &name) || (t = ig_test_parse(name)) < 0)
+		return;
+	json_object *jok;
+
+	if (json_object_object_get_ex(o, "ok", &jok))
+		ok = json_object_get_boolean(jok);
+	ha = old_host(c, a);
+	hb = old_host(c, b);
+	if (!ok || !ha || !hb)
+		return;
+	for (size_t i = 0; i < r->k; i++) {
+		const struct ig_fab_meas *m = &r->m[i];
+		double now;
+
+		if (m->test != (enum ig_test)t ||
+		    strcmp(r->info[m->a].host, ha) ||
+		    strcmp(r->info[m->b].host, hb))
+			continue;
+		now = ig_test_pattern(m->test) == IG_PATTERN_LAT ? m->lat_p50_us
+								 : m->bw_gbps;
+		if (!m->ok)
+			now = 0;
+		snprintf(what, sizeof(what), "pair %s -> %s", ha, hb);
+		if (!m->ok || worse(m->test, figure(o, m->test), now, c->tol))
+			report(c, what, m->test, figure(o, m->test), now);
+		return;
+	}
+}
+
+/* Node medians: old node o against this run's node of the same host. */
+static void one_node(struct cmp *c, json_object *o)
+{
+	const struct ig_fab_run *r = c->r;
+	const char *h;
+	char what[300];
+
+	if (ig_json_get_str(o, "host", &h))
+		return;
+	for (unsigned int i = 0; i < r->n; i++) {
+		if (strcmp(r->info[i].host, h))
+			continue;
+		snprintf(what, sizeof(what), "node %s", h);
+		for (int t = 0; t < IG_TEST_COUNT; t++) {
+			bool lat = ig_test_pattern(t) == IG_PATTERN_LAT;
+			json_object *g;
+			double old = 0, now = lat ? r->nodes[i].lat_us[t]
+						  : r->nodes[i].bw_gbps[t];
+
+			if (!json_object_object_get_ex(
+				    o, lat ? "lat_us" : "bw_gbps", &g) ||
+			    ig_json_get_double(g, ig_test_name(t), &old) ||
+			    now <= 0)
+				continue;
+			if (worse(t, old, now, c->tol))
+				report(c, what, t, old, now);
+		}
+		return;
+	}
+}
+
+static int load(const char *path, json_object **doc, char *err, size_t errlen)
+{
+	const char *schema;
+	char *buf;
+	size_t len;
+	int ret = ig_file_read(path, BASELINE_CAP, &buf, &len);
+
+	if (ret)
+		return ig_fail(-EINVAL, err, errlen,
+			       "--baseline: cannot read '%s': %s", path,
+			       strerror(-ret));
+	*doc = json_tokener_parse(buf);
+	free(buf);
+	if (!*doc || ig_json_get_str(*doc, "schema", &schema) ||
+	    strcmp(schema, "ibgap-fabric/1")) {
+		json_object_put(*doc);
+		return ig_fail(-EINVAL, err, errlen,
+			       "--baseline: '%s' is not an ibgap-fabric/1 "
+			       "document (save one with --save-baseline)",
+			       path);
+	}
+	return 0;
+}
+
+int ig_fab_baseline_cmp(const struct ig_fab_run *r, const char *path,
+			double tol_pct, FILE *f, char *err, size_t errlen)
+{
+	struct cmp c = { .r = r, .tol = tol_pct / 100, .f = f };
+	json_object *doc = NULL, *pairs;
+
+	if (load(path, &doc, err, errlen))
+		return -1;
+	c.old_nodes = ig_json_get_array(doc, "nodes");
+	pairs = ig_json_get_array(doc, "pairs");
+	for (size_t i = 0; pairs && i < json_object_array_length(pairs); i++)
+		one_pair(&c, json_object_array_get_idx(pairs, i));
+	for (size_t i = 0;
+	     c.old_nodes && i < json_object_array_length(c.old_nodes); i++)
+		one_node(&c, json_object_array_get_idx(c.old_nodes, i));
+	fprintf(f, "baseline %s: %d regression(s) beyond %.1f%%\n", path,
+		c.nreg, tol_pct);
+	json_object_put(doc);
+	return c.nreg;
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/* ibgap-fabric's report: the "ibgap-fabric/1" document, its text, the
+ * file written after every round, and the comparison with a baseline. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/fail.h"
+#include "common/file.h"
+#include "common/json.h"
+#include "fab.h"
+
+const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS] = {
+	"kernel",    "rdma_core", "fw_ver",	"driver",
+	"link_rate", "mtu",	  "ipoib_mode",
+};
+
+static bool is_lat(enum ig_test t)
+{
+	return ig_test_pattern(t) == IG_PATTERN_LAT;
+}
+
+static json_object *figures(double bw, double p50, double p99, enum ig_test t)
+{
+	json_object *o = json_object_new_object();
+
+	if (!is_lat(t)) {
+		ig_json_add_double(o, "bw_gbps", bw);
+		return o;
+	}
+	json_object *l = json_object_new_object();
+
+	ig_json_add_double(l, "p50", p50);
+	ig_json_add_double(l, "p99", p99);
+	ig_json_add(o, "lat_us", l);
+	return o;
+}
+
+static json_object *pair_json(const struct ig_fab_meas *m)
+{
+	json_object *o = json_object_new_object(), *fig;
+
+	ig_json_add_int(o, "round", (int)m->round);
+	ig_json_add_int(o, "a", (int)m->a);
+	ig_json_add_int(o, "b", (int)m->b);
+	ig_json_add_str(o, "test", ig_test_name(m->test));
+	json_object_object_add(o, "ok", json_object_new_boolean(m->ok));
+	if (!m->ok)
+		ig_json_add_str(o, "error", m->why);
+	fig = figures(m->bw_gbps, m->lat_p50_us, m->lat_p99_us, m->test);
+	json_object_object_foreach (fig, key, val)
+		json_object_object_add(o, key, json_object_get(val));
+	json_object_put(fig);
+	json_object_object_add(o, "flagged",
+			       json_object_new_boolean(m->flagged));
+	if (m->retested) {
+		fig = figures(m->retest_bw_gbps, m->retest_p50_us,
+			      m->retest_p99_us, m->test);
+		json_object_object_add(fig, "ok",
+				       json_object_new_boolean(m->retest_ok));
+		json_object_object_add(fig, "transient",
+				       json_object_new_boolean(m->transient));
+		ig_json_add(o, "retest", fig);
+	}
+	return o;
+}
+
+/* Node i's reasons, one string each. */
+static json_object *reasons(const struct ig_fab_run *r, unsigned int i)
+{
+	json_object *a = json_object_new_array();
+	const struct ig_fab_node *nd = &r->nodes[i];
+	char buf[256];
+
+	if (nd->flagged) {
+		snprintf(buf, sizeof(buf),
+			 "%u of its %u measurements flagged: %s", nd->nflagged,
+			 nd->npairs, ig_fab_cause_text(nd->cause));
+		json_object_array_add(a, json_object_new_string(buf));
+	}
+	for (unsigned int j = 0; j < IG_FAB_NFPKEYS; j++) {
+		if (!(r->outlier[i] & (1u << j)))
+			continue;
+		snprintf(buf, sizeof(buf),
+			 "fingerprint: its %s differs from "
+			 "most nodes'",
+			 ig_fab_fpkeys[j]);
+		json_object_array_add(a, json_object_new_string(buf));
+	}
+	for (unsigned int j = 0; r->find && j < r->find[i].n; j++)
+		json_object_array_add(
+			a, json_object_new_string(r->find[i].line[j]));
+	return a;
+}
+
+static json_object *node_json(const struct ig_fab_run *r, unsigned int i)
+{
+	const struct ig_fab_info *in = &r->info[i];
+	json_object *o = json_object_new_object();
+	json_object *bw = json_object_new_object();
+	json_object *lat = json_object_new_object();
+
+	ig_json_add_int(o, "rank", (int)i);
+	ig_json_add_str(o, "host", in->host);
+	ig_json_add_str(o, "addr", in->addr);
+	ig_json_add_str(o, "addr_from", in->addr_why);
+	json_object_object_add(o, "rdma", json_object_new_boolean(in->rdma));
+	json_object_object_add(o, "flagged",
+			       json_object_new_boolean(r->judged &&
+						       r->nodes[i].flagged));
+	ig_json_add(o, "reasons",
+		    r->judged ? reasons(r, i) : json_object_new_array());
+	for (int t = 0; r->judged && t < IG_TEST_COUNT; t++) {
+		if (r->nodes[i].bw_gbps[t] > 0)
+			ig_json_add_double(bw, ig_test_name(t),
+					   r->nodes[i].bw_gbps[t]);
+		if (r->nodes[i].lat_us[t] > 0)
+			ig_json_add_double(lat, ig_test_name(t),
+					   r->nodes[i].lat_us[t]);
+	}
+	ig_json_add(o, "bw_gbps", bw);
+	ig_json_add(o, "lat_us", lat);
+	ig_json_add(o, "fingerprint", ig_fingerprint_to_json(&in->fp));
+	return o;
+}
+
+json_object *ig_fab_doc(const struct ig_fab_run *r)
+{
+	json_object *d = json_object_new_object();
+	json_object *nodes = json_object_new_array();
+	json_object *pairs = json_object_new_array();
+
+	if (!d || !nodes || !pairs) {
+		json_object_put(d);
+		json_object_put(nodes);
+		json_object_put(pairs);
+		return NULL;
+	}
+	ig_json_add_str(d, "schema", "ibgap-fabric/1");
+	ig_json_add_str(d, "pattern", ig_fab_pattern_name(r->o->pattern));
+	ig_json_add_int(d, "ranks", (int)r->n);
+	ig_json_add_int(d, "rounds_done", (int)r->rounds_done);
+	ig_json_add_int(d, "rounds", (int)r->rounds_total);
+	json_object_object_add(d, "complete",
+			       json_object_new_boolean(r->judged));
+	ig_json_add_double(d, "round_overhead_ms", r->round_overhead_ms);
+	for (unsigned int i = 0; i < r->n; i++)
+		json_object_array_add(nodes, node_json(r, i));
+	for (size_t i = 0; i < r->k; i++)
+		json_object_array_add(pairs, pair_json(&r->m[i]));
+	ig_json_add(d, "nodes", nodes);
+	ig_json_add(d, "pairs", pairs);
+	return d;
+}
+
+static void text_pair(FILE *f, const struct ig_fab_run *r,
+		      const struct ig_fab_meas *m)
+{
+	fprintf(f, "  round %u  %s -> %s  %-9s ", m->round, r->info[m->a].host,
+		r->info[m->b].host, ig_test_name(m->test));
+	if (!m->ok)
+		fprintf(f, "FAILED: %s", m->why);
+	else if (is_lat(m->test))
+		fprintf(f, "p50 %.2f us (median %.2f), p99 %.2f us",
+			m->lat_p50_us, r->medians[m->test], m->lat_p99_us);
+	else
+		fprintf(f, "%.2f Gb/s (median %.2f)", m->bw_gbps,
+			r->medians[m->test]);
+	if (m->retested && m->retest_ok)
+		fprintf(f,
+			is_lat(m->test) ? "; again: p50 %.2f us"
+					: "; again: %.2f Gb/s",
+			is_lat(m->test) ? m->retest_p50_us : m->retest_bw_gbps);
+	fputc('\n', f);
+}
+
+static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
+{
+	const struct ig_fab_node *nd = &r->nodes[i];
+	json_object *why = reasons(r, i);
+	size_t nw = json_object_array_length(why);
+
+	fprintf(f, "  %-3u %-20s %-15s %s", i, r->info[i].host, r->info[i].addr,
+		nd->flagged ? "FLAGGED" : "ok");
+	for (int t = 0; t < IG_TEST_COUNT; t++) {
+		if (nd->bw_gbps[t] > 0)
+			fprintf(f, "  %s %.2f Gb/s", ig_test_name(t),
+				nd->bw_gbps[t]);
+		if (nd->lat_us[t] > 0)
+			fprintf(f, "  %s %.2f us", ig_test_name(t),
+				nd->lat_us[t]);
+	}
+	fputc('\n', f);
+	for (size_t j = 0; j < nw; j++)
+		fprintf(f, "      %s\n",
+			json_object_get_string(
+				json_object_array_get_idx(why, j)));
+	json_object_put(why);
+}
+
+void ig_fab_text(FILE *f, const struct ig_fab_run *r)
+{
+	size_t nflag = 0;
+	unsigned int nodes = 0;
+
+	fprintf(f,
+		"ibgap-fabric: %u ranks, pattern %s, %u of %u rounds, %zu "
+		"measurements\n",
+		r->n, ig_fab_pattern_name(r->o->pattern), r->rounds_done,
+		r->rounds_total, r->k);
+	if (!r->judged) {
+		fprintf(f, "(incomplete: no verdicts yet)\n");
+		return;
+	}
+	for (int t = 0; t < IG_TEST_COUNT; t++)
+		if (r->medians[t] > 0)
+			fprintf(f, "  median %-9s %.2f %s\n", ig_test_name(t),
+				r->medians[t], is_lat(t) ? "us (p50)" : "Gb/s");
+	fprintf(f, "\nnodes, worst first:\n");
+	for (unsigned int i = 0; i < r->n; i++) {
+		text_node(f, r, r->order[i]);
+		nodes += r->nodes[r->order[i]].flagged;
+	}
+	fprintf(f, "\nflagged measurements:\n");
+	for (size_t i = 0; i < r->k; i++)
+		if (r->m[i].flagged) {
+			text_pair(f, r, &r->m[i]);
+			nflag++;
+		}
+	if (!nflag)
+		fprintf(f, "  none\n");
+	fprintf(f,
+		"\nverdict: %u of %u nodes flagged, %zu of %zu measurements "
+		"flagged; overhead %.2f ms a round\n",
+		nodes, r->n, nflag, r->k, r->round_overhead_ms);
+}
+
+static int emit(const struct ig_fab_run *r, FILE *f)
+{
+	if (!r->o->json) {
+		ig_fab_text(f, r);
+		return ferror(f) ? -EIO : 0;
+	}
+	json_object *d = ig_fab_doc(r);
+
+	if (!d)
+		return -ENOMEM;
+	fprintf(f, "%s\n",
+		json_object_to_json_string_ext(
+			d, JSON_C_TO_STRING_PRETTY |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(d);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* path.tmp, then rename: a reader never sees half a file. */
+static int write_file(const struct ig_fab_run *r, const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+	int ret;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	ret = emit(r, f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+int ig_fab_write(const struct ig_fab_run *r, FILE *f)
+{
+	const char *path = r->o->outfile;
+	int ret = path ? write_file(r, path) : f ? emit(r, f) : 0;
+
+	if (ret)
+		fprintf(stderr,
+			"ibgap-fabric: writing the report to %s "
+			"failed: %s\n",
+			path ? path : "stdout", strerror(-ret));
+	return ret;
+}

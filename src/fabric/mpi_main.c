@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ibgap-fabric: many host pairs at once (docs/fabric.md).  MPI only
+ * bootstraps (ranks, addresses, a barrier a round, the gather of results
+ * to rank 0); the traffic goes through ibgap's engine between the two
+ * ranks of a pair: each rank serves in-process and is the client of its
+ * pairs.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "common/clock.h"
+#include "fab.h"
+#include "mpi_run.h"
+#include "serve/server.h"
+
+static void *serve(void *arg)
+{
+	struct ig_fab *f = arg;
+
+	ig_server_run(f->srv.srv, &f->srv.quit);
+	return NULL;
+}
+
+/* The in-process server: the first free port from o->port. */
+static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
+{
+	const struct ig_fab_opts *o = &f->o;
+	unsigned int max = f->n < IG_FAB_MAX_SESSIONS ? f->n
+						      : IG_FAB_MAX_SESSIONS;
+
+	for (int i = 0; i < IG_FAB_PORT_TRIES && o->port + i <= 65535; i++) {
+		char ps[16];
+		struct ig_server_opts so = { .port = ps,
+					     .timeout_ms = (int)o->p.timeout_ms,
+					     .max_sessions = max };
+
+		snprintf(ps, sizeof(ps), "%d", o->port + i);
+		f->srv.srv = ig_server_new(&so, true, err, errlen);
+		if (f->srv.srv)
+			break;
+		if (errno != EADDRINUSE)
+			return -errno;
+	}
+	if (!f->srv.srv)
+		return -EADDRINUSE;
+	*port = ig_server_port(f->srv.srv);
+	f->srv.quit = 0;
+	if (pthread_create(&f->srv.thread, NULL, serve, f)) {
+		ig_server_free(f->srv.srv);
+		snprintf(err, errlen, "cannot start the server thread");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static void srv_stop(struct ig_fab *f)
+{
+	f->srv.quit = 1;
+	pthread_join(f->srv.thread, NULL);
+	ig_server_free(f->srv.srv);
+}
+
+/* Rank 0: --baseline can be read, before any time is spent on tests. */
+static int baseline_readable(const struct ig_fab *f)
+{
+	FILE *b;
+
+	if (f->me || !f->o.baseline)
+		return 0;
+	b = fopen(f->o.baseline, "r");
+	if (b) {
+		fclose(b);
+		return 0;
+	}
+	fprintf(stderr, "ibgap-fabric: --baseline: cannot read '%s': %s\n",
+		f->o.baseline, strerror(errno));
+	return 1;
+}
+
+/* Options on every rank; one line from rank 0 on a bad one. */
+static int options(struct ig_fab *f, int argc, char **argv)
+{
+	char err[512];
+	int ret = ig_fab_opts_parse(argc, argv, &f->o, err, sizeof(err));
+
+	if (ret == 1) {
+		if (!f->me)
+			ig_fab_usage(stdout);
+		return 0;
+	}
+	if (!ret && f->n < 2) {
+		snprintf(err, sizeof(err),
+			 "%u rank(s): a fabric needs at least 2 (mpirun -np N, "
+			 "N >= 2)",
+			 f->n);
+		ret = -EINVAL;
+	}
+	if (!ret && f->o.root >= f->n) {
+		snprintf(err, sizeof(err),
+			 "--root: '%u' is not a rank: allowed 0 to %u",
+			 f->o.root, f->n - 1);
+		ret = -EINVAL;
+	}
+	if (ret && !f->me)
+		fprintf(stderr, "ibgap-fabric: %s\n", err);
+	if (ret)
+		return 2;
+	ret = baseline_readable(f);
+	MPI_Bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return ret ? 3 : -1;
+}
+
+/* Each rank's address and server; every rank learns all of them.  A rank
+ * that fails says why; then all end (exit 1). */
+static int bootstrap(struct ig_fab *f)
+{
+	struct ig_fab_info me = { 0 };
+	char err[512] = "";
+	int bad = 0, any;
+
+	gethostname(me.host, sizeof(me.host) - 1);
+	if (ig_fab_addr(f->o.addr, &me, err, sizeof(err)) ||
+	    srv_start(f, &me.port, err, sizeof(err)))
+		bad = 1;
+	else
+		f->srv_up = true;
+	if (bad)
+		fprintf(stderr, "ibgap-fabric: rank %u (%s): %s\n", f->me,
+			me.host, err);
+	MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (any)
+		return -1;
+	f->info = calloc(f->n, sizeof(*f->info));
+	if (!f->info)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	MPI_Allgather(&me, sizeof(me), MPI_BYTE, f->info, sizeof(me), MPI_BYTE,
+		      MPI_COMM_WORLD);
+	for (unsigned int i = 0; !f->me && i < f->n; i++)
+		if (!f->info[i].rdma)
+			fprintf(stderr,
+				"ibgap-fabric: rank %u (%s, %s, %s): its "
+				"pairs run TCP only\n",
+				i, f->info[i].host, f->info[i].addr,
+				f->info[i].addr_why);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ig_fab f = { 0 };
+	int rank, size, ret;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	signal(SIGPIPE, SIG_IGN);
+	f.me = (unsigned int)rank;
+	f.n = (unsigned int)size;
+	ret = options(&f, argc, argv);
+	if (ret < 0)
+		ret = bootstrap(&f) ? 1 : ig_fab_mpi_run(&f);
+	if (f.srv_up) {
+		/* nobody is measured any more once every rank is here */
+		MPI_Barrier(MPI_COMM_WORLD);
+		srv_stop(&f);
+	}
+	free(f.info);
+	MPI_Finalize();
+	return ret;
+}

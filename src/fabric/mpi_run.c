@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+/* The rounds of a fabric run over MPI, the retests, the verdicts, the
+ * doctor on the nodes whose TCP is low alone, and rank 0's report. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "common/clock.h"
+#include "doctor/doctor.h"
+#include "mpi_run.h"
+
+/* What a rank sends rank 0 at the end of a round. */
+struct round_out {
+	unsigned int k; /* measurements in m */
+	double run_ms;	/* its pair's run, wall clock */
+	struct ig_fab_meas m[2 * IG_TEST_COUNT];
+};
+
+/* Rank 0's state through the run. */
+struct state {
+	struct ig_fab *f;
+	struct ig_fab_run run;
+	size_t cap;
+	double *overhead; /* per round, ms */
+	unsigned int nover;
+	struct round_out *all; /* n, rank 0's gather buffer */
+};
+
+static bool both_rdma(const struct ig_fab *f, unsigned int a, unsigned int b)
+{
+	return f->info[a].rdma && f->info[b].rdma;
+}
+
+/* The measurements of pair a -> b in round r: every test (verbs ones
+ * only where both ends have RDMA); reverse: the bandwidth ones only. */
+static unsigned int plan(const struct ig_fab *f, unsigned int r, unsigned int a,
+			 unsigned int b, bool reverse, struct ig_fab_meas *m)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < f->o.ntests; i++) {
+		enum ig_test t = f->o.tests[i];
+
+		if (ig_test_xport(t) == IG_XPORT_VERBS && !both_rdma(f, a, b))
+			continue;
+		if (reverse && ig_test_pattern(t) != IG_PATTERN_BW)
+			continue;
+		m[k] = (struct ig_fab_meas){
+			.round = r, .a = a, .b = b, .test = t
+		};
+		k++;
+	}
+	return k;
+}
+
+static uint64_t lat_size(const struct ig_fab_opts *o)
+{
+	return o->size_given ? o->p.size : IG_DEFAULT_LAT_SIZE;
+}
+
+/* This rank's part of one round: its pair as the client, if any. */
+static void my_pair(struct ig_fab *f, const struct ig_fab_pair *pairs,
+		    unsigned int np, unsigned int r, bool reverse,
+		    struct round_out *out)
+{
+	unsigned int peer;
+	uint64_t t0;
+
+	out->k = 0;
+	out->run_ms = 0;
+	for (unsigned int i = 0; i < np; i++) {
+		unsigned int a = reverse ? pairs[i].b : pairs[i].a;
+		unsigned int b = reverse ? pairs[i].a : pairs[i].b;
+
+		if (a != f->me)
+			continue;
+		peer = b;
+		out->k = plan(f, r, a, b, reverse, out->m);
+		t0 = ig_now_ns();
+		ig_fab_pair_run(f->info[peer].addr, f->info[peer].port, &f->o.p,
+				lat_size(&f->o), &f->o.local, out->m, out->k);
+		out->run_ms = (double)(ig_now_ns() - t0) / 1e6;
+		return;
+	}
+}
+
+static int grow(struct state *s, size_t more)
+{
+	struct ig_fab_meas *m;
+	size_t cap = s->cap ? s->cap : 64;
+
+	while (cap < s->run.k + more)
+		cap *= 2;
+	if (cap == s->cap)
+		return 0;
+	m = realloc(s->run.m, cap * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	s->run.m = m;
+	s->cap = cap;
+	return 0;
+}
+
+/* Rank 0: the round's results in, the overhead noted, the file out. */
+static void collect(struct state *s, double wall_ms)
+{
+	double longest = 0;
+
+	for (unsigned int i = 0; i < s->f->n; i++) {
+		const struct round_out *o = &s->all[i];
+
+		if (o->run_ms > longest)
+			longest = o->run_ms;
+		if (!o->k || grow(s, o->k))
+			continue;
+		memcpy(s->run.m + s->run.k, o->m, o->k * sizeof(*o->m));
+		s->run.k += o->k;
+	}
+	s->overhead[s->nover++] = wall_ms > longest ? wall_ms - longest : 0;
+	s->run.rounds_done++;
+	if (s->f->o.outfile)
+		ig_fab_write(&s->run, NULL);
+}
+
+static void one_round(struct state *s, const struct ig_fab_pair *pairs,
+		      unsigned int np, unsigned int r, bool reverse)
+{
+	struct ig_fab *f = s->f;
+	struct round_out out;
+	uint64_t t0 = ig_now_ns();
+
+	MPI_Barrier(MPI_COMM_WORLD);
+	my_pair(f, pairs, np, r, reverse, &out);
+	MPI_Gather(&out, sizeof(out), MPI_BYTE, s->all, sizeof(out), MPI_BYTE,
+		   0, MPI_COMM_WORLD);
+	if (!f->me) {
+		collect(s, (double)(ig_now_ns() - t0) / 1e6);
+		fprintf(stderr, "ibgap-fabric: round %u of %u%s: %u pair(s)\n",
+			r + 1, s->run.rounds_total, reverse ? " (reverse)" : "",
+			np);
+	}
+}
+
+static void rounds(struct state *s, struct ig_fab_pair *pairs)
+{
+	struct ig_fab *f = s->f;
+
+	for (unsigned int r = 0; r < s->run.rounds_total; r++) {
+		unsigned int np =
+			ig_fab_round(f->o.pattern, f->n, f->o.root, r, pairs);
+
+		one_round(s, pairs, np, r, false);
+		if (f->o.both)
+			one_round(s, pairs, np, r, true);
+	}
+}
+
+/* One retest: rank a measures test again against b; the figures go to
+ * rank 0. */
+static void retest_one(struct state *s, unsigned int a, unsigned int b,
+		       enum ig_test t, struct ig_fab_meas *res)
+{
+	struct ig_fab *f = s->f;
+
+	*res = (struct ig_fab_meas){ .a = a, .b = b, .test = t };
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (f->me == a)
+		ig_fab_pair_run(f->info[b].addr, f->info[b].port, &f->o.p,
+				lat_size(&f->o), &f->o.local, res, 1);
+	if (a == 0)
+		return;
+	if (f->me == a)
+		MPI_Send(res, sizeof(*res), MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+	else if (!f->me)
+		MPI_Recv(res, sizeof(*res), MPI_BYTE, (int)a, 0, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+}
+
+static void judge(struct state *s)
+{
+	struct ig_fab_run *r = &s->run;
+
+	ig_fab_judge_pairs(r->m, r->k, &s->f->o.tol, r->medians);
+	ig_fab_judge_nodes(r->m, r->k, r->medians, r->nodes, r->n);
+	ig_fab_rank_nodes(r->nodes, r->n, r->order);
+	r->judged = true;
+}
+
+/* Flagged measurements measured once more (--retest), then judged
+ * again: a pair that is fine now was a transient. */
+static void retests(struct state *s)
+{
+	unsigned int idx[IG_FAB_MAX_RETEST], cnt = 0;
+
+	if (!s->f->me) {
+		judge(s);
+		for (size_t i = 0; i < s->run.k && cnt < IG_FAB_MAX_RETEST; i++)
+			if (s->run.m[i].flagged)
+				idx[cnt++] = (unsigned int)i;
+	}
+	MPI_Bcast(&cnt, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+	for (unsigned int i = 0; i < cnt; i++) {
+		struct ig_fab_meas *m = s->f->me ? NULL : &s->run.m[idx[i]];
+		unsigned int ab[3] = { m ? m->a : 0, m ? m->b : 0,
+				       m ? (unsigned int)m->test : 0 };
+		struct ig_fab_meas res;
+
+		MPI_Bcast(ab, 3, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+		retest_one(s, ab[0], ab[1], (enum ig_test)ab[2], &res);
+		if (!m)
+			continue;
+		m->retested = true;
+		m->retest_ok = res.ok;
+		m->retest_bw_gbps = res.bw_gbps;
+		m->retest_p50_us = res.lat_p50_us;
+		m->retest_p99_us = res.lat_p99_us;
+	}
+	if (!s->f->me)
+		fprintf(stderr,
+			"ibgap-fabric: %u flagged measurement(s) "
+			"measured again\n",
+			cnt);
+}
+
+/* On a node whose TCP is low alone: the doctor's top findings for the
+ * path to its first peer. */
+static void doctor_here(struct ig_fab *f, struct ig_fab_find *out)
+{
+	struct ig_dr_finding fd[IG_FAB_NFIND];
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	unsigned int peer = (f->me + 1) % f->n;
+	int n;
+
+	inet_pton(AF_INET, f->info[peer].addr, &sin.sin_addr);
+	n = ig_dr_top(NULL, (struct sockaddr *)&sin, f->o.p.window, fd,
+		      IG_FAB_NFIND);
+	for (int i = 0; i < n; i++)
+		snprintf(out->line[out->n++], sizeof(out->line[0]), "%s: %s",
+			 fd[i].id, fd[i].what);
+}
+
+static void doctors(struct state *s)
+{
+	struct ig_fab *f = s->f;
+	struct ig_fab_find mine = { .rank = f->me }, *all = NULL;
+	int *cause = calloc(f->n, sizeof(*cause));
+
+	if (!cause)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	for (unsigned int i = 0; !f->me && i < f->n; i++)
+		cause[i] = s->run.nodes[i].flagged ? (int)s->run.nodes[i].cause
+						   : IG_FAB_OK;
+	MPI_Bcast(cause, (int)f->n, MPI_INT, 0, MPI_COMM_WORLD);
+	if (cause[f->me] == IG_FAB_TCP_LOW)
+		doctor_here(f, &mine);
+	if (!f->me && !(all = calloc(f->n, sizeof(*all))))
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	MPI_Gather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE,
+		   0, MPI_COMM_WORLD);
+	free(cause);
+	s->run.find = all;
+	s->run.nfind = all ? f->n : 0;
+}
+
+static double median_ms(double *v, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n ? v[n / 2] : 0;
+}
+
+static int rank0_alloc(struct state *s)
+{
+	struct ig_fab_run *r = &s->run;
+	unsigned int n = s->f->n;
+
+	s->all = calloc(n, sizeof(*s->all));
+	s->overhead = calloc(2 * (size_t)r->rounds_total + 1, sizeof(double));
+	r->nodes = calloc(n, sizeof(*r->nodes));
+	r->order = calloc(n, sizeof(*r->order));
+	r->outlier = calloc(n, sizeof(*r->outlier));
+	return s->all && s->overhead && r->nodes && r->order && r->outlier
+		       ? 0
+		       : -ENOMEM;
+}
+
+static void state_free(struct state *s)
+{
+	free(s->all);
+	free(s->overhead);
+	free(s->run.nodes);
+	free(s->run.order);
+	free(s->run.outlier);
+	free((void *)s->run.find);
+	free(s->run.m);
+}
+
+/* The fingerprint's field named key ("" when there is none). */
+static const char *fp_value(const struct ig_fingerprint *fp, const char *key)
+{
+	const char *name, *v;
+
+	for (unsigned int i = 0; (v = ig_fingerprint_field(fp, i, &name)); i++)
+		if (!strcmp(name, key))
+			return v;
+	return "";
+}
+
+static void outliers(struct state *s)
+{
+	unsigned int n = s->f->n;
+	const char **v = calloc((size_t)n * IG_FAB_NFPKEYS, sizeof(*v));
+
+	if (!v)
+		return;
+	for (unsigned int i = 0; i < n; i++)
+		for (unsigned int j = 0; j < IG_FAB_NFPKEYS; j++) {
+			const char *x =
+				fp_value(&s->f->info[i].fp, ig_fab_fpkeys[j]);
+
+			v[i * IG_FAB_NFPKEYS + j] = x && *x ? x : NULL;
+		}
+	ig_fab_outliers(v, n, IG_FAB_NFPKEYS, s->run.outlier);
+	free(v);
+}
+
+/* Rank 0: the report, the baselines; the exit status. */
+static int finish(struct state *s)
+{
+	const struct ig_fab_opts *o = &s->f->o;
+	char err[512];
+	int ret = 0, reg;
+
+	s->run.round_overhead_ms = median_ms(s->overhead, s->nover);
+	outliers(s);
+	if (ig_fab_write(&s->run, stdout))
+		ret = 1;
+	if (o->plot && ig_fab_plot(&s->run, o->plot, err, sizeof(err))) {
+		fprintf(stderr, "ibgap-fabric: %s\n", err);
+		ret = 1;
+	}
+	if (o->save_baseline) {
+		struct ig_fab_opts so = *o;
+		struct ig_fab_run sr = s->run;
+
+		so.json = true;
+		so.outfile = o->save_baseline;
+		sr.o = &so;
+		if (ig_fab_write(&sr, NULL))
+			ret = 1;
+	}
+	if (!o->baseline)
+		return ret;
+	reg = ig_fab_baseline_cmp(&s->run, o->baseline, o->tolerance, stdout,
+				  err, sizeof(err));
+	if (reg < 0) {
+		fprintf(stderr, "ibgap-fabric: %s\n", err);
+		return 3;
+	}
+	return reg ? 1 : ret;
+}
+
+int ig_fab_mpi_run(struct ig_fab *f)
+{
+	struct state s = { .f = f };
+	struct ig_fab_pair *pairs = calloc(f->n, sizeof(*pairs));
+	unsigned int total = ig_fab_nrounds(f->o.pattern, f->n, f->o.root);
+	int ret = 0, bad = 0;
+
+	if (f->o.rounds && f->o.rounds < total)
+		total = f->o.rounds;
+	s.run = (struct ig_fab_run){
+		.o = &f->o, .n = f->n, .info = f->info, .rounds_total = total
+	};
+	if (!pairs || (!f->me && rank0_alloc(&s)))
+		bad = 1;
+	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (bad) {
+		if (!f->me)
+			fprintf(stderr,
+				"ibgap-fabric: out of memory for %u "
+				"ranks\n",
+				f->n);
+		free(pairs);
+		state_free(&s);
+		return 1;
+	}
+	rounds(&s, pairs);
+	if (f->o.retest)
+		retests(&s);
+	if (!f->me)
+		judge(&s);
+	doctors(&s);
+	if (!f->me)
+		ret = finish(&s);
+	MPI_Bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	free(pairs);
+	state_free(&s);
+	return ret;
+}

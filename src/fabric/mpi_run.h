@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IG_FAB_MPI_RUN_H
+#define IG_FAB_MPI_RUN_H
+
+#include <pthread.h>
+#include <signal.h>
+
+#include "fab.h"
+
+/* incast: every rank's server takes up to this many clients at once */
+#define IG_FAB_MAX_SESSIONS 1024
+/* flagged measurements measured again at the end, at most */
+#define IG_FAB_MAX_RETEST 256
+
+struct ig_server;
+
+/* This rank: its options, place, the others' data addresses, its
+ * in-process server (mpi_main.c). */
+struct ig_fab {
+	struct ig_fab_opts o;
+	unsigned int me, n;
+	struct ig_fab_info *info; /* n, the same on every rank */
+	struct {
+		struct ig_server *srv;
+		pthread_t thread;
+		volatile sig_atomic_t quit;
+	} srv;
+	bool srv_up;
+};
+
+/* The rounds, the retests, the verdicts, the doctor on the nodes whose
+ * TCP is low, the report (rank 0); every rank calls it.  Returns the exit
+ * status: 0, 1 after a regression against --baseline or a failed write,
+ * 3 for an unreadable --baseline. */
+int ig_fab_mpi_run(struct ig_fab *f);
+
+#endif
