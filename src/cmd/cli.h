@@ -10,7 +10,6 @@
 #include "report/report.h"
 #include "serve/server.h"
 
-
 #define IG_MAX_SIZES 64
 
 struct ig_client_opts {

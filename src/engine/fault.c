@@ -25,7 +25,8 @@ static int parse(const char *spec, char *side, char *phase, char *action,
 	n = sscanf(spec, "%7[a-z]:%7[a-z]:%5[a-z]:%u", side, phase, action,
 		   delay_ms);
 	if (n < 3 || (strcmp(side, "client") && strcmp(side, "server")) ||
-	    (strcmp(action, "kill") && strcmp(action, "stall")) ||
+	    (strcmp(action, "kill") && strcmp(action, "stall") &&
+	     strcmp(action, "hang")) ||
 	    *delay_ms > 60000)
 		return -1;
 	for (int i = 0; i < IG_FAULT_NPHASES; i++)
@@ -63,7 +64,7 @@ void ig_fault_point(bool server, enum ig_fault_phase phase)
 		fprintf(stderr,
 			"ibgap: ignoring IBGAP_FAULT='%s': want "
 			"client|server:connect|params|setup|warmup|measure|"
-			"result:kill|stall[:DELAY_MS <= 60000]\n",
+			"result:kill|stall|hang[:DELAY_MS <= 60000]\n",
 			spec);
 		return;
 	}
@@ -73,6 +74,13 @@ void ig_fault_point(bool server, enum ig_fault_phase phase)
 	if (delay_ms)
 		usleep(delay_ms * 1000);
 	fprintf(stderr, "ibgap: IBGAP_FAULT: %s %s at %s\n",
-		action[0] == 'k' ? "killing" : "stopping", side, ph);
+		action[0] == 'k'   ? "killing"
+		: action[0] == 's' ? "stopping"
+				   : "hanging the session thread of",
+		side, ph);
+	if (action[0] == 'h') {
+		for (;;)
+			pause();
+	}
 	raise(action[0] == 'k' ? SIGKILL : SIGSTOP);
 }

@@ -5,9 +5,11 @@
  * environment, the process on SIDE (client or server) that reaches PHASE
  * waits DELAY_MS, then kills itself (SIGKILL, as a crash would) or stops
  * itself (SIGSTOP: every thread hangs, its sockets and queue pairs stay
- * open, as a wedged host would).  With IBGAP_FAULT_ONCE=FILE as well,
- * the fault fires only where it creates FILE (once).  Without IBGAP_FAULT
- * a fault point does nothing but one getenv().
+ * open, as a wedged host would), or hangs the calling thread alone
+ * (ACTION hang: the rest of the process goes on, as ibgap-fabric's rank
+ * does around its wedged in-process server).  With IBGAP_FAULT_ONCE=FILE
+ * as well, the fault fires only where it creates FILE (once).  Without
+ * IBGAP_FAULT a fault point does nothing but one getenv().
  */
 #ifndef IG_FAULT_H
 #define IG_FAULT_H

@@ -13,6 +13,7 @@
 
 #include "common/fail.h"
 #include "fab.h"
+#include "report/plot.h"
 
 #define CELL_MAX 24.0
 #define PANEL 480.0
@@ -104,6 +105,7 @@ int ig_fab_plot(const struct ig_fab_run *r, const char *path, char *err,
 	if (!ret && cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
 		ret = -EIO;
 	cairo_surface_destroy(s);
+	ig_plot_release_caches();
 	if (ret)
 		return ig_fail(ret, err, errlen, "--plot: cannot write '%s'",
 			       path);

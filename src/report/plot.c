@@ -128,7 +128,7 @@ static cairo_status_t write_png(struct sink *s, const struct ig_plot_fig *f)
  * alive then; the next figure loads them again), so that the sanitizer
  * runs stay clean; other builds keep them.
  */
-static void plot_release_caches(void)
+void ig_plot_release_caches(void)
 {
 #ifdef PLOT_ASAN
 	cairo_debug_reset_static_data();
@@ -199,6 +199,6 @@ int ig_plot_write(const char *path, const struct ig_result *res, size_t n,
 	else
 		ret = plot_file(path, fmt, &f, err, errlen);
 	ig_plot_fig_free(&f);
-	plot_release_caches();
+	ig_plot_release_caches();
 	return ret;
 }

@@ -393,8 +393,7 @@ static void hand_over(struct ig_server *srv, struct ig_lobby *l,
 	unsigned int nr, ne, slots;
 	char why[96];
 
-	slots = (unsigned int)(srv->max_handlers -
-			       atomic_load(&srv->handlers));
+	slots = (unsigned int)(srv->max_handlers - atomic_load(&srv->handlers));
 	ig_lobby_sweep(l, p, ig_now_ns(), slots, ready, &nr, expired, &ne);
 	for (unsigned int i = 0; i < nr; i++)
 		spawn(srv, ready[i]);

@@ -2,15 +2,17 @@
 # t_fabric.sh: ibgap-fabric on a cluster of six network namespaces (one
 # MPI rank each, tests/fabric/cluster.sh.inc), TCP only (no RDMA there):
 # - bad options: exit 2 and the one line, printed once (rank 0);
-# - pairs: every pair once in 5 rounds of 3, the JSON says so, each
-#   measurement ok; the file of -o is there after the run;
-# - node 3 made slow (tbf) and node 2 delayed (netem): exactly those two
-#   flagged, node 3 for its bandwidth, node 2 for its latency, both "TCP
-#   low alone", and the text names them first; the flagged measurements
-#   were measured again;
-# - ring --rounds 2, bisection and incast: the pairs each pattern makes;
-# - --save-baseline, then --baseline of a run with node 3 slow: exit 1
-#   and a regression line naming node 3; --plot writes an SVG.
+# - pairs: every pair once in 5 rounds of 3, the JSON (-o) says so, each
+#   measurement ok, no node flagged; --save-baseline writes the same;
+# - node 3 made slow (tbf; and node 2 delayed where the kernel has netem):
+#   exactly those flagged, node 3 for its bandwidth, "TCP low alone", the
+#   text names it first, the flagged measurements were measured again,
+#   --baseline of the clean run: exit 1, node 3's regression named;
+#   --plot writes an SVG; an unreadable --baseline: exit 3;
+# - ring --rounds 2, bisection (both directions) and incast: the pairs
+#   each pattern makes;
+# - a rank whose server wedges (IBGAP_FAULT hang): its pair fails with
+#   the error named, the rest of the fabric is measured.
 # Skipped (77) without root, ip netns, mpirun or jq.
 #   bash tests/fabric/t_fabric.sh /abs/path/to/ibgap-fabric
 # shellcheck disable=SC2015 # "cond && pass || fail": pass never fails
@@ -24,9 +26,13 @@ IG_LIMIT=${IG_LIMIT_FABRIC:-280}
 ig_init fabric "$@"
 FABRIC=$IBGAP
 command -v jq >/dev/null || fc_skip "jq is not installed"
-# Open MPI's own allocations are not ours to judge (ASan builds)
-export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0"
-QUICK=(-D 0.5 --warmup 0.1 --timeout 5)
+# ASan builds: no LeakSanitizer for ibgap-fabric.  Open MPI leaves
+# thousands of allocations at exit; suppressing them needs whole stacks
+# (its libraries have no frame pointers) and its plugins kept loaded,
+# which made the runs here 2-3 times slower.  The fabric's own code is
+# leak-checked by its unit tests (test_fabric_*); ASan's other checks stay.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+QUICK=(-D 0.3 --warmup 0.05 --timeout 5)
 
 fc_up 6 fabric
 
@@ -57,22 +63,25 @@ n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, r
 fab 2 badroot --pattern incast --root 6
 expect_grep "$TMP/badroot.err" "--root: '6' is not a rank: allowed 0 to 5" \
 	"--root 6 of 6 ranks"
-fab 2 badsize -s 0
-expect_grep "$TMP/badsize.err" "-s: '0' in '0' is out of range" "-s 0"
 
-# ------------------------------------------------------- a clean fabric
-fab 0 clean "${QUICK[@]}" --bw-tol 0.3 --lat-tol 5 --format json \
-	-o "$TMP/clean.json"
-check "clean: -o written" test -s "$TMP/clean.json"
+# ------------------------------------ a clean fabric, saved as baseline
+# Tolerances: 3 pairs at once share the 2 CPUs here; the planted node
+# below is 20 times slower, the noise within 2x.
+TOL=(--bw-tol 0.5 --lat-tol 4)
+fab 0 clean "${QUICK[@]}" "${TOL[@]}" --format json -o "$TMP/clean.json" \
+	--save-baseline "$TMP/base.json"
 check "clean: stdout empty with -o" test ! -s "$TMP/clean.out"
+check "clean: --save-baseline is the document" \
+	cmp -s <(jq -S 'del(.round_overhead_ms)' "$TMP/clean.json") \
+	<(jq -S 'del(.round_overhead_ms)' "$TMP/base.json")
 got=$(jqc "$TMP/clean.json" '[.schema, .pattern, .ranks, .rounds_done,
-	(.nodes | length), (.pairs | length),
+	.complete, (.nodes | length), (.pairs | length),
 	([.pairs[] | select(.ok)] | length),
 	([.pairs[] | [.a, .b] | sort | tostring] | unique | length),
-	([.pairs[] | .test] | unique)]')
-want='["ibgap-fabric/1","pairs",6,5,6,30,30,15,["tcp_bw","tcp_lat"]]'
-[[ $got == "$want" ]] && pass "clean: 15 pairs x 2 tests, all ok" ||
-	fail "clean: got $got, want $want"
+	([.pairs[] | .test] | unique), ([.nodes[] | select(.flagged)] | length)]')
+want='["ibgap-fabric/1","pairs",6,5,true,6,30,30,15,["tcp_bw","tcp_lat"],0]'
+[[ $got == "$want" ]] && pass "clean: 15 pairs x 2 tests, all ok, none flagged" ||
+	fail "clean: got $got, want $want: $(cat "$TMP/clean.err")"
 got=$(jqc "$TMP/clean.json" '[.pairs | group_by(.round)[] |
 	[.[] | .a, .b] | length == (unique | length) * 2] | all')
 [[ $got == true ]] && pass "clean: within a round no rank twice" ||
@@ -82,23 +91,23 @@ want=$(printf '"%s",' "${FC_ADDRS[@]}")
 [[ $got == "[${want%,}]" ]] && pass "clean: each rank its node's address" ||
 	fail "clean: addresses $got, want [${want%,}]"
 
-# ---------------------------------------------- node 3 slow, node 2 late
+# ------------------------- node 3 slow (and node 2 late, given netem)
+# The text report on stdout, the JSON through --save-baseline, against
+# the clean run's baseline: exit 1, node 3's regression named.
 fc_slow 3 100mbit
 fc_have_netem && fc_delay 2 20
-fab 0 bad "${QUICK[@]}" -o "$TMP/bad.txt"
-fab 0 badjson "${QUICK[@]}" --format json -o "$TMP/bad.json" \
-	--plot "$TMP/bad.svg"
+fab 1 bad "${QUICK[@]}" "${TOL[@]}" --baseline "$TMP/base.json" \
+	--tolerance 30 --save-baseline "$TMP/bad.json" --plot "$TMP/bad.svg"
 got=$(jqc "$TMP/bad.json" '[.nodes[] | select(.flagged) | .rank]')
 want='[1,2]'
 fc_have_netem || want='[2]'
 [[ $got == "$want" ]] && pass "planted: flagged ranks $got" ||
-	fail "planted: flagged ranks $got, want $want: $(cat "$TMP/bad.txt")"
+	fail "planted: flagged ranks $got, want $want: $(cat "$TMP/bad.out")"
 got=$(jqc "$TMP/bad.json" '[.nodes[2].reasons[0],
 	([.pairs[] | select(.flagged) | select(.a == 2 or .b == 2) | .test]
 	 | unique)]')
-[[ $got == '["5 of its 10 measurements flagged: TCP low alone: the IP stack (run the doctor)",["tcp_bw"]]' ||
-	$got == *'TCP low alone'*'"tcp_bw"'* ]] &&
-	pass "planted: node 3 low in tcp_bw, TCP alone" ||
+[[ $got == '["5 of its 10 measurements flagged: TCP low alone: the IP stack (run ibgap doctor)",["tcp_bw"]]' ]] &&
+	pass "planted: node 3 low in all its tcp_bw, TCP alone" ||
 	fail "planted: node 3: $got"
 if fc_have_netem; then
 	got=$(jqc "$TMP/bad.json" '[.pairs[] | select(.flagged) |
@@ -106,47 +115,65 @@ if fc_have_netem; then
 	[[ $got == true ]] && pass "planted: every flagged tcp_lat has node 2" ||
 		fail "planted: flagged tcp_lat without node 2: $got"
 fi
-got=$(jqc "$TMP/bad.json" '[.pairs[] | select(.flagged) | .retest.ok] | all')
+got=$(jqc "$TMP/bad.json" '[.pairs[] | select(.flagged) | .retest.ok] |
+	length > 0 and all')
 [[ $got == true ]] && pass "planted: flagged ones measured again" ||
 	fail "planted: retests: $got"
-head -n 20 "$TMP/bad.txt" | grep -A1 '^nodes, worst first:' | tail -n 1 |
-	grep -qE "^  [12] +${FC_NS[2]}|^  [12] +${FC_NS[1]}" &&
-	pass "planted: the text names a planted node first" ||
-	fail "planted: text: $(head -n 20 "$TMP/bad.txt")"
-expect_grep "$TMP/bad.txt" "TCP low alone" "planted: text"
-check "planted: --plot wrote an SVG" grep -q '<svg' "$TMP/bad.svg"
-
-# ------------------------------------------------------------ baselines
-fc_clear 2
-fc_clear 3
-fab 0 base "${QUICK[@]}" --no-retest --save-baseline "$TMP/base.json" \
-	-o "$TMP/base.txt"
-check "baseline saved" test -s "$TMP/base.json"
-fc_slow 3 100mbit
-fab 1 regress "${QUICK[@]}" --no-retest --baseline "$TMP/base.json" \
-	--tolerance 30
-expect_grep "$TMP/regress.out" "regression: node ${FC_NS[2]} tcp_bw" \
+grep -A1 '^nodes, worst first:' "$TMP/bad.out" | tail -n 1 |
+	grep -qE "^  [12] +${FC_NS[2]} .* FLAGGED" &&
+	pass "planted: the text names node 3 first, flagged" ||
+	fail "planted: text: $(head -n 20 "$TMP/bad.out")"
+expect_grep "$TMP/bad.out" "TCP low alone" "planted: text"
+expect_grep "$TMP/bad.out" "regression: node ${FC_NS[2]} tcp_bw" \
 	"--baseline: node 3's regression"
+expect_no_grep "$TMP/bad.out" "regression: node ${FC_NS[0]} " \
+	"--baseline: none for node 1"
+check "planted: --plot wrote an SVG" grep -q '<svg' "$TMP/bad.svg"
+fc_clear 2
 fc_clear 3
 fab 3 nobase "${QUICK[@]}" --baseline "$TMP/nonexistent.json"
 expect_grep "$TMP/nobase.err" "--baseline: cannot read" "missing --baseline"
 
 # -------------------------------------------------------------- patterns
-QUICK=(-D 0.3 --warmup 0.05 --timeout 5 -t tcp_bw --format json)
+QUICK=(-D 0.2 --warmup 0.05 --timeout 5 -t tcp_bw --format json)
 fab 0 ring "${QUICK[@]}" --pattern ring --rounds 2 -o "$TMP/ring.json"
 got=$(jqc "$TMP/ring.json" '[.rounds, ([.pairs[] | [.round, .a, .b]]
 	| sort | map(tostring) | join(" "))]')
 want='[2,"[0,0,1] [0,1,2] [0,2,3] [0,3,4] [0,4,5] [0,5,0] [1,0,2] [1,1,3] [1,2,4] [1,3,5] [1,4,0] [1,5,1]"]'
 [[ $got == "$want" ]] && pass "ring --rounds 2: shifts 1 and 2" ||
 	fail "ring: $got"
-fab 0 bisect "${QUICK[@]}" --pattern bisection -o "$TMP/bisect.json"
+fab 0 bisect "${QUICK[@]}" --pattern bisection --both-directions \
+	-o "$TMP/bisect.json"
 got=$(jqc "$TMP/bisect.json" '[.pairs[] | [.a, .b]] | sort')
-[[ $got == '[[0,3],[1,4],[2,5]]' ]] && pass "bisection: 0-3 1-4 2-5" ||
+[[ $got == '[[0,3],[1,4],[2,5],[3,0],[4,1],[5,2]]' ]] &&
+	pass "bisection --both-directions: 0-3 1-4 2-5 and back" ||
 	fail "bisection: $got"
 fab 0 incast "${QUICK[@]}" --pattern incast --root 4 -o "$TMP/incast.json"
 got=$(jqc "$TMP/incast.json" '[.pairs[] | select(.ok) | [.a, .b]] | sort')
 [[ $got == '[[0,4],[1,4],[2,4],[3,4],[5,4]]' ]] &&
 	pass "incast --root 4: five at once, all ok" || fail "incast: $got"
+
+# ------------------------- a wedged server: its pair fails, the run goes on
+# Rank 4's in-process server hangs its session thread in the measured
+# interval (IBGAP_FAULT ... hang: the rank itself goes on): the pair 1->4
+# fails by its --timeout, named with the error; the others are measured.
+# shellcheck disable=SC2016 # expanded by each rank's shell
+WEDGE='[ "$OMPI_COMM_WORLD_RANK" = 4 ] &&
+	export IBGAP_FAULT=server:measure:hang; exec "$0" "$@"'
+RC=0
+fc_mpirun 6 sh -c "$WEDGE" "$FABRIC" -D 0.5 --warmup 0.05 --timeout 2 \
+	-t tcp_bw --pattern bisection --no-retest --format json \
+	-o "$TMP/wedge.json" >"$TMP/wedge.out" 2>"$TMP/wedge.err" || RC=$?
+expect_rc 0 "wedged server: ibgap-fabric" ||
+	ig_log "stderr: $(head -c 3000 "$TMP/wedge.err")"
+got=$(jqc "$TMP/wedge.json" '[.complete, ([.pairs[] | select(.ok) |
+	[.a, .b]] | sort), ([.pairs[] | select(.ok | not) | [.a, .b, .flagged,
+	(.error | length > 0)]])]')
+[[ $got == '[true,[[0,3],[2,5]],[[1,4,true,true]]]' ]] &&
+	pass "wedged server: 1->4 failed and named, 0->3 and 2->5 measured" ||
+	fail "wedged server: $got"
+got=$(jqc "$TMP/wedge.json" '[.pairs[] | select(.ok | not) | .error][0]')
+ig_log "wedged server: the pair's error: $got"
 
 fc_down
 ig_done

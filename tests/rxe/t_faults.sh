@@ -1,6 +1,7 @@
 #!/bin/bash
 # t_faults.sh: the fault-injection matrix (tests/faults.sh.inc) for verbs
-# on Soft-RoCE: write_bw killed or stalled at every phase on either side,
+# on Soft-RoCE: write_bw killed or stalled at every phase after connect
+# (the HELLO, before any transport: integ/faults has it) on either side,
 # send_bw and send_lat in their measured interval.  The survivor says one
 # line within the timeout, the client exits 1, the server serves the next
 # client.  A stalled (SIGSTOPped) peer keeps its queue pairs: the kernel
@@ -18,7 +19,8 @@ FM_TIMEOUT=3
 FM_SLACK=5
 FM_NEXT="-t send_lat -n 50 --warmup 0 --timeout 10"
 
-fm_matrix write_bw
+# connect (HELLO) comes before any transport: integ/faults covers it
+fm_matrix write_bw "params setup warmup measure result"
 fm_matrix send_bw measure
 fm_matrix send_lat measure
 rx_done
