@@ -155,25 +155,85 @@ json_object *ig_fab_doc(const struct ig_fab_run *r)
 	return d;
 }
 
+/* One measurement's figure, with its test's median. */
+static void text_figure(FILE *f, const struct ig_fab_run *r,
+			const struct ig_fab_meas *m)
+{
+	if (!m->ok)
+		fprintf(f, "%s FAILED: %s", ig_test_name(m->test), m->why);
+	else if (is_lat(m->test))
+		fprintf(f, "%s p50 %.2f us (median %.2f), p99 %.2f us",
+			ig_test_name(m->test), m->lat_p50_us,
+			r->medians[m->test], m->lat_p99_us);
+	else
+		fprintf(f, "%s %.2f Gb/s (median %.2f)", ig_test_name(m->test),
+			m->bw_gbps, r->medians[m->test]);
+}
+
+/* The same pair's measurement of the same kind on the other transport
+ * (write_bw for tcp_bw...), or NULL. */
+static const struct ig_fab_meas *other(const struct ig_fab_run *r,
+				       const struct ig_fab_meas *m)
+{
+	for (size_t i = 0; i < r->k; i++) {
+		const struct ig_fab_meas *o = &r->m[i];
+
+		if (o->round == m->round && o->a == m->a && o->b == m->b &&
+		    is_lat(o->test) == is_lat(m->test) &&
+		    ig_test_xport(o->test) != ig_test_xport(m->test))
+			return o;
+	}
+	return NULL;
+}
+
+/* A flagged measurement, and the other transport's figure of the pair. */
 static void text_pair(FILE *f, const struct ig_fab_run *r,
 		      const struct ig_fab_meas *m)
 {
-	fprintf(f, "  round %u  %s -> %s  %-9s ", m->round, r->info[m->a].host,
-		r->info[m->b].host, ig_test_name(m->test));
-	if (!m->ok)
-		fprintf(f, "FAILED: %s", m->why);
-	else if (is_lat(m->test))
-		fprintf(f, "p50 %.2f us (median %.2f), p99 %.2f us",
-			m->lat_p50_us, r->medians[m->test], m->lat_p99_us);
-	else
-		fprintf(f, "%.2f Gb/s (median %.2f)", m->bw_gbps,
-			r->medians[m->test]);
+	const struct ig_fab_meas *o = other(r, m);
+
+	fprintf(f, "  round %u  %s -> %s  ", m->round, r->info[m->a].host,
+		r->info[m->b].host);
+	text_figure(f, r, m);
 	if (m->retested && m->retest_ok)
 		fprintf(f,
 			is_lat(m->test) ? "; again: p50 %.2f us"
 					: "; again: %.2f Gb/s",
 			is_lat(m->test) ? m->retest_p50_us : m->retest_bw_gbps);
+	if (o) {
+		fputs("; ", f);
+		text_figure(f, r, o);
+	}
 	fputc('\n', f);
+}
+
+/* The nodes whose fingerprint differs from the majority, key by key. */
+static void text_outliers(FILE *f, const struct ig_fab_run *r)
+{
+	unsigned int n = 0;
+
+	fprintf(f, "\nfingerprint outliers:\n");
+	for (unsigned int i = 0; i < r->n; i++) {
+		if (!r->outlier[i])
+			continue;
+		fprintf(f, "  %-3u %-20s differs in:", i, r->info[i].host);
+		for (unsigned int j = 0; j < IG_FAB_NFPKEYS; j++)
+			if (r->outlier[i] & (1u << j))
+				fprintf(f, " %s", ig_fab_fpkeys[j]);
+		fputc('\n', f);
+		n++;
+	}
+	if (!n)
+		fprintf(f, "  none\n");
+}
+
+static unsigned int rdma_nodes(const struct ig_fab_run *r)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < r->n; i++)
+		n += r->info[i].rdma;
+	return n;
 }
 
 static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
@@ -193,6 +253,8 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 				nd->lat_us[t]);
 	}
 	fputc('\n', f);
+	if (!r->info[i].rdma && rdma_nodes(r))
+		fprintf(f, "      TCP only: %s\n", r->info[i].addr_why);
 	for (size_t j = 0; j < nw; j++)
 		fprintf(f, "      %s\n",
 			json_object_get_string(
@@ -210,6 +272,8 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 		"measurements\n",
 		r->n, ig_fab_pattern_name(r->o->pattern), r->rounds_done,
 		r->rounds_total, r->k);
+	if (!rdma_nodes(r))
+		fprintf(f, "  no node has an active RDMA port: TCP only\n");
 	if (!r->judged) {
 		fprintf(f, "(incomplete: no verdicts yet)\n");
 		return;
@@ -231,6 +295,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 		}
 	if (!nflag)
 		fprintf(f, "  none\n");
+	text_outliers(f, r);
 	fprintf(f,
 		"\nverdict: %u of %u nodes flagged, %zu of %zu measurements "
 		"flagged; overhead %.2f ms a round\n",

@@ -96,8 +96,10 @@ want=$(printf '"%s",' "${FC_ADDRS[@]}")
 # the clean run's baseline: exit 1, node 3's regression named.
 fc_slow 3 100mbit
 fc_have_netem && fc_delay 2 20
+# (--tolerance 80: a pair between good nodes was seen 52% below its
+# baseline here, from the shared CPUs alone; node 3's are 97% below)
 fab 1 bad "${QUICK[@]}" "${TOL[@]}" --baseline "$TMP/base.json" \
-	--tolerance 30 --save-baseline "$TMP/bad.json" --plot "$TMP/bad.svg"
+	--tolerance 80 --save-baseline "$TMP/bad.json" --plot "$TMP/bad.svg"
 got=$(jqc "$TMP/bad.json" '[.nodes[] | select(.flagged) | .rank]')
 want='[1,2]'
 fc_have_netem || want='[2]'

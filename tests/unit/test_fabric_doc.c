@@ -102,13 +102,13 @@ END_TEST
 struct fixture {
 	struct ig_fab_opts o;
 	struct ig_fab_info info[4];
-	struct ig_fab_meas m[12];
+	struct ig_fab_meas m[18];
 	struct ig_fab_node nodes[4];
 	unsigned int order[4], outlier[4];
 	struct ig_fab_run r;
 };
 
-static void fixture(struct fixture *f, double slow)
+static void fixture_v(struct fixture *f, double slow, bool verbs)
 {
 	static const unsigned int pr[6][2] = { { 0, 1 }, { 2, 3 }, { 0, 2 },
 					       { 1, 3 }, { 0, 3 }, { 1, 2 } };
@@ -141,6 +141,14 @@ static void fixture(struct fixture *f, double slow)
 						  .ok = true,
 						  .lat_p50_us = 20,
 						  .lat_p99_us = 30 };
+		if (verbs)
+			f->m[k++] =
+				(struct ig_fab_meas){ .round = i / 2,
+						      .a = pr[i][0],
+						      .b = pr[i][1],
+						      .test = IG_TEST_WRITE_BW,
+						      .ok = true,
+						      .bw_gbps = 20 };
 	}
 	f->r = (struct ig_fab_run){ .o = &f->o,
 				    .n = 4,
@@ -157,6 +165,11 @@ static void fixture(struct fixture *f, double slow)
 	ig_fab_rank_nodes(f->nodes, 4, f->order);
 	f->outlier[3] = 1; /* key 0, "kernel" */
 	f->r.judged = true;
+}
+
+static void fixture(struct fixture *f, double slow)
+{
+	fixture_v(f, slow, false);
 }
 
 START_TEST(test_doc)
@@ -224,8 +237,35 @@ START_TEST(test_text)
 				  "measurements flagged"),
 		      "%s", buf);
 	/* half of the 4 nodes' pairs have node 3: the median is between */
-	ck_assert_msg(strstr(buf, "node1 -> node3  tcp_bw    1.00 Gb/s "
-				  "(median 5.50)"),
+	ck_assert_msg(strstr(buf, "node1 -> node3  tcp_bw 1.00 Gb/s "
+				  "(median 5.50)\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "fingerprint outliers:\n  3   node4        "
+				  "        differs in: kernel\n"),
+		      "%s", buf);
+	free(buf);
+}
+END_TEST
+
+/* With verbs too: a flagged TCP measurement shows the pair's verbs
+ * figure beside it (verbs fine: the IP stack). */
+START_TEST(test_text_verbs)
+{
+	struct fixture f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fixture_v(&f, 1, true);
+	m = open_memstream(&buf, &len);
+	ig_fab_text(m, &f.r);
+	fclose(m);
+	ck_assert_msg(strstr(buf, "node1 -> node3  tcp_bw 1.00 Gb/s (median "
+				  "5.50); write_bw 20.00 Gb/s (median "
+				  "20.00)\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "3 of its 9 measurements flagged: TCP low "
+				  "alone"),
 		      "%s", buf);
 	free(buf);
 }
@@ -291,6 +331,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_opts_defaults);
 	tcase_add_test(tc, test_doc);
 	tcase_add_test(tc, test_text);
+	tcase_add_test(tc, test_text_verbs);
 	tcase_add_test(tc, test_baseline);
 	suite_add_tcase(s, tc);
 	return s;
