@@ -12,7 +12,8 @@
 # - ring --rounds 2, bisection (both directions) and incast: the pairs
 #   each pattern makes;
 # - a rank whose server wedges (IBGAP_FAULT hang): its pair fails with
-#   the error named, the rest of the fabric is measured.
+#   the error named, the rest of the fabric is measured;
+# - mpirun killed after round 2: the file of -o holds the rounds done.
 # Skipped (77) without root, ip netns, mpirun or jq.
 #   bash tests/fabric/t_fabric.sh /abs/path/to/ibgap-fabric
 # shellcheck disable=SC2015 # "cond && pass || fail": pass never fails
@@ -176,6 +177,27 @@ got=$(jqc "$TMP/wedge.json" '[.complete, ([.pairs[] | select(.ok) |
 	fail "wedged server: $got"
 got=$(jqc "$TMP/wedge.json" '[.pairs[] | select(.ok | not) | .error][0]')
 ig_log "wedged server: the pair's error: $got"
+
+# --------------------------- killed after two rounds: the file keeps them
+# -o is rewritten after every round: mpirun killed (SIGTERM) once round 2
+# is reported leaves a document with those rounds and no verdicts.
+fc_mpirun 6 "$FABRIC" -D 1 --warmup 0.05 --timeout 5 -t tcp_bw \
+	--format json -o "$TMP/killed.json" >"$TMP/killed.out" \
+	2>"$TMP/killed.err" &
+KPID=$!
+for ((i = 0; i < 300; i++)); do
+	grep -q 'round 2 of 5' "$TMP/killed.err" 2>/dev/null && break
+	sleep 0.1
+done
+# mpirun, its timeout(1) and the ranks: every command line names the file
+pkill -TERM -f -- "-o $TMP/killed.json"
+wait "$KPID" 2>/dev/null
+got=$(jqc "$TMP/killed.json" '[.complete, (.rounds_done >= 2),
+	(.rounds_done < 5), (.rounds_done as $r | .pairs | length == $r * 3),
+	(.pairs | all(.ok))]')
+[[ $got == '[false,true,true,true,true]' ]] &&
+	pass "killed after round 2: -o holds the rounds done, no verdicts" ||
+	fail "killed: $got: $(tail -n 5 "$TMP/killed.err")"
 
 fc_down
 ig_done
