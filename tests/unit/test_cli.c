@@ -506,19 +506,24 @@ START_TEST(test_server_errors)
 }
 END_TEST
 
+/* Parses w, which must be accepted. */
+static void client_ok(const char *const *w, struct ig_client_opts *o)
+{
+	struct args a;
+	char err[256];
+	int ret = client(&a, w, o, err, sizeof(err));
+
+	ck_assert_msg(ret == 0, "%s refused: %s", w[1], err);
+}
+
 /* -P and --window lists land in o.lists, p takes their first values. */
 START_TEST(test_client_lists)
 {
 	struct ig_client_opts o;
-	struct args a;
-	char err[256];
-	int ret;
 
-	ret = client(&a,
-		     WORDS("client", "-P", "1,2,4,8", "--window", "85K,256K",
-			   "-s", "1K:8K", "h"),
-		     &o, err, sizeof(err));
-	ck_assert_msg(ret == 0, "refused: %s", err);
+	client_ok(WORDS("client", "-P", "1,2,4,8", "--window", "85K,256K", "-s",
+			"1K:8K", "h"),
+		  &o);
 	ck_assert_uint_eq(o.lists.nstreams, 4);
 	ck_assert_uint_eq(o.lists.streams[0], 1);
 	ck_assert_uint_eq(o.lists.streams[3], 8);
@@ -530,15 +535,12 @@ START_TEST(test_client_lists)
 	/* 4 sizes x 4 streams x 2 windows x 2 tests */
 	ck_assert_uint_eq(ig_client_plan_count(&o), 64);
 	/* the limit itself: 16 sizes x 16 streams x 1 window = 256 */
-	ret = client(&a,
-		     WORDS("client", "-s", "1:32K", "-P",
-			   "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "h"),
-		     &o, err, sizeof(err));
-	ck_assert_msg(ret == 0, "256 combinations refused: %s", err);
+	client_ok(WORDS("client", "-s", "1:32K", "-P",
+			"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "h"),
+		  &o);
 	ck_assert_uint_eq(ig_client_plan_count(&o), 256 * 2);
 	/* one value: a plan of one combination, as before the lists */
-	ret = client(&a, WORDS("client", "-P", "3", "h"), &o, err, sizeof(err));
-	ck_assert_msg(ret == 0, "refused: %s", err);
+	client_ok(WORDS("client", "-P", "3", "h"), &o);
 	ck_assert_uint_eq(o.lists.nstreams, 1);
 	ck_assert_uint_eq(o.lists.streams[0], 3);
 	ck_assert_uint_eq(o.lists.nwindows, 1);
@@ -568,15 +570,10 @@ START_TEST(test_client_plan_order)
 	};
 	struct ig_client_opts o;
 	struct ig_params p;
-	struct args a;
-	char err[256];
-	int ret;
 
-	ret = client(&a,
-		     WORDS("client", "-t", "tcp_bw,tcp_lat", "-P", "1,2",
-			   "--window", "1K,4K", "h"),
-		     &o, err, sizeof(err));
-	ck_assert_msg(ret == 0, "refused: %s", err);
+	client_ok(WORDS("client", "-t", "tcp_bw,tcp_lat", "-P", "1,2",
+			"--window", "1K,4K", "h"),
+		  &o);
 	ck_assert_uint_eq(ig_client_plan_count(&o), 8);
 	for (unsigned int k = 0; k < 8; k++) {
 		ig_client_plan_params(&o, k, &p);
@@ -589,11 +586,9 @@ START_TEST(test_client_plan_order)
 			      p.streams, (unsigned long long)p.window);
 	}
 	/* with sizes: the size changes slowest */
-	ret = client(&a,
-		     WORDS("client", "-t", "tcp_bw", "-s", "1K,2K", "-P", "1,2",
-			   "h"),
-		     &o, err, sizeof(err));
-	ck_assert_msg(ret == 0, "refused: %s", err);
+	client_ok(WORDS("client", "-t", "tcp_bw", "-s", "1K,2K", "-P", "1,2",
+			"h"),
+		  &o);
 	ig_client_plan_params(&o, 1, &p);
 	ck_assert(p.size == 1024 && p.streams == 2);
 	ig_client_plan_params(&o, 2, &p);
