@@ -247,10 +247,26 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 {
 	char why[256];
 
+	const struct ig_testopt_lists *l = &o->lists;
+	unsigned int combos = o->nsizes * l->nstreams * l->nwindows;
+	struct ig_params p;
+
 	if (iters_given)
 		o->p.duration_ns = 0;
-	if (ig_params_check(&o->p, why, sizeof(why)))
-		return ig_cli_fail(err, errlen, "bad option value: %s", why);
+	if (combos > IG_MAX_COMBOS)
+		return ig_cli_fail(
+			err, errlen,
+			"-s, -P, --window: %u sizes x %u streams x %u windows "
+			"= %u combinations: allowed at most %d (shorten a list)",
+			o->nsizes, l->nstreams, l->nwindows, combos,
+			IG_MAX_COMBOS);
+	for (unsigned int i = 0; i < l->nstreams; i++) {
+		p = o->p;
+		p.streams = l->streams[i];
+		if (ig_params_check(&p, why, sizeof(why)))
+			return ig_cli_fail(err, errlen, "bad option value: %s",
+					   why);
+	}
 	return 0;
 }
 
@@ -259,6 +275,7 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 {
 	struct ig_testopts t = { .p = &o->p,
 				 .local = &o->local,
+				 .lists = &o->lists,
 				 .tests = o->tests,
 				 .ntests = &o->ntests };
 	int c, ret;
@@ -273,6 +290,7 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 	o->tolerance = 5;
 	o->sizes[0] = o->p.size;
 	o->nsizes = 1;
+	ig_testopt_lists_init(&o->lists, &o->p);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "p:s:o:h" IG_TESTOPT_SHORT,

@@ -7,10 +7,13 @@
 #include <stdint.h>
 
 #include "common/params.h"
+#include "common/testopt.h"
 #include "report/report.h"
 #include "serve/server.h"
 
 #define IG_MAX_SIZES 64
+/* sizes x streams x windows: the measurements of each test */
+#define IG_MAX_COMBOS 256
 
 struct ig_client_opts {
 	const char *host;
@@ -24,10 +27,11 @@ struct ig_client_opts {
 	uint64_t sizes[IG_MAX_SIZES]; /* -s list or range (sweep) */
 	unsigned int nsizes;
 	char sizes_buf[512];
-	unsigned int repeat;	 /* --repeat N: runs per measurement */
-	unsigned int conf_level; /* --confidence LEVEL,WIDTH: 95 or 99 */
-	double conf_width;	 /* full width, % of the mean */
-	const char *plot;	 /* --plot FILE.svg|png */
+	struct ig_testopt_lists lists; /* -P and --window (the matrix) */
+	unsigned int repeat;	       /* --repeat N: runs per measurement */
+	unsigned int conf_level;       /* --confidence LEVEL,WIDTH: 95 or 99 */
+	double conf_width;	       /* full width, % of the mean */
+	const char *plot;	       /* --plot FILE.svg|png */
 	const char *save_baseline;
 	const char *baseline;
 	double tolerance; /* --tolerance PCT, default 5 */

@@ -13,8 +13,13 @@
  * is refused, 3 for an unreadable --baseline, 130 after SIGINT). */
 int ig_client_run(const struct ig_client_opts *o);
 
-/* Sizes x tests: the number of results ig_client_run_plan fills. */
+/* Sizes x streams x windows x tests: the number of results
+ * ig_client_run_plan fills. */
 unsigned int ig_client_plan_count(const struct ig_client_opts *o);
+/* The parameters of the plan's k-th measurement (0 <= k < count): sizes
+ * outer, then streams, then windows, the tests innermost. */
+void ig_client_plan_params(const struct ig_client_opts *o, unsigned int k,
+			   struct ig_params *p);
 /* Runs every measurement of the plan on c into res.  0 or -1 after one
  * line on stderr. */
 int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The client's plan: every size x every test, each repeated as asked. */
+/* The client's plan: every size x streams x window x test, each repeated
+ * as asked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,27 @@ static bool stopped(const struct ig_client_opts *o)
 
 unsigned int ig_client_plan_count(const struct ig_client_opts *o)
 {
-	return o->nsizes * o->ntests;
+	return o->nsizes * o->lists.nstreams * o->lists.nwindows * o->ntests;
+}
+
+/* Sizes outer, then streams, then windows, the tests innermost. */
+void ig_client_plan_params(const struct ig_client_opts *o, unsigned int k,
+			   struct ig_params *p)
+{
+	const struct ig_testopt_lists *l = &o->lists;
+
+	*p = o->p;
+	p->test = o->tests[k % o->ntests];
+	k /= o->ntests;
+	p->window = l->windows[k % l->nwindows];
+	k /= l->nwindows;
+	p->streams = l->streams[k % l->nstreams];
+	p->size = o->sizes[k / l->nstreams];
+	if (ig_test_pattern(p->test) == IG_PATTERN_LAT) {
+		p->bidir = 0; /* ping-pong goes both ways */
+		if (!o->size_given)
+			p->size = IG_DEFAULT_LAT_SIZE;
+	}
 }
 
 static void progress(struct plan *pl, const struct ig_params *p,
@@ -130,21 +151,12 @@ int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 			   .tty = isatty(STDERR_FILENO) };
 	int ret = 0;
 
-	for (unsigned int s = 0; s < o->nsizes && !ret && !stopped(o); s++) {
-		for (unsigned int t = 0; t < o->ntests && !ret && !stopped(o);
-		     t++) {
-			struct ig_params p = o->p;
+	while (pl.done < pl.total && !ret && !stopped(o)) {
+		struct ig_params p;
 
-			p.test = o->tests[t];
-			p.size = o->sizes[s];
-			if (ig_test_pattern(p.test) == IG_PATTERN_LAT) {
-				p.bidir = 0; /* ping-pong goes both ways */
-				if (!o->size_given)
-					p.size = IG_DEFAULT_LAT_SIZE;
-			}
-			ret = measure(&pl, &p, &res[pl.done]);
-			pl.done++;
-		}
+		ig_client_plan_params(o, pl.done, &p);
+		ret = measure(&pl, &p, &res[pl.done]);
+		pl.done++;
 	}
 	if (pl.tty)
 		fputs("\r\033[K", stderr);

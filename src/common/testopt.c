@@ -176,6 +176,113 @@ int ig_testopt_size(const char *arg, const char *tok, uint64_t *v, char *err,
 	return 0;
 }
 
+void ig_testopt_lists_init(struct ig_testopt_lists *l,
+			   const struct ig_params *p)
+{
+	memset(l, 0, sizeof(*l));
+	l->streams[0] = p->streams;
+	l->nstreams = 1;
+	l->windows[0] = p->window;
+	l->nwindows = 1;
+}
+
+/* One value of -P or --window, as typed in tok. */
+static int list_value(int c, const char *tok, uint64_t *v, char *err,
+		      size_t errlen)
+{
+	uint32_t u = 0;
+
+	if (c == 'P') {
+		if (parse_u32("-P", tok, &u, err, errlen) ||
+		    cap("-P", tok, u, 1, IG_MAX_STREAMS, "1 to 64", err,
+			errlen))
+			return -EINVAL;
+		*v = u;
+		return 0;
+	}
+	if (parse_bytes("--window", tok, v, err, errlen) ||
+	    cap("--window", tok, *v, 1, IG_MAX_WINDOW, "1 to 1G", err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+/* A bad value of a list: its line says which list it came from. */
+static int in_list(const char *arg, const char *tok, char *err, size_t errlen)
+{
+	size_t len = strlen(err);
+
+	if (strcmp(tok, arg) && len < errlen)
+		snprintf(err + len, errlen - len, " (in the list '%s')", arg);
+	return -EINVAL;
+}
+
+/* "-P 1,2,4" or "--window 85K,256K": 1 to IG_MAX_LIST values, each once. */
+static int parse_list(int c, const char *arg, uint64_t *vals, unsigned int *n,
+		      char *err, size_t errlen)
+{
+	const char *opt = c == 'P' ? "-P" : "--window";
+	char buf[256], *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof(buf))
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: the list is too long (%zu characters)", opt,
+			       strlen(arg));
+	strcpy(buf, arg);
+	*n = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n == IG_MAX_LIST)
+			return ig_fail(-EINVAL, err, errlen,
+				       "%s: more than %d values in '%s'", opt,
+				       IG_MAX_LIST, arg);
+		if (list_value(c, tok, &vals[*n], err, errlen))
+			return in_list(arg, tok, err, errlen);
+		for (unsigned int j = 0; j < *n; j++)
+			if (vals[j] == vals[*n])
+				return ig_fail(-EINVAL, err, errlen,
+					       "%s: '%s' repeats a value of "
+					       "'%s': give each value once",
+					       opt, tok, arg);
+		(*n)++;
+	}
+	if (!*n)
+		return ig_fail(-EINVAL, err, errlen, "%s: no value in '%s'",
+			       opt, arg);
+	return 0;
+}
+
+/* -P and --window: p gets the first value, o->lists all of them. */
+static int list_opt(int c, const char *arg, struct ig_testopts *o, char *err,
+		    size_t errlen)
+{
+	struct ig_testopt_lists *l = o->lists;
+	uint64_t v[IG_MAX_LIST];
+	unsigned int n = 0;
+
+	if (parse_list(c, arg, v, &n, err, errlen))
+		return -EINVAL;
+	if (n > 1 && !l)
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: '%s' is a list: this command takes one "
+			       "value (lists are for 'ibgap client')",
+			       c == 'P' ? "-P" : "--window", arg);
+	if (c == 'P')
+		o->p->streams = (uint32_t)v[0];
+	else
+		o->p->window = v[0];
+	if (!l)
+		return 0;
+	if (c == IG_OPT_WINDOW) {
+		memcpy(l->windows, v, n * sizeof(*v));
+		l->nwindows = n;
+		return 0;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		l->streams[i] = (uint32_t)v[i];
+	l->nstreams = n;
+	return 0;
+}
+
 /* The options that set the test parameters (struct ig_params). */
 static int param_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 		     size_t errlen)
@@ -205,16 +312,6 @@ static int param_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 		      cap("--warmup", arg, p->warmup_ns, 0,
 			  IG_MAX_WARMUP_S * IG_NSEC_PER_SEC, "0 to 60 seconds",
 			  err, errlen);
-		break;
-	case 'P':
-		ret = parse_u32("-P", arg, &p->streams, err, errlen) ||
-		      cap("-P", arg, p->streams, 1, IG_MAX_STREAMS, "1 to 64",
-			  err, errlen);
-		break;
-	case IG_OPT_WINDOW:
-		ret = parse_bytes("--window", arg, &p->window, err, errlen) ||
-		      cap("--window", arg, p->window, 1, IG_MAX_WINDOW,
-			  "1 to 1G", err, errlen);
 		break;
 	case IG_OPT_TIMEOUT:
 		ret = ig_testopt_timeout_arg(arg, &p->timeout_ms, err, errlen);
@@ -249,11 +346,12 @@ int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
 	case 't':
 		o->tests_given = true;
 		return parse_tests(arg, o, err, errlen);
+	case 'P':
+	case IG_OPT_WINDOW:
+		return list_opt(c, arg, o, err, errlen);
 	case 'D':
 	case 'n':
 	case IG_OPT_WARMUP:
-	case 'P':
-	case IG_OPT_WINDOW:
 	case IG_OPT_TIMEOUT:
 	case IG_OPT_TX_DEPTH:
 	case IG_OPT_CQ_MOD:

@@ -55,15 +55,33 @@ enum ig_testopt_code {
 	{ "bidir", no_argument, NULL, IG_OPT_BIDIR }
 /* clang-format on */
 
+/* -P and --window as lists ("-P 1,2,4,8 --window 85K,256K"): at most
+ * IG_MAX_LIST values each, each once, in the order given. */
+#define IG_MAX_LIST 16
+
+struct ig_testopt_lists {
+	uint32_t streams[IG_MAX_LIST];
+	unsigned int nstreams;
+	uint64_t windows[IG_MAX_LIST]; /* 0 = the kernel's default */
+	unsigned int nwindows;
+};
+
 /* Where the options land (the caller's fields). */
 struct ig_testopts {
 	struct ig_params *p;
 	struct ig_local_opts *local;
+	/* NULL: -P and --window take one value (ibgap-fabric), a list is
+	 * refused; else the lists (p gets their first values) */
+	struct ig_testopt_lists *lists;
 	enum ig_test *tests; /* IG_TEST_COUNT entries, -t */
 	unsigned int *ntests;
 	bool tests_given; /* -t was given */
 	bool iters_given; /* -n was given: iteration mode */
 };
+
+/* One value each, p's (streams, window): a plan without lists. */
+void ig_testopt_lists_init(struct ig_testopt_lists *l,
+			   const struct ig_params *p);
 
 /*
  * Applies option c (getopt_long()'s return) with its argument: 0, -EINVAL

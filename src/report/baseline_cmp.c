@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Comparing a run with a saved one: results matched by (test, size,
- * streams), four metrics judged against a tolerance, fingerprint changes
- * listed.  Works on any pair of documents ig_baseline_parse() accepted;
+ * streams, window), four metrics judged against a tolerance, fingerprint
+ * changes listed.  Works on any pair of documents ig_baseline_parse() accepted;
  * a metric that is absent, null or not finite is simply not compared.
  */
 #include <errno.h>

@@ -16,13 +16,14 @@ struct ig_bl_key {
 	const char *test;
 	uint64_t size;
 	uint64_t streams; /* 1 when absent */
+	uint64_t window;  /* window.requested; 0 (the default) when absent */
 	size_t idx;
 };
 
 /* s with control characters as '?', cut to fit buf. */
 const char *ig_bl_clean(const char *s, char *buf, size_t len);
 
-/* "write_bw 64K streams 1" */
+/* "write_bw 64K streams 1", then " window 256K" when one was set */
 void ig_bl_label(const struct ig_bl_key *k, char *buf, size_t len);
 
 struct ig_bl_match_ops {

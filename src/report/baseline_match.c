@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pairing the results of two reports by (test, size, streams) for the
+ * Pairing the results of two reports by (test, size, streams, window) for the
  * comparison.  The new run's keys are sorted once, so a pair is found by
  * binary search: a report of any size (the fuzzer's too) is matched in
  * O(n log n), duplicates included.
@@ -28,22 +28,31 @@ const char *ig_bl_clean(const char *s, char *buf, size_t len)
 
 void ig_bl_label(const struct ig_bl_key *k, char *buf, size_t len)
 {
-	char test[64], size[32];
+	char test[64], size[32], win[48] = "";
 
 	ig_size_str(k->size, size, sizeof(size));
-	snprintf(buf, len, "%s %s streams %" PRIu64,
-		 ig_bl_clean(k->test, test, sizeof(test)), size, k->streams);
+	if (k->window) {
+		memcpy(win, " window ", 8);
+		ig_size_str(k->window, win + 8, sizeof(win) - 8);
+	}
+	snprintf(buf, len, "%s %s streams %" PRIu64 "%s",
+		 ig_bl_clean(k->test, test, sizeof(test)), size, k->streams,
+		 win);
 }
 
 /* A result's key; a member absent or of another type takes its default. */
 static void key_of(json_object *r, size_t idx, struct ig_bl_key *k)
 {
+	json_object *w;
+
 	*k = (struct ig_bl_key){
 		.test = "", .size = 0, .streams = 1, .idx = idx
 	};
 	ig_json_get_str(r, "test", &k->test);
 	ig_json_get_u64(r, "size", &k->size);
 	ig_json_get_u64(r, "streams", &k->streams);
+	if (json_object_object_get_ex(r, "window", &w))
+		ig_json_get_u64(w, "requested", &k->window);
 }
 
 static int key_cmp(const struct ig_bl_key *a, const struct ig_bl_key *b)
@@ -56,6 +65,8 @@ static int key_cmp(const struct ig_bl_key *a, const struct ig_bl_key *b)
 		return a->size < b->size ? -1 : 1;
 	if (a->streams != b->streams)
 		return a->streams < b->streams ? -1 : 1;
+	if (a->window != b->window)
+		return a->window < b->window ? -1 : 1;
 	return 0;
 }
 

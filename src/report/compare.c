@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The comparison: each verbs result next to the TCP result of the same
- * size and streams, and what the difference costs (docs/design.md,
+ * size, streams and window, and what the difference costs (docs/design.md,
  * "Comparison").  Pure: it only reads results.
  */
 #include <errno.h>
@@ -21,13 +21,17 @@ static const struct {
 
 static const double thresholds[] = { 0.5, 0.9 };
 
+/* The result of test t at v's size, streams and window (a matrix runs
+ * every test at every window, verbs ones too: each TCP figure has its
+ * verbs pair of the same run). */
 static const struct ig_result *find(const struct ig_result *res, size_t n,
-				    enum ig_test t, uint64_t size,
-				    uint32_t streams)
+				    enum ig_test t, const struct ig_result *v)
 {
 	for (size_t i = 0; i < n; i++)
-		if (res[i].params.test == t && res[i].params.size == size &&
-		    res[i].params.streams == streams)
+		if (res[i].params.test == t &&
+		    res[i].params.size == v->params.size &&
+		    res[i].params.streams == v->params.streams &&
+		    res[i].params.window == v->params.window)
 			return &res[i];
 	return NULL;
 }
@@ -81,6 +85,27 @@ static void fill_pair(struct ig_pair *p)
 		fill_lat(p);
 }
 
+/* Same streams and window: one sweep over sizes of a -P/--window
+ * matrix. */
+static bool same_axes(const struct ig_result *a, const struct ig_result *b)
+{
+	return a->params.streams == b->params.streams &&
+	       a->params.window == b->params.window;
+}
+
+/* r is of test t, at the streams and window of the first such result. */
+static bool in_sweep(const struct ig_result *res, size_t n, size_t i,
+		     enum ig_test t)
+{
+	size_t j = 0;
+
+	if (res[i].params.test != t)
+		return false;
+	while (j < n && res[j].params.test != t)
+		j++;
+	return same_axes(&res[j], &res[i]);
+}
+
 static void nhalf(const struct ig_result *res, size_t n, struct ig_compare *c)
 {
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
@@ -90,7 +115,7 @@ static void nhalf(const struct ig_result *res, size_t n, struct ig_compare *c)
 		if (ig_test_pattern(t) != IG_PATTERN_BW)
 			continue;
 		for (size_t i = 0; i < n; i++) {
-			if (res[i].params.test != (enum ig_test)t)
+			if (!in_sweep(res, n, i, t))
 				continue;
 			count++;
 			if (res[i].bw_gbps > h.peak_gbps) {
@@ -101,12 +126,25 @@ static void nhalf(const struct ig_result *res, size_t n, struct ig_compare *c)
 		if (count < 2 || h.peak_gbps <= 0)
 			continue;
 		for (size_t i = 0; i < n; i++)
-			if (res[i].params.test == (enum ig_test)t &&
+			if (in_sweep(res, n, i, t) &&
 			    res[i].bw_gbps >= h.peak_gbps / 2 &&
 			    (!h.size || res[i].params.size < h.size))
 				h.size = res[i].params.size;
 		c->nhalf[c->nnhalf++] = h;
 	}
+}
+
+/* The pair is of verbs test vt, at the first such pair's streams and
+ * window. */
+static bool pair_in_sweep(const struct ig_compare *c, size_t i, enum ig_test vt)
+{
+	size_t j = 0;
+
+	if (c->pairs[i].r[IG_V]->params.test != vt)
+		return false;
+	while (c->pairs[j].r[IG_V]->params.test != vt)
+		j++;
+	return same_axes(c->pairs[j].r[IG_V], c->pairs[i].r[IG_V]);
 }
 
 static void crossings(struct ig_compare *c)
@@ -116,7 +154,7 @@ static void crossings(struct ig_compare *c)
 		size_t seen = 0;
 
 		for (size_t i = 0; i < c->npairs; i++)
-			seen += c->pairs[i].r[IG_V]->params.test == vt;
+			seen += pair_in_sweep(c, i, vt);
 		if (seen < 2)
 			continue;
 		for (size_t j = 0; j < sizeof(thresholds) / sizeof(*thresholds);
@@ -127,7 +165,7 @@ static void crossings(struct ig_compare *c)
 			for (size_t i = 0; i < c->npairs; i++) {
 				const struct ig_pair *p = &c->pairs[i];
 
-				if (p->r[IG_V]->params.test == vt &&
+				if (pair_in_sweep(c, i, vt) &&
 				    p->bw_ratio >= x.threshold &&
 				    (!x.size || p->size < x.size))
 					x.size = p->size;
@@ -151,8 +189,7 @@ int ig_compare_build(const struct ig_result *res, size_t n,
 
 			if (v->params.test != pairings[k].verbs)
 				continue;
-			t = find(res, n, pairings[k].tcp, v->params.size,
-				 v->params.streams);
+			t = find(res, n, pairings[k].tcp, v);
 			if (!t)
 				continue;
 			c->pairs[c->npairs].r[IG_V] = v;

@@ -11,7 +11,8 @@
 #include "report_int.h"
 
 static const char *const csv_head_pre =
-	"test,transport,size,streams,iterations,seconds,bytes,bw_gbps,msg_rate";
+	"test,transport,size,streams,window_requested,window_snd,window_rcv,"
+	"iterations,seconds,bytes,bw_gbps,msg_rate";
 static const char *const csv_head_post =
 	"cpu_client_total_pct,cpu_client_us_per_kib,"
 	"cpu_server_total_pct,cpu_server_us_per_kib,warning";
@@ -51,8 +52,13 @@ static void csv_row(FILE *f, const struct ig_result *r)
 	csv_str(f, ig_rep_test(r));
 	fputc(',', f);
 	csv_str(f, ig_rep_transport(r));
-	fprintf(f, ",%" PRIu64 ",%" PRIu32 ",%" PRIu64, r->params.size,
-		r->params.streams, r->iterations);
+	fprintf(f, ",%" PRIu64 ",%" PRIu32, r->params.size, r->params.streams);
+	if (ig_rep_has_window(r))
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			r->window_requested, r->window_snd, r->window_rcv);
+	else
+		fputs(",,,", f);
+	fprintf(f, ",%" PRIu64, r->iterations);
 	csv_num(f, true, r->seconds);
 	fprintf(f, ",%" PRIu64, r->bytes);
 	csv_num(f, true, r->bw_gbps);

@@ -39,6 +39,12 @@ bool ig_rep_has_window(const struct ig_result *r);
 /* --bidir: the server->client direction's Gb/s, 0 when it did not run. */
 double ig_rep_reverse_gbps(const struct ig_result *r);
 
+/* report_matrix.c: the streams x window tables of the text report, one
+ * per test and size measured at more than one (streams, window); and
+ * whether the results' windows differ (the text table shows them then). */
+void ig_rep_matrix_text(FILE *f, const struct ig_result *res, size_t n);
+bool ig_rep_windows_vary(const struct ig_result *res, size_t n);
+
 /* The three formats' writers (report_json.c, report_text.c,
  * report_csv.c), called by ig_report_write(). */
 int ig_rep_json(FILE *f, const struct ig_report_env *env,

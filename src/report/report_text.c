@@ -16,6 +16,7 @@ enum {
 	C_TRANSPORT,
 	C_SIZE,
 	C_STREAMS,
+	C_WINDOW, /* only when the results' windows differ (--window list) */
 	C_SECONDS,
 	C_GBPS,
 	C_MMSG,
@@ -35,14 +36,14 @@ static const struct {
 	const char *head;
 	int width;
 } cols[NCOL] = {
-	[C_TEST] = { "test", -9 },	[C_TRANSPORT] = { "transport", -9 },
-	[C_SIZE] = { "size", 6 },	[C_STREAMS] = { "streams", 7 },
-	[C_SECONDS] = { "seconds", 7 }, [C_GBPS] = { "Gb/s", 8 },
-	[C_MMSG] = { "Mmsg/s", 8 },	[C_P50] = { "p50", 8 },
-	[C_P99] = { "p99", 8 },		[C_P999] = { "p99.9", 8 },
-	[C_MAX] = { "max", 8 },		[C_CPU_CL] = { "client", 6 },
-	[C_CPU_SV] = { "server", 6 },	[C_DEM_CL] = { "client", 7 },
-	[C_DEM_SV] = { "server", 7 },
+	[C_TEST] = { "test", -9 },    [C_TRANSPORT] = { "transport", -9 },
+	[C_SIZE] = { "size", 6 },     [C_STREAMS] = { "streams", 7 },
+	[C_WINDOW] = { "window", 7 }, [C_SECONDS] = { "seconds", 7 },
+	[C_GBPS] = { "Gb/s", 8 },     [C_MMSG] = { "Mmsg/s", 8 },
+	[C_P50] = { "p50", 8 },	      [C_P99] = { "p99", 8 },
+	[C_P999] = { "p99.9", 8 },    [C_MAX] = { "max", 8 },
+	[C_CPU_CL] = { "client", 6 }, [C_CPU_SV] = { "server", 6 },
+	[C_DEM_CL] = { "client", 7 }, [C_DEM_SV] = { "server", 7 },
 };
 
 #define CELL_LEN 32
@@ -52,28 +53,38 @@ static const char *const units_line =
 	"CPU = % of all CPUs of that host; us/KiB = CPU microseconds per KiB "
 	"of payload (netperf service demand)";
 
-static int col_offset(int c)
+/* win: the window column is shown. */
+static bool col_on(int c, bool win)
+{
+	return c != C_WINDOW || win;
+}
+
+static int col_offset(int c, bool win)
 {
 	int off = 0;
 
 	for (int i = 0; i < c; i++)
-		off += abs(cols[i].width) + 1;
+		if (col_on(i, win))
+			off += abs(cols[i].width) + 1;
 	return off;
 }
 
-static void print_cells(FILE *f, char cell[NCOL][CELL_LEN])
+static void print_cells(FILE *f, char cell[NCOL][CELL_LEN], bool win)
 {
 	for (int i = 0; i < NCOL; i++)
-		fprintf(f, "%s%*s", i ? " " : "", cols[i].width, cell[i]);
+		if (col_on(i, win))
+			fprintf(f, "%s%*s", i ? " " : "", cols[i].width,
+				cell[i]);
 	fputc('\n', f);
 }
 
 /* "---- label ----" over columns a..b; *pos is the current column. */
-static void print_group(FILE *f, int *pos, int a, int b, const char *label)
+static void print_group(FILE *f, int *pos, int a, int b, const char *label,
+			bool win)
 {
 	static const char dash[] = "----------------------------------------";
-	int start = col_offset(a);
-	int w = col_offset(b) + abs(cols[b].width) - start;
+	int start = col_offset(a, win);
+	int w = col_offset(b, win) + abs(cols[b].width) - start;
 	int fill = w - (int)strlen(label) - 2;
 	int left = fill > 0 ? fill / 2 : 0;
 	int right = fill > 0 ? fill - left : 0;
@@ -83,18 +94,18 @@ static void print_group(FILE *f, int *pos, int a, int b, const char *label)
 	*pos = start + w;
 }
 
-static void text_head(FILE *f)
+static void text_head(FILE *f, bool win)
 {
 	char cell[NCOL][CELL_LEN];
 	int pos = 0;
 
-	print_group(f, &pos, C_P50, C_MAX, "latency, us");
-	print_group(f, &pos, C_CPU_CL, C_CPU_SV, "CPU %");
-	print_group(f, &pos, C_DEM_CL, C_DEM_SV, "us/KiB");
+	print_group(f, &pos, C_P50, C_MAX, "latency, us", win);
+	print_group(f, &pos, C_CPU_CL, C_CPU_SV, "CPU %", win);
+	print_group(f, &pos, C_DEM_CL, C_DEM_SV, "us/KiB", win);
 	fputc('\n', f);
 	for (int i = 0; i < NCOL; i++)
 		snprintf(cell[i], CELL_LEN, "%s", cols[i].head);
-	print_cells(f, cell);
+	print_cells(f, cell, win);
 }
 
 /* 64K, 1M, 2G when an exact multiple, else plain bytes. */
@@ -107,7 +118,7 @@ static void cell_num(char *cell, bool has, int prec, double v)
 		snprintf(cell, CELL_LEN, "-");
 }
 
-static void text_row(FILE *f, const struct ig_result *r)
+static void text_row(FILE *f, const struct ig_result *r, bool win)
 {
 	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
 	bool sv = r->has_cpu_server;
@@ -119,6 +130,10 @@ static void text_row(FILE *f, const struct ig_result *r)
 	snprintf(cell[C_TRANSPORT], CELL_LEN, "%s", ig_rep_transport(r));
 	ig_size_str(r->params.size, cell[C_SIZE], CELL_LEN);
 	snprintf(cell[C_STREAMS], CELL_LEN, "%" PRIu32, r->params.streams);
+	if (r->params.window)
+		ig_size_str(r->params.window, cell[C_WINDOW], CELL_LEN);
+	else
+		snprintf(cell[C_WINDOW], CELL_LEN, "default");
 	cell_num(cell[C_SECONDS], true, 3, r->seconds);
 	cell_num(cell[C_GBPS], true, 2, r->bw_gbps);
 	cell_num(cell[C_MMSG], true, 3, r->msg_rate / 1e6);
@@ -130,7 +145,7 @@ static void text_row(FILE *f, const struct ig_result *r)
 	cell_num(cell[C_CPU_SV], sv, 1, cs->total_pct);
 	cell_num(cell[C_DEM_CL], cc->us_per_kib >= 0, 3, cc->us_per_kib);
 	cell_num(cell[C_DEM_SV], sv && cs->us_per_kib >= 0, 3, cs->us_per_kib);
-	print_cells(f, cell);
+	print_cells(f, cell, win);
 }
 
 static const char *or_dash(const char *s)
@@ -211,15 +226,18 @@ static void text_findings(FILE *f, const struct ig_report_env *env)
 int ig_rep_text(FILE *f, const struct ig_report_env *env,
 		const struct ig_result *res, size_t n)
 {
+	bool win = ig_rep_windows_vary(res, n);
+
 	if (env->note)
 		fprintf(f, "note: %s\n", env->note);
 	fprintf(f, "%s\n", units_line);
 	text_env(f, "client", &env->client);
 	text_env(f, "server", &env->server);
 	fputc('\n', f);
-	text_head(f);
+	text_head(f, win);
 	for (size_t i = 0; i < n; i++)
-		text_row(f, &res[i]);
+		text_row(f, &res[i], win);
+	ig_rep_matrix_text(f, res, n);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s: %s\n", ig_rep_test(&res[i]),

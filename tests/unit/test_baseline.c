@@ -289,6 +289,53 @@ START_TEST(results_in_one_file_only)
 }
 END_TEST
 
+/* A result of a -P/--window matrix: window.requested set. */
+static void add_windowed(json_object *doc, int64_t streams, int64_t window,
+			 double bw)
+{
+	json_object *r = add_result(doc, "tcp_bw", 65536, streams, bw);
+	json_object *w = json_object_new_object();
+
+	json_object_object_add(w, "requested", json_object_new_int64(window));
+	json_object_object_add(w, "snd", json_object_new_int64(2 * window));
+	json_object_object_add(r, "window", w);
+}
+
+/* Matrix runs pair by window too, whatever the order of the results;
+ * no window object is the default window (0). */
+START_TEST(windows_matched)
+{
+	json_object *a = load_ok("baseline/no_results.json");
+	json_object *b = load_ok("baseline/no_results.json");
+	char *text;
+
+	add_windowed(a, 2, 65536, 10.0);
+	add_windowed(a, 2, 262144, 20.0);
+	add_windowed(a, 2, 1 << 20, 30.0);
+	add_windowed(a, 1, 0, 5.0);
+	add_result(b, "tcp_bw", 65536, 1, 5.0); /* an older report */
+	add_windowed(b, 2, 262144, 20.0);
+	add_windowed(b, 2, 65536, 10.0);
+	ck_assert_int_eq(compare(a, b, 5, &text), 0);
+	ck_assert_msg(strstr(text, "tcp_bw 64K streams 2 window 256K bw_gbps "
+				   "20.00 -> 20.00 (+0.0%) ok\n"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "tcp_bw 64K streams 2 window 64K bw_gbps "
+				   "10.00 -> 10.00 (+0.0%) ok\n"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "tcp_bw 64K streams 1 bw_gbps 5.00 -> "
+				   "5.00 (+0.0%) ok\n"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "tcp_bw 64K streams 2 window 1M only in "
+				   "the old run\n"),
+		      "%s", text);
+	ck_assert_ptr_null(strstr(text, "REGRESSION"));
+	free(text);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
 /* The same key twice pairs up in file order; absent metrics are named. */
 START_TEST(duplicates_and_absent_metrics)
 {
@@ -638,6 +685,7 @@ static Suite *baseline_suite(void)
 	tcase_add_test(tc, tolerance_boundary);
 	tcase_add_test(tc, fingerprint_changes_listed);
 	tcase_add_test(tc, results_in_one_file_only);
+	tcase_add_test(tc, windows_matched);
 	tcase_add_test(tc, duplicates_and_absent_metrics);
 	tcase_add_test(tc, load_errors);
 	tcase_add_test(tc, load_17mib_refused);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/client.h"
 #include "testmain.h"
 
 #define NS 1000000000ull
@@ -286,7 +287,7 @@ START_TEST(test_client_repeat)
 END_TEST
 
 struct err_case {
-	const char *argv[8];
+	const char *argv[10];
 	const char *needle; /* the bad value, as a word of err */
 	const char *also;   /* another word err must hold, or NULL */
 };
@@ -319,6 +320,26 @@ static const struct err_case client_errs[] = {
 	{ { "client", "-x", "h" }, "-x", NULL },
 	{ { "client", "-P", "2", "-s" }, "-s", NULL },
 	{ { "client", "--format" }, "--format", NULL },
+	/* -P and --window lists: the bad value, and the list it came from */
+	{ { "client", "-P", "0,2", "h" }, "0", "0,2" },
+	{ { "client", "-P", "1,65", "h" }, "65", "1,65" },
+	{ { "client", "-P", "2,x", "h" }, "x", "2,x" },
+	{ { "client", "-P", "2,4,2", "h" }, "2", "2,4,2" },
+	{ { "client", "-P", ",", "h" }, ",", "-P" },
+	{ { "client", "-P", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", "h" },
+	  "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+	  "16" },
+	{ { "client", "--window", "1K,x", "h" }, "x", "1K,x" },
+	{ { "client", "--window", "1K,2G", "h" }, "2G", "1K,2G" },
+	{ { "client", "--window", "1K,0", "h" }, "0", "1K,0" },
+	{ { "client", "--window", "64K,65536", "h" }, "65536", "64K,65536" },
+	/* the product: 27 sizes x 4 x 3 = 324 > 256 */
+	{ { "client", "-s", "1:64M", "-P", "1,2,4,8", "--window", "1K,2K,4K",
+	    "h" },
+	  "324",
+	  "256" },
+	/* each number of streams against the buffer cap: 64M x 32 = 2G */
+	{ { "client", "-s", "64M", "-P", "1,32", "h" }, "2147483648", NULL },
 };
 
 #define N_CLIENT_ERRS (sizeof(client_errs) / sizeof(client_errs[0]))
@@ -329,7 +350,7 @@ static const char *joined(const struct err_case *c, char *buf, size_t n)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < 8 && c->argv[i] && len < n; i++)
+	for (int i = 0; i < 10 && c->argv[i] && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, "%s'%s'",
 					i ? " " : "", c->argv[i]);
 	return buf;
@@ -485,6 +506,128 @@ START_TEST(test_server_errors)
 }
 END_TEST
 
+/* Parses w, which must be accepted. */
+static void client_ok(const char *const *w, struct ig_client_opts *o)
+{
+	struct args a;
+	char err[256];
+	int ret = client(&a, w, o, err, sizeof(err));
+
+	ck_assert_msg(ret == 0, "%s refused: %s", w[1], err);
+}
+
+/* -P and --window lists land in o.lists, p takes their first values. */
+START_TEST(test_client_lists)
+{
+	struct ig_client_opts o;
+
+	client_ok(WORDS("client", "-P", "1,2,4,8", "--window", "85K,256K", "-s",
+			"1K:8K", "h"),
+		  &o);
+	ck_assert_uint_eq(o.lists.nstreams, 4);
+	ck_assert_uint_eq(o.lists.streams[0], 1);
+	ck_assert_uint_eq(o.lists.streams[3], 8);
+	ck_assert_uint_eq(o.lists.nwindows, 2);
+	ck_assert_uint_eq(o.lists.windows[0], 87040);
+	ck_assert_uint_eq(o.lists.windows[1], 262144);
+	ck_assert_uint_eq(o.p.streams, 1);
+	ck_assert_uint_eq(o.p.window, 87040);
+	/* 4 sizes x 4 streams x 2 windows x 2 tests */
+	ck_assert_uint_eq(ig_client_plan_count(&o), 64);
+	/* the limit itself: 16 sizes x 16 streams x 1 window = 256 */
+	client_ok(WORDS("client", "-s", "1:32K", "-P",
+			"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "h"),
+		  &o);
+	ck_assert_uint_eq(ig_client_plan_count(&o), 256 * 2);
+	/* one value: a plan of one combination, as before the lists */
+	client_ok(WORDS("client", "-P", "3", "h"), &o);
+	ck_assert_uint_eq(o.lists.nstreams, 1);
+	ck_assert_uint_eq(o.lists.streams[0], 3);
+	ck_assert_uint_eq(o.lists.nwindows, 1);
+	ck_assert_uint_eq(o.lists.windows[0], 0);
+	ck_assert_uint_eq(ig_client_plan_count(&o), 2);
+}
+END_TEST
+
+/* The plan's order: sizes outer, then streams, then windows, the tests
+ * innermost; latency tests at 2 bytes when -s was not given. */
+START_TEST(test_client_plan_order)
+{
+	static const struct {
+		enum ig_test test;
+		uint64_t size;
+		uint32_t streams;
+		uint64_t window;
+	} want[] = {
+		{ IG_TEST_TCP_BW, 65536, 1, 1024 },
+		{ IG_TEST_TCP_LAT, 2, 1, 1024 },
+		{ IG_TEST_TCP_BW, 65536, 1, 4096 },
+		{ IG_TEST_TCP_LAT, 2, 1, 4096 },
+		{ IG_TEST_TCP_BW, 65536, 2, 1024 },
+		{ IG_TEST_TCP_LAT, 2, 2, 1024 },
+		{ IG_TEST_TCP_BW, 65536, 2, 4096 },
+		{ IG_TEST_TCP_LAT, 2, 2, 4096 },
+	};
+	struct ig_client_opts o;
+	struct ig_params p;
+
+	client_ok(WORDS("client", "-t", "tcp_bw,tcp_lat", "-P", "1,2",
+			"--window", "1K,4K", "h"),
+		  &o);
+	ck_assert_uint_eq(ig_client_plan_count(&o), 8);
+	for (unsigned int k = 0; k < 8; k++) {
+		ig_client_plan_params(&o, k, &p);
+		ck_assert_msg(p.test == want[k].test &&
+				      p.size == want[k].size &&
+				      p.streams == want[k].streams &&
+				      p.window == want[k].window,
+			      "plan[%u]: %s %llu x%u window %llu", k,
+			      ig_test_name(p.test), (unsigned long long)p.size,
+			      p.streams, (unsigned long long)p.window);
+	}
+	/* with sizes: the size changes slowest */
+	client_ok(WORDS("client", "-t", "tcp_bw", "-s", "1K,2K", "-P", "1,2",
+			"h"),
+		  &o);
+	ig_client_plan_params(&o, 1, &p);
+	ck_assert(p.size == 1024 && p.streams == 2);
+	ig_client_plan_params(&o, 2, &p);
+	ck_assert(p.size == 2048 && p.streams == 1);
+}
+END_TEST
+
+/* ibgap-fabric's use of the parser (no lists): one value, a list is
+ * refused in one line naming it. */
+START_TEST(test_testopt_no_lists)
+{
+	struct ig_params p;
+	struct ig_local_opts l;
+	enum ig_test tests[IG_TEST_COUNT];
+	unsigned int nt = 0;
+	struct ig_testopts t = {
+		.p = &p, .local = &l, .tests = tests, .ntests = &nt
+	};
+	char err[256] = "";
+
+	ig_params_default(&p);
+	ck_assert_int_eq(ig_testopt('P', "4", &t, err, sizeof(err)), 0);
+	ck_assert_uint_eq(p.streams, 4);
+	ck_assert_int_eq(ig_testopt(IG_OPT_WINDOW, "1M", &t, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(p.window, 1 << 20);
+	ck_assert_int_eq(ig_testopt('P', "1,2", &t, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(has_token(err, "1,2") && has_token(err, "-P") &&
+			      !strchr(err, '\n'),
+		      "err '%s'", err);
+	ck_assert_int_eq(ig_testopt(IG_OPT_WINDOW, "1K,2K", &t, err,
+				    sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(has_token(err, "1K,2K") && has_token(err, "--window"),
+		      "err '%s'", err);
+	ck_assert_uint_eq(p.streams, 4);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -501,6 +644,9 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_two_hosts);
 	tcase_add_test(tc, test_client_unknown_in_cluster);
 	tcase_add_test(tc, test_client_host_first);
+	tcase_add_test(tc, test_client_lists);
+	tcase_add_test(tc, test_client_plan_order);
+	tcase_add_test(tc, test_testopt_no_lists);
 	suite_add_tcase(s, tc);
 	tcase_add_test(ts, test_server_defaults);
 	tcase_add_test(ts, test_server_opts);

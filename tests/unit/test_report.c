@@ -592,6 +592,9 @@ static const char *const csv_cols[] = {
 	"transport",
 	"size",
 	"streams",
+	"window_requested",
+	"window_snd",
+	"window_rcv",
 	"iterations",
 	"seconds",
 	"bytes",
@@ -658,6 +661,12 @@ START_TEST(test_csv)
 	ck_assert_str_eq(c.fld[2][csv_col(&c, "cpu_client_us_per_kib")], "");
 	ck_assert_str_eq(c.fld[2][csv_col(&c, "warning")], r[1].warning);
 	ck_assert_str_eq(c.fld[3][csv_col(&c, "warning")], r[2].warning);
+	/* the window: requested and read back; none for verbs without one */
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "window_requested")], "4194304");
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "window_snd")], "8388608");
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "window_rcv")], "6291456");
+	ck_assert_str_eq(c.fld[2][csv_col(&c, "window_requested")], "");
+	ck_assert_str_eq(c.fld[2][csv_col(&c, "window_snd")], "");
 	csv_free(&c);
 }
 END_TEST
@@ -772,6 +781,80 @@ START_TEST(test_text_sizes)
 }
 END_TEST
 
+/* The line of s that starts with start, copied into buf ("" if none). */
+static void line_of(const char *s, const char *start, char *buf, size_t len)
+{
+	const char *p = s, *e;
+
+	buf[0] = '\0';
+	for (; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (strncmp(p, start, strlen(start)))
+			continue;
+		e = strchr(p, '\n');
+		snprintf(buf, len, "%.*s", (int)(e ? e - p : (long)strlen(p)),
+			 p);
+		return;
+	}
+}
+
+/* -P 1,2 --window 64K,256K of tcp_bw: a window column in the table and
+ * the table of streams down, windows across. */
+START_TEST(test_text_matrix)
+{
+	static const struct {
+		uint32_t streams;
+		uint64_t window;
+		double gbps;
+	} cells[] = {
+		{ 1, 65536, 11.25 },
+		{ 1, 262144, 12.5 },
+		{ 2, 65536, 21.75 },
+		{ 2, 262144, 24.0 },
+	};
+	struct ig_report_env env;
+	struct ig_result r[4];
+	char *s, buf[256], *tok[32];
+	int rows = 0;
+
+	fill_env(&env);
+	for (int i = 0; i < 4; i++) {
+		make_bw(&r[i]);
+		r[i].params.streams = cells[i].streams;
+		r[i].params.window = cells[i].window;
+		r[i].bw_gbps = cells[i].gbps;
+	}
+	s = render(IG_FMT_TEXT, &env, r, 4);
+	line_of(s, "test ", buf, sizeof(buf));
+	ck_assert_int_eq(tokens(buf, tok, 32), 16);
+	ck_assert_str_eq(tok[4], "window");
+	for (const char *p = s; (p = strstr(p, "\ntcp_bw    tcp "));
+	     p++, rows++) {
+		snprintf(buf, sizeof(buf), "%.*s",
+			 (int)(strchr(p + 1, '\n') - p - 1), p + 1);
+		ck_assert_int_eq(tokens(buf, tok, 32), 16);
+		ck_assert_uint_eq(strtoul(tok[3], NULL, 10),
+				  cells[rows].streams);
+		ck_assert_str_eq(tok[4], rows % 2 ? "256K" : "64K");
+		ck_assert_double_eq_tol(atof(tok[6]), cells[rows].gbps, 1e-9);
+	}
+	ck_assert_int_eq(rows, 4);
+	line_of(s, "tcp_bw 64K, Gb/s", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "tcp_bw 64K, Gb/s: streams down, window across");
+	line_of(s, "streams ", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "streams       64K      256K");
+	line_of(s, "      1 ", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "      1     11.25     12.50");
+	line_of(s, "      2 ", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "      2     21.75     24.00");
+	free(s);
+	/* one combination: no window column, no matrix */
+	s = render(IG_FMT_TEXT, &env, r, 1);
+	ck_assert_ptr_null(strstr(s, "window"));
+	ck_assert_ptr_null(strstr(s, "streams down"));
+	free(s);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -789,6 +872,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_text_sizes);
+	tcase_add_test(tc, test_text_matrix);
 	suite_add_tcase(s, tc);
 	return s;
 }
