@@ -84,6 +84,13 @@ void ig_params_default(struct ig_params *p)
 	};
 }
 
+const char *ig_params_completion(const struct ig_params *p)
+{
+	if (ig_test_xport(p->test) != IG_XPORT_VERBS)
+		return NULL;
+	return p->events && p->test != IG_TEST_WRITE_LAT ? "events" : "poll";
+}
+
 /* A field's value and the values allowed for it, both ends included. */
 struct range {
 	uint64_t v, lo, hi;
@@ -164,6 +171,7 @@ static int check_fields(const struct ig_params *p, char *err, size_t errlen)
 		{ p->cq_mod, 1, p->tx_depth, "cq-mod" },
 		{ p->inline_size, 0, 1024, "inline" },
 		{ p->bidir, 0, 1, "bidir" },
+		{ p->events, 0, 1, "events" },
 	};
 
 	return check_ranges(r, sizeof(r) / sizeof(r[0]), err, errlen);

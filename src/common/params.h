@@ -68,6 +68,10 @@ struct ig_params {
 	uint32_t cq_mod;
 	uint32_t inline_size;
 	uint32_t bidir; /* 1: both directions at once (bandwidth tests) */
+	/* verbs: 1 = wait for completions on a completion channel
+	 * (--events), 0 = busy-poll the CQs (as perftest does by default);
+	 * write_lat always polls (its reply is a flag in memory) */
+	uint32_t events;
 };
 
 /* Options of this host only: never sent to the peer.  The client's apply
@@ -95,6 +99,10 @@ enum ig_xport_id ig_test_xport(enum ig_test t);
 const char *ig_test_transport(enum ig_test t);
 
 void ig_params_default(struct ig_params *p);
+
+/* How a verbs test of p waits for its completions: "events" (--events)
+ * or "poll"; NULL for a TCP test (its calls block). */
+const char *ig_params_completion(const struct ig_params *p);
 
 /*
  * Checks every field against the caps above.  Returns 0, or -EINVAL and

@@ -335,6 +335,9 @@ static int param_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 	case IG_OPT_BIDIR:
 		p->bidir = 1;
 		break;
+	case IG_OPT_EVENTS:
+		p->events = 1;
+		break;
 	}
 	return ret ? -EINVAL : 0;
 }
@@ -357,6 +360,7 @@ int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
 	case IG_OPT_CQ_MOD:
 	case IG_OPT_INLINE:
 	case IG_OPT_BIDIR:
+	case IG_OPT_EVENTS:
 		return param_opt(c, arg, o, err, errlen);
 	case IG_OPT_DEVICE:
 	case IG_OPT_IB_PORT:

@@ -4,8 +4,8 @@
 
 /*
  * The options that set a test (-t -D -n --warmup -P --window --timeout
- * --tx-depth --cq-mod --inline --bidir --device --ib-port --gid-index
- * --cpu), parsed the same way for "ibgap client" and ibgap-fabric.
+ * --tx-depth --cq-mod --inline --bidir --events --device --ib-port
+ * --gid-index --cpu), parsed the same way for "ibgap client" and ibgap-fabric.
  */
 
 #include <getopt.h>
@@ -29,6 +29,7 @@ enum ig_testopt_code {
 	IG_OPT_GID_INDEX,
 	IG_OPT_CPU,
 	IG_OPT_BIDIR,
+	IG_OPT_EVENTS,
 	IG_OPT_NEXT
 };
 
@@ -52,7 +53,8 @@ enum ig_testopt_code {
 	{ "ib-port", required_argument, NULL, IG_OPT_IB_PORT },		\
 	{ "gid-index", required_argument, NULL, IG_OPT_GID_INDEX },	\
 	{ "cpu", required_argument, NULL, IG_OPT_CPU },			\
-	{ "bidir", no_argument, NULL, IG_OPT_BIDIR }
+	{ "bidir", no_argument, NULL, IG_OPT_BIDIR },			\
+	{ "events", no_argument, NULL, IG_OPT_EVENTS }
 /* clang-format on */
 
 /* -P and --window as lists ("-P 1,2,4,8 --window 85K,256K"): at most

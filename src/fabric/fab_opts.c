@@ -72,7 +72,7 @@ void ig_fab_usage(FILE *f)
 	      "                     verbs tests only where both have RDMA)\n"
 	      "  -s SIZE  -D SECS  -n N  -P N  --window B  --warmup SECS\n"
 	      "  --timeout SECS  --tx-depth N  --cq-mod N  --inline B\n"
-	      "  --device D  --ib-port N  --gid-index N  --cpu N\n"
+	      "  --device D  --ib-port N  --gid-index N  --cpu N  --events\n"
 	      "                     as for 'ibgap client' (-D default 1)\n"
 	      "  -p, --port P       each rank's server: the first free port "
 	      "from P (18516)\n"

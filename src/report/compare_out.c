@@ -199,6 +199,21 @@ static void text_sweep(FILE *f, const struct ig_compare *c)
 	}
 }
 
+/* Did a bandwidth pair's verbs side busy-poll? */
+static bool polled(const struct ig_compare *c)
+{
+	for (size_t i = 0; i < c->npairs; i++) {
+		const char *how;
+
+		if (c->pairs[i].lat || !c->pairs[i].r[IG_V])
+			continue;
+		how = ig_params_completion(&c->pairs[i].r[IG_V]->params);
+		if (how && !strcmp(how, "poll"))
+			return true;
+	}
+	return false;
+}
+
 void ig_compare_text(FILE *f, const struct ig_compare *c)
 {
 	bool head_bw = false, head_lat = false;
@@ -221,6 +236,10 @@ void ig_compare_text(FILE *f, const struct ig_compare *c)
 	for (size_t i = 0; i < c->npairs; i++)
 		if (!c->pairs[i].lat)
 			text_bw(f, &c->pairs[i]);
+	if (head_bw && polled(c))
+		fprintf(f, "(verbs busy-polled its completions: its CPU s/GB "
+			   "is a spinning core, not comparable with TCP's; "
+			   "--events gives the fair figure)\n");
 	for (size_t i = 0; i < c->npairs; i++) {
 		if (!c->pairs[i].lat)
 			continue;

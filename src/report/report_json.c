@@ -136,6 +136,9 @@ json_object *ig_result_to_json(const struct ig_result *r)
 		return NULL;
 	if (ig_json_add_str(o, "test", ig_rep_test(r)) ||
 	    ig_json_add_str(o, "transport", ig_rep_transport(r)) ||
+	    (ig_params_completion(&r->params) &&
+	     ig_json_add_str(o, "completion",
+			     ig_params_completion(&r->params))) ||
 	    ig_json_add_u64(o, "size", r->params.size) ||
 	    ig_json_add_u64(o, "streams", r->params.streams) ||
 	    ig_json_add_u64(o, "iterations", r->iterations) ||

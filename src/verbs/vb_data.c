@@ -2,12 +2,14 @@
 /*
  * Verbs transport: the bandwidth data path, and the completion polling and
  * stall check that vb_lat.c's latency loops use too (vb_setup.c sets the
- * session up).  Every loop busy-polls its CQ (as perftest does); a stall
- * longer than the session's timeout is an error, checked on the clock only
- * every VB_SPIN_CHECK empty polls.
+ * session up).  Every loop busy-polls its CQ (as perftest does), or with
+ * --events sleeps on the CQ's completion channel when a poll finds
+ * nothing; a stall longer than the session's timeout is an error, checked
+ * on the clock every VB_SPIN_CHECK empty polls (every wait with --events).
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +19,100 @@
 #include "common/clock.h"
 #include "verbs_int.h"
 
-/* Called on every empty poll: fails once nothing happened for timeout. */
+static int arm(struct ig_stream *st, struct ibv_cq *cq)
+{
+	int ret = ibv_req_notify_cq(cq, 0);
+
+	if (ret)
+		return ig_session_fail(st->s, ret,
+				       "verbs stream %u: ibv_req_notify_cq: %s",
+				       st->idx, strerror(ret));
+	return 0;
+}
+
+/* Takes the event waiting on ch; its CQ's events are acknowledged
+ * VB_ACK_BATCH at a time (and the rest when the CQ is destroyed). */
+static int take(struct ig_stream *st, struct ibv_comp_channel *ch,
+		unsigned int *unacked)
+{
+	struct ibv_cq *cq;
+	void *ctx;
+
+	if (ibv_get_cq_event(ch, &cq, &ctx))
+		return ig_session_fail(st->s, errno,
+				       "verbs stream %u: ibv_get_cq_event: %s",
+				       st->idx, strerror(errno));
+	if (++*unacked >= VB_ACK_BATCH) {
+		ibv_ack_cq_events(cq, *unacked);
+		*unacked = 0;
+	}
+	return 0;
+}
+
+static int arm_all(struct ig_stream *st, struct vb_wait *w)
+{
+	struct vb_stream *vs = st->priv;
+	int ret = 0;
+
+	if (w->cqs & VB_CQ_SEND)
+		ret = arm(st, vs->cq);
+	if (!ret && (w->cqs & VB_CQ_RECV))
+		ret = arm(st, vs->rcq);
+	w->armed = !ret;
+	return ret;
+}
+
+int ig_vb_block(struct ig_stream *st, struct vb_wait *w)
+{
+	struct vb_stream *vs = st->priv;
+	struct pollfd p[2];
+	unsigned int *unacked[2];
+	struct ibv_comp_channel *ch[2];
+	int n = 0, ret;
+
+	if (!w->armed)
+		return arm_all(st, w);
+	w->armed = false;
+	if (w->cqs & VB_CQ_SEND) {
+		ch[n] = vs->ch;
+		unacked[n++] = &vs->unacked;
+	}
+	if (w->cqs & VB_CQ_RECV) {
+		ch[n] = vs->rch;
+		unacked[n++] = &vs->runacked;
+	}
+	for (int i = 0; i < n; i++)
+		p[i] = (struct pollfd){ .fd = ch[i]->fd, .events = POLLIN };
+	ret = poll(p, (nfds_t)n, VB_EVENT_MS);
+	if (ret < 0 && errno != EINTR)
+		return ig_session_fail(st->s, errno,
+				       "verbs stream %u: waiting on the "
+				       "completion channel: %s",
+				       st->idx, strerror(errno));
+	for (int i = 0; ret > 0 && i < n; i++) {
+		if (!(p[i].revents & POLLIN))
+			continue;
+		int e = take(st, ch[i], unacked[i]);
+
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
 int ig_vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what)
 {
+	struct vb_stream *vs = st->priv;
 	uint64_t now;
 
-	if (++w->spins % VB_SPIN_CHECK)
+	if (vs->events) {
+		int ret = ig_vb_block(st, w);
+
+		if (ret)
+			return ret;
+	} else if (++w->spins % VB_SPIN_CHECK) {
 		return 0;
+	}
 	now = ig_now_ns();
 	if (!w->since) {
 		w->since = now;
@@ -117,7 +206,7 @@ ssize_t ig_vb_bw_send(struct ig_stream *st, uint64_t n)
 {
 	struct vb_stream *vs = st->priv;
 	uint32_t k = st->s->p.tx_depth - vs->outstanding;
-	struct vb_wait w = { 0 };
+	struct vb_wait w = { .cqs = VB_CQ_SEND };
 	int ret;
 
 	if (k > vs->batch)
@@ -142,7 +231,7 @@ ssize_t ig_vb_bw_send(struct ig_stream *st, uint64_t n)
 int ig_vb_bw_flush(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
-	struct vb_wait w = { 0 };
+	struct vb_wait w = { .cqs = VB_CQ_SEND };
 	int ret;
 
 	if (vs->unsignaled) {
@@ -175,6 +264,7 @@ int ig_vb_bw_flush(struct ig_stream *st)
 int ig_vb_bw_recv(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
+	struct vb_wait w = { .cqs = VB_CQ_RECV };
 	struct ibv_wc wc[VB_POLL];
 
 	if (st->s->p.test == IG_TEST_WRITE_BW) {
@@ -188,8 +278,12 @@ int ig_vb_bw_recv(struct ig_stream *st)
 
 		if (ne < 0)
 			return ne;
-		if (!ne)
+		if (!ne) {
+			/* no stall check: the sender ends the test */
+			if (vs->events && (ret = ig_vb_block(st, &w)))
+				return ret;
 			continue;
+		}
 		for (int i = 0; i < ne; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
 				return ig_vb_wc_fail(st, &wc[i]);

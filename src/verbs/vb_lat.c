@@ -24,7 +24,7 @@ static uint8_t next_seq(uint8_t seq)
 static int room(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
-	struct vb_wait w = { 0 };
+	struct vb_wait w = { .cqs = VB_CQ_SEND };
 
 	while (vs->outstanding >= st->s->p.tx_depth) {
 		int ret = ig_vb_reap(st);
@@ -73,7 +73,7 @@ static int poll_mixed(struct ig_stream *st)
 
 static int send_ping(struct ig_stream *st)
 {
-	struct vb_wait w = { 0 };
+	struct vb_wait w = { .cqs = VB_CQ_SEND | VB_CQ_RECV };
 	int ret = send_one(st);
 
 	while (!ret) {
@@ -92,7 +92,7 @@ static int write_ping(struct ig_stream *st)
 	size_t size = st->s->p.size;
 	volatile uint8_t *flag = (uint8_t *)vs->buf + 2 * size - 1;
 	uint8_t seq = next_seq(vs->seq);
-	struct vb_wait w = { 0 };
+	struct vb_wait w = { .cqs = VB_CQ_SEND };
 	int ret;
 
 	vs->buf[size - 1] = (char)seq;
@@ -117,9 +117,14 @@ int ig_vb_lat_ping(struct ig_stream *st)
 
 static int send_pong(struct ig_stream *st)
 {
+	struct vb_stream *vs = st->priv;
+	struct vb_wait w = { .cqs = VB_CQ_SEND | VB_CQ_RECV };
+
 	while (!atomic_load_explicit(&st->s->stop, memory_order_relaxed)) {
 		int ret = poll_mixed(st);
 
+		if (!ret && vs->events) /* no stall check: the pinger ends */
+			ret = ig_vb_block(st, &w);
 		for (; ret > 0; ret--) {
 			int e = send_one(st);
 

@@ -92,6 +92,25 @@ static void build_wrs(struct ig_session *s, struct vb_stream *vs)
 	}
 }
 
+/* --events: a completion channel for each CQ (write_lat's reply is a
+ * flag in memory, not a completion: it polls). */
+static int channels(struct ig_session *s, struct vb_stream *vs)
+{
+	struct vb_session *vb = s->xpriv;
+
+	vs->events = s->p.events && s->p.test != IG_TEST_WRITE_LAT;
+	if (!vs->events)
+		return 0;
+	vs->ch = ibv_create_comp_channel(vb->ctx);
+	if (vs->ch)
+		vs->rch = ibv_create_comp_channel(vb->ctx);
+	if (!vs->ch || !vs->rch)
+		return ig_session_fail(s, errno,
+				       "ibv_create_comp_channel on %s: %s",
+				       s->xinfo.device, strerror(errno));
+	return 0;
+}
+
 int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 {
 	struct vb_session *vb = s->xpriv;
@@ -108,10 +127,13 @@ int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 			    IBV_ACCESS_LOCAL_WRITE | vb->access);
 	if (!vs->mr)
 		return ig_vb_memlock_fail(s, errno, vs->buflen);
-	vs->cq = ibv_create_cq(vb->ctx, cqe, NULL, NULL, 0);
+	ret = channels(s, vs);
+	if (ret)
+		return ret;
+	vs->cq = ibv_create_cq(vb->ctx, cqe, NULL, vs->ch, 0);
 	if (vs->cq) {
 		cqe = (int)(vs->rx_depth + 16);
-		vs->rcq = ibv_create_cq(vb->ctx, cqe, NULL, NULL, 0);
+		vs->rcq = ibv_create_cq(vb->ctx, cqe, NULL, vs->rch, 0);
 	}
 	if (!vs->cq || !vs->rcq)
 		return ig_session_fail(s, errno,
@@ -155,11 +177,21 @@ void ig_vb_stream_free(struct vb_stream *vs)
 {
 	if (vs->qp)
 		ibv_destroy_qp(vs->qp);
-	if (vs->cq)
+	if (vs->cq) {
+		ibv_ack_cq_events(vs->cq, vs->unacked);
 		ibv_destroy_cq(vs->cq);
-	if (vs->rcq)
+	}
+	if (vs->rcq) {
+		ibv_ack_cq_events(vs->rcq, vs->runacked);
 		ibv_destroy_cq(vs->rcq);
+	}
 	vs->rcq = NULL;
+	vs->unacked = vs->runacked = 0;
+	if (vs->ch)
+		ibv_destroy_comp_channel(vs->ch);
+	if (vs->rch)
+		ibv_destroy_comp_channel(vs->rch);
+	vs->ch = vs->rch = NULL;
 	if (vs->mr)
 		ibv_dereg_mr(vs->mr);
 	vs->qp = NULL;

@@ -47,6 +47,11 @@ struct vb_stream {
 	uint64_t sends; /* latency: sends so far */
 	uint8_t seq;	/* write_lat: flag value */
 	bool established;
+	/* --events: a completion channel per CQ, and the events taken but
+	 * not yet acknowledged (ibv_ack_cq_events in batches) */
+	bool events;
+	struct ibv_comp_channel *ch, *rch;
+	unsigned int unacked, runacked;
 };
 
 struct vb_session {
@@ -76,12 +81,29 @@ const char *ig_vb_wc_status(enum ibv_wc_status st);
 #define VB_SPIN_CHECK (1u << 14)
 #define VB_POLL 32
 
+/* Which CQs a loop waits on (struct vb_wait's cqs). */
+#define VB_CQ_SEND 1u
+#define VB_CQ_RECV 2u
+/* --events: the longest sleep on a channel (stop flags are read between) */
+#define VB_EVENT_MS 100
+#define VB_ACK_BATCH 16
+
 struct vb_wait {
+	unsigned int cqs; /* VB_CQ_SEND | VB_CQ_RECV */
 	uint32_t spins;
 	uint64_t since;
+	bool armed; /* --events: both CQs asked to notify since the last wait */
 };
 
+/* Called on every empty poll: busy-polling, nothing but the stall check
+ * every VB_SPIN_CHECK calls; with --events, ig_vb_block first. Fails once
+ * nothing happened for the session's timeout. */
 int ig_vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what);
+/* --events, one step of a wait on w->cqs: arms them (the caller polls
+ * again, so a completion that came before is not missed), or, armed,
+ * sleeps on their channels for an event, at most VB_EVENT_MS.  0 or
+ * -errno (said). */
+int ig_vb_block(struct ig_stream *st, struct vb_wait *w);
 int ig_vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc);
 /* ibv_poll_cq of up to VB_POLL entries: how many, or -errno (said). */
 int ig_vb_poll(struct ig_stream *st, struct ibv_cq *cq, struct ibv_wc *wc);

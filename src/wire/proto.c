@@ -114,6 +114,9 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 	X(size) X(iterations) X(duration_ns) X(warmup_ns) X(streams)         \
 	X(window) X(timeout_ms) X(tx_depth) X(cq_mod) X(inline_size)         \
 	X(bidir)
+/* Newer fields: a peer that predates them leaves them out, and a missing
+ * one means 0 (the behaviour before it existed). */
+#define OPT_PARAM_FIELDS(X) X(events)
 /* clang-format on */
 
 json_object *ig_params_to_json(const struct ig_params *p)
@@ -126,6 +129,7 @@ json_object *ig_params_to_json(const struct ig_params *p)
 			       json_object_new_string(ig_test_name(p->test)));
 #define ADD(f) json_object_object_add(o, #f, json_object_new_uint64(p->f));
 	PARAM_FIELDS(ADD)
+	OPT_PARAM_FIELDS(ADD)
 #undef ADD
 	return o;
 }
@@ -142,7 +146,10 @@ struct param_field {
 #define PARAM_WIDTH_OK(f) \
 	_Static_assert(PARAM_SIZE(f) == 4 || PARAM_SIZE(f) == 8, #f " width");
 static const struct param_field param_fields[] = { PARAM_FIELDS(PARAM_FIELD) };
+static const struct param_field opt_param_fields[] = { OPT_PARAM_FIELDS(
+	PARAM_FIELD) };
 PARAM_FIELDS(PARAM_WIDTH_OK)
+OPT_PARAM_FIELDS(PARAM_WIDTH_OK)
 
 static int get_field(json_object *o, const char *key, uint64_t max, uint64_t *v,
 		     char *err, size_t errlen)
@@ -206,6 +213,19 @@ int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 	for (size_t i = 0; i < sizeof(param_fields) / sizeof(param_fields[0]);
 	     i++) {
 		ret = get_param(o, &param_fields[i], p, err, errlen);
+		if (ret)
+			return ret;
+	}
+	for (size_t i = 0;
+	     i < sizeof(opt_param_fields) / sizeof(opt_param_fields[0]); i++) {
+		if (!json_object_object_get_ex(o, opt_param_fields[i].key,
+					       NULL)) {
+			/* an older peer: 0, the behaviour before the field */
+			memset((char *)p + opt_param_fields[i].off, 0,
+			       opt_param_fields[i].size);
+			continue;
+		}
+		ret = get_param(o, &opt_param_fields[i], p, err, errlen);
 		if (ret)
 			return ret;
 	}
