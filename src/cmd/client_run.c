@@ -11,6 +11,7 @@
 
 struct plan {
 	const struct ig_client_opts *o;
+	struct ig_local_opts local; /* o's, zerocopy as this run wants */
 	struct ig_ctrl *c;
 	unsigned int done, total;
 	bool tty;
@@ -21,9 +22,19 @@ static bool stopped(const struct ig_client_opts *o)
 	return o->local.interrupt && *o->local.interrupt;
 }
 
+/* --zerocopy both: tcp_bw runs twice, copying and then zero-copy. */
+static unsigned int zc_runs(const struct ig_client_opts *o, enum ig_test t)
+{
+	return t == IG_TEST_TCP_BW && o->local.zerocopy == IG_ZC_BOTH ? 2 : 1;
+}
+
 unsigned int ig_client_plan_count(const struct ig_client_opts *o)
 {
-	return o->nsizes * o->ntests;
+	unsigned int n = 0;
+
+	for (unsigned int t = 0; t < o->ntests; t++)
+		n += zc_runs(o, o->tests[t]);
+	return o->nsizes * n;
 }
 
 static void progress(struct plan *pl, const struct ig_params *p,
@@ -68,9 +79,13 @@ static int one_run(struct plan *pl, const struct ig_params *p,
 {
 	char err[512];
 
-	if (!ig_engine_client(&ig_transports, pl->c, p, &pl->o->local, r, err,
-			      sizeof(err)))
+	if (!ig_engine_client(&ig_transports, pl->c, p, &pl->local, r, err,
+			      sizeof(err))) {
+		r->zc_asked = pl->o->local.zerocopy != IG_ZC_OFF &&
+			      p->test == IG_TEST_TCP_BW;
+		r->zerocopy = r->zc_asked && pl->local.zerocopy == IG_ZC_ON;
 		return 0;
+	}
 	if (pl->tty)
 		fputs("\r\033[K", stderr);
 	fprintf(stderr, "ibgap: %s\n", err);
@@ -121,31 +136,46 @@ static int measure(struct plan *pl, const struct ig_params *p,
 	return 0;
 }
 
+/* One test at one size: once, or copying then zero-copy. */
+static int measure_test(struct plan *pl, enum ig_test test, uint64_t size,
+			struct ig_result *res)
+{
+	const struct ig_client_opts *o = pl->o;
+	unsigned int runs = zc_runs(o, test);
+	struct ig_params p = o->p;
+	int ret = 0;
+
+	p.test = test;
+	p.size = size;
+	if (ig_test_pattern(p.test) == IG_PATTERN_LAT) {
+		p.bidir = 0; /* ping-pong goes both ways */
+		if (!o->size_given)
+			p.size = IG_DEFAULT_LAT_SIZE;
+	}
+	for (unsigned int k = 0; k < runs && !ret && !stopped(o); k++) {
+		if (runs == 2)
+			pl->local.zerocopy = k ? IG_ZC_ON : IG_ZC_OFF;
+		ret = measure(pl, &p, &res[pl->done]);
+		pl->done++;
+	}
+	pl->local.zerocopy = o->local.zerocopy;
+	return ret;
+}
+
 int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		       struct ig_result *res, size_t *done)
 {
 	struct plan pl = { .o = o,
+			   .local = o->local,
 			   .c = c,
 			   .total = ig_client_plan_count(o),
 			   .tty = isatty(STDERR_FILENO) };
 	int ret = 0;
 
-	for (unsigned int s = 0; s < o->nsizes && !ret && !stopped(o); s++) {
+	for (unsigned int s = 0; s < o->nsizes && !ret && !stopped(o); s++)
 		for (unsigned int t = 0; t < o->ntests && !ret && !stopped(o);
-		     t++) {
-			struct ig_params p = o->p;
-
-			p.test = o->tests[t];
-			p.size = o->sizes[s];
-			if (ig_test_pattern(p.test) == IG_PATTERN_LAT) {
-				p.bidir = 0; /* ping-pong goes both ways */
-				if (!o->size_given)
-					p.size = IG_DEFAULT_LAT_SIZE;
-			}
-			ret = measure(&pl, &p, &res[pl.done]);
-			pl.done++;
-		}
-	}
+		     t++)
+			ret = measure_test(&pl, o->tests[t], o->sizes[s], res);
 	if (pl.tty)
 		fputs("\r\033[K", stderr);
 	*done = pl.done;

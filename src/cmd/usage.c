@@ -28,6 +28,8 @@ const char ig_usage_client[] =
 	"  -P, --streams N        TCP connections / QPs (default 1)\n"
 	"      --bidir            bandwidth tests in both directions at once\n"
 	"      --window BYTES     SO_SNDBUF/SO_RCVBUF of TCP streams\n"
+	"      --zerocopy [both]  tcp_bw's sender uses MSG_ZEROCOPY; both: a\n"
+	"                         copying and a zero-copy run, side by side\n"
 	"      --tx-depth N       verbs send queue depth (default 128)\n"
 	"      --cq-mod N         verbs: signal every Nth send (default 16)\n"
 	"      --inline BYTES     verbs inline threshold (default 0)\n"
