@@ -108,8 +108,11 @@ PY
 ig_client 30 bothtext -t tcp_bw "${RUN[@]}" --zerocopy both
 expect_client_ok bothtext "--zerocopy both, text"
 rows=$(grep -c '^tcp_bw ' "$TMP/bothtext.out")
-[[ $rows == 2 ]] && pass "--zerocopy both: 2 tcp_bw rows" ||
+if [[ $rows == 2 ]]; then
+	pass "--zerocopy both: 2 tcp_bw rows"
+else
 	fail "--zerocopy both: $rows tcp_bw rows: $(cat "$TMP/bothtext.out")"
+fi
 if grep -qE '^zerocopy: tcp_bw 64K: .* s/GB; copying [0-9.]+ s/GB: zero-copy/copying [0-9.]+$' \
 	"$TMP/bothtext.out"; then
 	pass "--zerocopy both: CPU per GB side by side"
