@@ -109,8 +109,8 @@ static void check_accessors(json_object *body)
 	}
 }
 
-/* What HELLO, WELCOME, READY, RESULT and FINDINGS carry, parsed as the
- * receiver does (the fuzzer reaches them whatever the header's type). */
+/* What HELLO, WELCOME, READY, RESULT (tcp_info too) and FINDINGS carry, parsed
+ * as the receiver does (the fuzzer reaches them whatever the header's type). */
 static void check_members(json_object *body)
 {
 	struct ig_fingerprint fp;
@@ -118,8 +118,15 @@ static void check_members(json_object *body)
 	struct ig_dr_report r;
 	struct ig_sysinfo si;
 	struct ig_xinfo x;
+	struct ig_tcpinfo ti[IG_MAX_STREAMS];
 	json_object *m;
+	size_t n;
 
+	/* RESULT's tcp_info: the client wants exactly its stream count */
+	m = ig_json_get_array(body, "tcp_info");
+	n = m ? json_object_array_length(m) : 0;
+	if (m && n <= IG_MAX_STREAMS)
+		(void)ig_tcpinfo_array_from_json(m, ti, (unsigned int)n);
 	memset(&si, 0, sizeof(si));
 	if (json_object_object_get_ex(body, "sysinfo", &m))
 		(void)ig_sysinfo_from_json(m, &si);

@@ -23,6 +23,7 @@ enum {
 	OPT_BASELINE,
 	OPT_TOLERANCE,
 	OPT_AUTH_FILE,
+	OPT_ZEROCOPY,
 };
 
 int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -76,9 +77,54 @@ static const struct option client_longopts[] = {
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
+	{ "zerocopy", optional_argument, NULL, OPT_ZEROCOPY },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
+
+static const char *const zc_modes[] = {
+	[IG_ZC_OFF] = "off",
+	[IG_ZC_ON] = "on",
+	[IG_ZC_BOTH] = "both",
+};
+
+static int zc_mode(const char *arg)
+{
+	for (int i = 0; i < (int)(sizeof(zc_modes) / sizeof(zc_modes[0])); i++)
+		if (!strcmp(arg, zc_modes[i]))
+			return i;
+	return -EINVAL;
+}
+
+static int zc_fail(const char *arg, char *err, size_t errlen)
+{
+	return ig_cli_fail(err, errlen,
+			   "--zerocopy: '%s' is not a mode: allowed on (the "
+			   "same as no value), off, both",
+			   arg);
+}
+
+/*
+ * --zerocopy[=MODE] or --zerocopy MODE: the next word is taken when it
+ * is a mode; another word is left as HOST, and remembered in *word so
+ * that a second HOST that is that word is blamed on --zerocopy.
+ */
+static int zerocopy_opt(int argc, char **argv, struct ig_client_opts *o,
+			const char **word, char *err, size_t errlen)
+{
+	const char *arg = optarg;
+	int m;
+
+	if (!arg && optind < argc && zc_mode(argv[optind]) >= 0)
+		arg = argv[optind++];
+	else if (!arg && optind < argc && argv[optind][0] != '-')
+		*word = argv[optind];
+	m = arg ? zc_mode(arg) : IG_ZC_ON;
+	if (m < 0)
+		return zc_fail(arg, err, errlen);
+	o->local.zerocopy = (enum ig_zc_mode)m;
+	return 0;
+}
 
 /* A sweep "A:B": powers of two from A to B. */
 static int size_range(const char *arg, char *colon, struct ig_client_opts *o,
@@ -242,6 +288,14 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 	return ret ? -EINVAL : 0;
 }
 
+static bool has_test(const struct ig_client_opts *o, enum ig_test t)
+{
+	for (unsigned int i = 0; i < o->ntests; i++)
+		if (o->tests[i] == t)
+			return true;
+	return false;
+}
+
 static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 			 size_t errlen)
 {
@@ -251,6 +305,11 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 	unsigned int combos = o->nsizes * l->nstreams * l->nwindows;
 	struct ig_params p;
 
+	if (o->local.zerocopy != IG_ZC_OFF && !has_test(o, IG_TEST_TCP_BW))
+		return ig_cli_fail(err, errlen,
+				   "--zerocopy %s: it is tcp_bw's sender, and "
+				   "-t has no tcp_bw: add it",
+				   zc_modes[o->local.zerocopy]);
 	if (iters_given)
 		o->p.duration_ns = 0;
 	if (combos > IG_MAX_COMBOS)
@@ -278,6 +337,7 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 				 .lists = &o->lists,
 				 .tests = o->tests,
 				 .ntests = &o->ntests };
+	const char *zc_word = NULL;
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
@@ -299,6 +359,11 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 			return 1;
 		if (c == '?' || c == ':')
 			return ig_cli_bad_option(argv, optopt, err, errlen);
+		if (c == OPT_ZEROCOPY) {
+			if (zerocopy_opt(argc, argv, o, &zc_word, err, errlen))
+				return -EINVAL;
+			continue;
+		}
 		ret = ig_testopt(c, optarg, &t, err, errlen);
 		if (ret == 1)
 			ret = client_opt(c, optarg, o, err, errlen);
@@ -310,6 +375,10 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 			err, errlen,
 			"client needs a HOST argument: ibgap client HOST "
 			"[options]");
+	if (optind < argc - 1 && zc_word &&
+	    (!strcmp(argv[optind], zc_word) ||
+	     !strcmp(argv[optind + 1], zc_word)))
+		return zc_fail(zc_word, err, errlen);
 	if (optind < argc - 1)
 		return ig_cli_fail(
 			err, errlen,

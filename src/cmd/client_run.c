@@ -12,6 +12,7 @@
 
 struct plan {
 	const struct ig_client_opts *o;
+	struct ig_local_opts local; /* o's, zerocopy as this run wants */
 	struct ig_ctrl *c;
 	unsigned int done, total;
 	bool tty;
@@ -22,7 +23,24 @@ static bool stopped(const struct ig_client_opts *o)
 	return o->local.interrupt && *o->local.interrupt;
 }
 
+/* --zerocopy both: tcp_bw runs twice, copying and then zero-copy. */
+static unsigned int zc_runs(const struct ig_client_opts *o, enum ig_test t)
+{
+	return t == IG_TEST_TCP_BW && o->local.zerocopy == IG_ZC_BOTH ? 2 : 1;
+}
+
 unsigned int ig_client_plan_count(const struct ig_client_opts *o)
+{
+	unsigned int n = 0;
+
+	for (unsigned int t = 0; t < o->ntests; t++)
+		n += zc_runs(o, o->tests[t]);
+	return o->nsizes * o->lists.nstreams * o->lists.nwindows * n;
+}
+
+/* The combinations of the plan, each one test's parameters (with
+ * --zerocopy both, tcp_bw's gives two results). */
+static unsigned int plan_combos(const struct ig_client_opts *o)
 {
 	return o->nsizes * o->lists.nstreams * o->lists.nwindows * o->ntests;
 }
@@ -89,9 +107,13 @@ static int one_run(struct plan *pl, const struct ig_params *p,
 {
 	char err[512];
 
-	if (!ig_engine_client(&ig_transports, pl->c, p, &pl->o->local, r, err,
-			      sizeof(err)))
+	if (!ig_engine_client(&ig_transports, pl->c, p, &pl->local, r, err,
+			      sizeof(err))) {
+		r->zc_asked = pl->o->local.zerocopy != IG_ZC_OFF &&
+			      p->test == IG_TEST_TCP_BW;
+		r->zerocopy = r->zc_asked && pl->local.zerocopy == IG_ZC_ON;
 		return 0;
+	}
 	if (pl->tty)
 		fputs("\r\033[K", stderr);
 	fprintf(stderr, "ibgap: %s\n", err);
@@ -142,21 +164,40 @@ static int measure(struct plan *pl, const struct ig_params *p,
 	return 0;
 }
 
+/* One combination of the plan: once, or copying then zero-copy. */
+static int measure_runs(struct plan *pl, const struct ig_params *p,
+			struct ig_result *res)
+{
+	const struct ig_client_opts *o = pl->o;
+	unsigned int runs = zc_runs(o, p->test);
+	int ret = 0;
+
+	for (unsigned int k = 0; k < runs && !ret && !stopped(o); k++) {
+		if (runs == 2)
+			pl->local.zerocopy = k ? IG_ZC_ON : IG_ZC_OFF;
+		ret = measure(pl, p, &res[pl->done]);
+		pl->done++;
+	}
+	pl->local.zerocopy = o->local.zerocopy;
+	return ret;
+}
+
 int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		       struct ig_result *res, size_t *done)
 {
 	struct plan pl = { .o = o,
+			   .local = o->local,
 			   .c = c,
 			   .total = ig_client_plan_count(o),
 			   .tty = isatty(STDERR_FILENO) };
 	int ret = 0;
 
-	while (pl.done < pl.total && !ret && !stopped(o)) {
+	for (unsigned int k = 0; k < plan_combos(o) && !ret && !stopped(o);
+	     k++) {
 		struct ig_params p;
 
-		ig_client_plan_params(o, pl.done, &p);
-		ret = measure(&pl, &p, &res[pl.done]);
-		pl.done++;
+		ig_client_plan_params(o, k, &p);
+		ret = measure_runs(&pl, &p, res);
 	}
 	if (pl.tty)
 		fputs("\r\033[K", stderr);

@@ -36,6 +36,8 @@ const char ig_usage_client[] =
 	"      --window BYTES     SO_SNDBUF/SO_RCVBUF of TCP streams; a list\n"
 	"                         85K,256K runs each (verbs tests too, where\n"
 	"                         it does nothing)\n"
+	"      --zerocopy [both]  tcp_bw's sender uses MSG_ZEROCOPY; both: a\n"
+	"                         copying and a zero-copy run, side by side\n"
 	"      --tx-depth N       verbs send queue depth (default 128)\n"
 	"      --cq-mod N         verbs: signal every Nth send (default 16)\n"
 	"      --inline BYTES     verbs inline threshold (default 0)\n"

@@ -74,6 +74,14 @@ struct ig_params {
 	uint32_t events;
 };
 
+/* --zerocopy: how tcp_bw's sender hands data to the kernel.  BOTH is the
+ * client's plan (a copying run, then a zero-copy one); a run is OFF or ON. */
+enum ig_zc_mode {
+	IG_ZC_OFF,
+	IG_ZC_ON,
+	IG_ZC_BOTH,
+};
+
 /* Options of this host only: never sent to the peer.  The client's apply
  * to the client; a server picks its device from the address the client
  * connected to. */
@@ -82,6 +90,8 @@ struct ig_local_opts {
 	int ib_port;	 /* --ib-port; 0 = the port behind the address */
 	int gid_index;	 /* --gid-index; -1 = chosen by rdma_cm */
 	int cpu;	 /* --cpu; -1 = near the HCA (verbs), unpinned (TCP) */
+	/* --zerocopy: the client's TCP sender uses MSG_ZEROCOPY (ON) */
+	enum ig_zc_mode zerocopy;
 	/* set by the client's SIGINT handler: end the measurement early and
 	 * report it as partial; NULL when nobody sets it */
 	volatile sig_atomic_t *interrupt;

@@ -273,6 +273,30 @@ int ig_eng_join_workers(struct ig_session *s)
 	return join(s, true);
 }
 
+void ig_eng_info_start(struct ig_session *s)
+{
+	for (unsigned int i = 0; s->ops->stream_info && i < s->nstreams; i++)
+		s->ops->stream_info(&s->st[i], &s->st[i].ti_start,
+				    &s->st[i].zc_start);
+}
+
+bool ig_eng_info_end(struct ig_session *s, struct ig_tcpinfo *ti,
+		     struct ig_zc_stats *zc)
+{
+	memset(zc, 0, sizeof(*zc));
+	if (!s->ops->stream_info)
+		return false;
+	for (unsigned int i = 0; i < s->nstreams; i++) {
+		struct ig_zc_stats z;
+
+		s->ops->stream_info(&s->st[i], &ti[i], &z);
+		ig_tcpinfo_interval(&ti[i], &s->st[i].ti_start);
+		ig_zc_stats_sub(&z, &s->st[i].zc_start);
+		ig_zc_stats_add(zc, &z);
+	}
+	return true;
+}
+
 /* ---- client workers ------------------------------------------------- */
 
 static int send_until(struct ig_stream *st, atomic_int *flag)

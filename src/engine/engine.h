@@ -32,6 +32,9 @@ struct ig_stream {
 	int cpu;	     /* pin the thread here; -1: don't */
 	struct ig_hist *lat; /* initiator: half round trips, ns */
 	int err;
+	/* ops->stream_info at the start of the measured interval */
+	struct ig_tcpinfo ti_start;
+	struct ig_zc_stats zc_start;
 };
 
 /* One test between a client and a server. */

@@ -84,6 +84,9 @@ static int confirm_rx(struct ig_session *s)
 struct measure {
 	uint64_t t0, t1;
 	struct ig_cpu_snap c0, c1;
+	bool has_info; /* the transport's stream_info at t1 */
+	struct ig_tcpinfo ti[IG_MAX_STREAMS];
+	struct ig_zc_stats zc;
 };
 
 static int measure_phase(struct ig_session *s, struct measure *m)
@@ -91,6 +94,8 @@ static int measure_phase(struct ig_session *s, struct measure *m)
 	unsigned int n = s->nstreams;
 	int ret;
 
+	/* the warm-up is delivered and the workers wait: nothing moves */
+	ig_eng_info_start(s);
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_BEGIN, NULL);
 	if (ret)
 		return ret;
@@ -108,6 +113,7 @@ static int measure_phase(struct ig_session *s, struct measure *m)
 		ret = confirm_rx(s);
 	m->t1 = ig_now_ns();
 	ig_cpu_snap(s->cpu_root, &m->c1);
+	m->has_info = ig_eng_info_end(s, m->ti, &m->zc);
 	return ret;
 }
 
@@ -164,6 +170,9 @@ static void fill_counts(struct ig_session *s, const struct measure *m,
 		r->msg_rate = (double)msgs / r->seconds;
 	}
 	ig_cpu_usage(&m->c0, &m->c1, r->bytes, &r->cpu_client);
+	r->has_tcpinfo = m->has_info;
+	memcpy(r->tcpinfo, m->ti, sizeof(m->ti[0]) * s->nstreams);
+	r->zc = m->zc;
 }
 
 static void check_window(struct ig_session *s, struct ig_result *r)
@@ -209,6 +218,10 @@ static int get_result(struct ig_session *s, struct ig_result *r)
 		r->rev_bytes = rev * s->p.size;
 		r->rev_seconds = (double)ns / 1e9;
 	}
+	/* absent (an older server, verbs): none */
+	if (!ig_tcpinfo_array_from_json(ig_json_get_array(o, "tcp_info"),
+					r->tcpinfo_server, s->nstreams))
+		r->has_tcpinfo_server = true;
 	if (json_object_object_get_ex(o, "fingerprint", &cpu) &&
 	    ig_fingerprint_from_json(cpu, &r->fp_server) == 0)
 		r->has_fp_server = true;
@@ -298,6 +311,9 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 		r->xinfo = s.xinfo;
 		ret = get_result(&s, r);
 		check_window(&s, r);
+		if (!r->warning[0])
+			snprintf(r->warning, sizeof(r->warning), "%s",
+				 s.warning);
 	}
 	/* --bidir: our receivers run until the server has stopped sending */
 	atomic_store(&s.rx_stop, 1);

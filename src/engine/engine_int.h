@@ -19,6 +19,15 @@ int ig_eng_join_forward(struct ig_session *s);
 int ig_eng_start_reverse(struct ig_session *s, void *(*fn)(void *));
 void *ig_eng_bw_sender_free(void *arg);
 
+/*
+ * ops->stream_info of every stream at the start of the measured interval
+ * (kept in the streams), and at its end: ti[] and the sum zc then hold
+ * the interval's figures.  Returns false when the transport has none.
+ */
+void ig_eng_info_start(struct ig_session *s);
+bool ig_eng_info_end(struct ig_session *s, struct ig_tcpinfo *ti,
+		     struct ig_zc_stats *zc);
+
 void *ig_eng_bw_sender(void *arg);
 void *ig_eng_lat_initiator(void *arg);
 void *ig_eng_bw_receiver(void *arg);

@@ -87,19 +87,23 @@ static uint64_t reverse_count(struct ig_session *s)
 }
 
 static int on_end(struct ig_session *s, json_object *o,
-		  const struct ig_cpu_snap *c0, uint64_t rev, uint64_t ns)
+		  const struct ig_cpu_snap *c0, uint64_t rev, uint64_t ns,
+		  const struct ig_tcpinfo *ti)
 {
 	struct ig_cpu_snap c1;
 	struct ig_cpu_usage u;
 	struct ig_fingerprint fp;
 	uint64_t bytes = 0;
-	json_object *r;
+	json_object *r = json_object_new_object();
 	int ret;
 
 	ig_cpu_snap(s->cpu_root, &c1);
 	ig_json_get_u64(o, "bytes", &bytes);
+	if (ti)
+		json_object_object_add(r, "tcp_info",
+				       ig_tcpinfo_array_to_json(ti,
+								s->nstreams));
 	ig_cpu_usage(c0, &c1, bytes, &u);
-	r = json_object_new_object();
 	json_object_object_add(r, "cpu", ig_cpu_usage_to_json(&u));
 	if (s->p.bidir) {
 		json_object_object_add(r, "rev_msgs",
@@ -118,7 +122,10 @@ static int on_end(struct ig_session *s, json_object *o,
 static int follow(struct ig_session *s)
 {
 	struct ig_cpu_snap c0 = { 0 };
+	struct ig_tcpinfo ti[IG_MAX_STREAMS];
+	struct ig_zc_stats zc;
 	uint64_t rev0 = 0, rev1, t0 = 0, t1;
+	bool has_ti;
 	enum ig_msg_type type;
 	json_object *o;
 	int ret;
@@ -136,6 +143,7 @@ static int follow(struct ig_session *s)
 		case IG_MSG_BEGIN:
 			ig_fault_point(true, IG_FAULT_MEASURE);
 			ig_cpu_snap(s->cpu_root, &c0);
+			ig_eng_info_start(s);
 			rev0 = reverse_count(s);
 			t0 = ig_now_ns();
 			break;
@@ -143,10 +151,13 @@ static int follow(struct ig_session *s)
 			ig_fault_point(true, IG_FAULT_RESULT);
 			rev1 = reverse_count(s);
 			t1 = ig_now_ns();
+			/* TCP_INFO before the shutdown */
+			has_ti = ig_eng_info_end(s, ti, &zc);
 			atomic_store(&s->stop, 1);
 			atomic_store(&s->rx_stop, 1);
 			s->ops->stop(s);
-			ret = on_end(s, o, &c0, rev1 - rev0, t1 - t0);
+			ret = on_end(s, o, &c0, rev1 - rev0, t1 - t0,
+				     has_ti ? ti : NULL);
 			json_object_put(o);
 			return ret;
 		case IG_MSG_ERROR:

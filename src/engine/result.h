@@ -11,6 +11,7 @@
 #include "common/params.h"
 #include "common/repeat.h"
 #include "host/sysinfo.h"
+#include "host/tcpinfo.h"
 #include "host/xinfo.h"
 
 /*
@@ -49,6 +50,15 @@ struct ig_result {
 	struct ig_fingerprint fp_server; /* from the server's RESULT */
 	struct ig_xinfo xinfo;		 /* this host's device (client) */
 	struct ig_xinfo xinfo_server;	 /* the server's */
+	/* TCP: TCP_INFO of each stream at the end of the measured interval
+	 * (retrans: during it), this side's and the server's (RESULT) */
+	bool has_tcpinfo, has_tcpinfo_server;
+	struct ig_tcpinfo tcpinfo[IG_MAX_STREAMS];
+	struct ig_tcpinfo tcpinfo_server[IG_MAX_STREAMS];
+	/* --zerocopy given: zerocopy says whether this run's sender asked
+	 * for MSG_ZEROCOPY; zc sums its streams over the measured interval */
+	bool zc_asked, zerocopy;
+	struct ig_zc_stats zc;
 };
 
 /*

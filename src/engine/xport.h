@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "common/params.h"
+#include "host/tcpinfo.h"
 
 struct ig_session;
 struct ig_stream;
@@ -54,6 +55,17 @@ struct ig_xport_ops {
 	int (*lat_ping)(struct ig_stream *st);
 	/* Responder: echoes until stop() or the initiator closes. */
 	int (*lat_pong)(struct ig_stream *st);
+
+	/*
+	 * Optional (NULL: the transport has none).  What the kernel says
+	 * about stream st now (TCP: TCP_INFO; ti->valid false when it has
+	 * nothing) and its sender's zero-copy counters so far.  The session
+	 * thread calls it at the start and the end of the measured interval,
+	 * on both sides, while the stream's thread waits (client) or
+	 * receives (server): it may only read the socket's state.
+	 */
+	void (*stream_info)(struct ig_stream *st, struct ig_tcpinfo *ti,
+			    struct ig_zc_stats *zc);
 
 	/* True when "handed over and flushed" does not mean delivered
 	 * (TCP): the engine then asks the receiver to confirm the byte

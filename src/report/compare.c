@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "report_int.h"
 
 static const struct {
 	enum ig_test verbs, tcp;
@@ -41,14 +42,6 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : 0;
 }
 
-/* us per KiB -> CPU seconds per GB (10^9 bytes) */
-static double cpu_per_gb(const struct ig_cpu_usage *u, bool have)
-{
-	if (!have || u->us_per_kib < 0)
-		return -1;
-	return u->us_per_kib * (1e9 / 1024) / 1e6;
-}
-
 static void fill_lat(struct ig_pair *p)
 {
 	double v[2][2];
@@ -71,9 +64,10 @@ static void fill_pair(struct ig_pair *p)
 	for (int t = 0; t < 2; t++) {
 		p->bw[t] = p->r[t]->bw_gbps;
 		p->rate[t] = p->r[t]->msg_rate;
-		p->cpu_gb[IG_CLI][t] = cpu_per_gb(&p->r[t]->cpu_client, true);
-		p->cpu_gb[IG_SRV][t] = cpu_per_gb(&p->r[t]->cpu_server,
-						  p->r[t]->has_cpu_server);
+		p->cpu_gb[IG_CLI][t] =
+			ig_rep_cpu_per_gb(&p->r[t]->cpu_client, true);
+		p->cpu_gb[IG_SRV][t] = ig_rep_cpu_per_gb(
+			&p->r[t]->cpu_server, p->r[t]->has_cpu_server);
 	}
 	p->bw_ratio = ratio(p->bw[IG_T], p->bw[IG_V]);
 	p->rate_ratio = ratio(p->rate[IG_T], p->rate[IG_V]);

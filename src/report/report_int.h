@@ -45,6 +45,22 @@ double ig_rep_reverse_gbps(const struct ig_result *r);
 void ig_rep_matrix_text(FILE *f, const struct ig_result *res, size_t n);
 bool ig_rep_windows_vary(const struct ig_result *res, size_t n);
 
+/* us per KiB -> CPU seconds per GB (10^9 bytes); -1 when !have or no
+ * payload moved. */
+double ig_rep_cpu_per_gb(const struct ig_cpu_usage *u, bool have);
+
+/* report_tcp.c: TCP_INFO and --zerocopy of TCP results. */
+/* Retransmissions of the measured interval, every stream, both sides. */
+uint64_t ig_rep_retrans(const struct ig_result *r);
+/* "tcp_info": {retrans, client: [per stream], server: [per stream]} */
+json_object *ig_rep_tcpinfo_json(const struct ig_result *r);
+/* "zerocopy_stats": {sends, copied, enobufs, fallback} */
+json_object *ig_rep_zc_json(const struct ig_result *r);
+/* The text lines: a warning per result whose streams retransmitted or
+ * whose zero-copy sends the kernel copied or refused, and a zerocopy:
+ * line per zero-copy run (beside its copying run with both). */
+void ig_rep_tcp_text(FILE *f, const struct ig_result *res, size_t n);
+
 /* The three formats' writers (report_json.c, report_text.c,
  * report_csv.c), called by ig_report_write(). */
 int ig_rep_json(FILE *f, const struct ig_report_env *env,

@@ -158,6 +158,13 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    (r->partial &&
 	     ig_json_add(o, "partial", json_object_new_boolean(1))) ||
 	    (r->has_bidir && ig_json_add(o, "bidir", bidir_json(r))) ||
+	    ((r->has_tcpinfo || r->has_tcpinfo_server) &&
+	     ig_json_add(o, "tcp_info", ig_rep_tcpinfo_json(r))) ||
+	    (r->zc_asked &&
+	     ig_json_add(o, "zerocopy",
+			 json_object_new_boolean(r->zerocopy))) ||
+	    (r->zerocopy &&
+	     ig_json_add(o, "zerocopy_stats", ig_rep_zc_json(r))) ||
 	    (r->warning[0] && ig_json_add_str(o, "warning", r->warning))) {
 		json_object_put(o);
 		return NULL;

@@ -69,13 +69,28 @@ static int col_offset(int c, bool win)
 	return off;
 }
 
-static void print_cells(FILE *f, char cell[NCOL][CELL_LEN], bool win)
+/* The row (the window column when win), then suffix (a result's TCP
+ * figures, or ""). */
+static void print_cells(FILE *f, char cell[NCOL][CELL_LEN], bool win,
+			const char *suffix)
 {
 	for (int i = 0; i < NCOL; i++)
 		if (col_on(i, win))
 			fprintf(f, "%s%*s", i ? " " : "", cols[i].width,
 				cell[i]);
-	fputc('\n', f);
+	fprintf(f, "%s\n", suffix);
+}
+
+/* After a TCP row: "  retrans N" (the measured interval's, every stream,
+ * both sides) and " zerocopy" when its sender used MSG_ZEROCOPY. */
+static const char *tcp_suffix(const struct ig_result *r, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (r->has_tcpinfo || r->has_tcpinfo_server)
+		snprintf(buf, len, "  retrans %" PRIu64, ig_rep_retrans(r));
+	if (r->zerocopy)
+		snprintf(buf + strlen(buf), len - strlen(buf), " zerocopy");
+	return buf;
 }
 
 /* "---- label ----" over columns a..b; *pos is the current column. */
@@ -105,7 +120,7 @@ static void text_head(FILE *f, bool win)
 	fputc('\n', f);
 	for (int i = 0; i < NCOL; i++)
 		snprintf(cell[i], CELL_LEN, "%s", cols[i].head);
-	print_cells(f, cell, win);
+	print_cells(f, cell, win, "");
 }
 
 /* 64K, 1M, 2G when an exact multiple, else plain bytes. */
@@ -122,7 +137,7 @@ static void text_row(FILE *f, const struct ig_result *r, bool win)
 {
 	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
 	bool sv = r->has_cpu_server;
-	char cell[NCOL][CELL_LEN];
+	char cell[NCOL][CELL_LEN], sfx[48];
 	struct ig_rep_lat lv;
 
 	ig_rep_lat_view(r, &lv);
@@ -145,7 +160,7 @@ static void text_row(FILE *f, const struct ig_result *r, bool win)
 	cell_num(cell[C_CPU_SV], sv, 1, cs->total_pct);
 	cell_num(cell[C_DEM_CL], cc->us_per_kib >= 0, 3, cc->us_per_kib);
 	cell_num(cell[C_DEM_SV], sv && cs->us_per_kib >= 0, 3, cs->us_per_kib);
-	print_cells(f, cell, win);
+	print_cells(f, cell, win, tcp_suffix(r, sfx, sizeof(sfx)));
 }
 
 static const char *or_dash(const char *s)
@@ -242,6 +257,7 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s: %s\n", ig_rep_test(&res[i]),
 				res[i].warning);
+	ig_rep_tcp_text(f, res, n);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].has_bidir)
 			fprintf(f,

@@ -67,3 +67,10 @@ double ig_rep_reverse_gbps(const struct ig_result *r)
 		       ? (double)r->rev_bytes * 8 / r->rev_seconds / 1e9
 		       : 0;
 }
+
+double ig_rep_cpu_per_gb(const struct ig_cpu_usage *u, bool have)
+{
+	if (!have || u->us_per_kib < 0)
+		return -1;
+	return u->us_per_kib * (1e9 / 1024) / 1e6;
+}

@@ -25,28 +25,18 @@ static void tcp_stop(struct ig_session *s)
 	}
 }
 
+static ssize_t send_copy(struct ig_stream *st);
+
 static int setup(struct ig_session *s)
 {
-	return s->server ? ig_tcp_setup_server(s) : ig_tcp_setup_client(s);
-}
+	int ret = s->server ? ig_tcp_setup_server(s) : ig_tcp_setup_client(s);
 
-/* errno of a failed send/recv on a stream -> one line and -errno. */
-static int io_fail(struct ig_stream *st, const char *what, ssize_t n)
-{
-	int e = n == 0 ? ECONNRESET : errno;
+	for (unsigned int i = 0; !ret && i < s->nstreams; i++) {
+		struct tcp_stream *ts = s->st[i].priv;
 
-	if (e == EAGAIN || e == EWOULDBLOCK)
-		return ig_session_fail(st->s, ETIMEDOUT,
-				       "tcp stream %u: %s "
-				       "stalled for %u ms",
-				       st->idx, what, st->s->p.timeout_ms);
-	if (n == 0)
-		return ig_session_fail(st->s, ECONNRESET,
-				       "tcp stream %u: "
-				       "peer closed the connection during %s",
-				       st->idx, what);
-	return ig_session_fail(st->s, e, "tcp stream %u: %s failed: %s",
-			       st->idx, what, strerror(e));
+		ts->send = ts->zc_on ? ig_tcp_zc_send : send_copy;
+	}
+	return ret;
 }
 
 static int send_full(struct ig_stream *st, const char *buf, size_t len)
@@ -59,13 +49,13 @@ static int send_full(struct ig_stream *st, const char *buf, size_t len)
 		if (n <= 0) {
 			if (n < 0 && errno == EINTR)
 				continue;
-			return io_fail(st, "send", n < 0 ? n : -1);
+			return ig_tcp_io_fail(st, "send", n < 0 ? n : -1);
 		}
 		/* A blocking send returns short only when SO_SNDTIMEO
 		 * expired with part of the data queued: the peer stalled. */
 		if ((size_t)n < len) {
 			errno = EAGAIN;
-			return io_fail(st, "send", -1);
+			return ig_tcp_io_fail(st, "send", -1);
 		}
 		buf += n;
 		len -= n;
@@ -92,12 +82,12 @@ static int recv_full(struct ig_stream *st, char *buf, size_t len)
 			return 1;
 		if (atomic_load(&st->s->stop))
 			return 1;
-		return io_fail(st, "recv", n);
+		return ig_tcp_io_fail(st, "recv", n);
 	}
 	return 0;
 }
 
-static ssize_t tcp_bw_send(struct ig_stream *st, uint64_t n)
+static ssize_t send_copy(struct ig_stream *st)
 {
 	struct tcp_stream *ts = st->priv;
 	int ret = send_full(st, ts->buf, st->s->p.size);
@@ -105,9 +95,27 @@ static ssize_t tcp_bw_send(struct ig_stream *st, uint64_t n)
 	return ret ? ret : 1;
 }
 
+static ssize_t tcp_bw_send(struct ig_stream *st, uint64_t n)
+{
+	return ((struct tcp_stream *)st->priv)->send(st);
+}
+
+/* Copying: send() returning means the kernel has the data.  Zero-copy:
+ * every buffer's completion has come. */
 static int tcp_bw_flush(struct ig_stream *st)
 {
-	return 0;
+	struct tcp_stream *ts = st->priv;
+
+	return ts->zc_on ? ig_tcp_zc_flush(st) : 0;
+}
+
+static void tcp_stream_info(struct ig_stream *st, struct ig_tcpinfo *ti,
+			    struct ig_zc_stats *zc)
+{
+	struct tcp_stream *ts = st->priv;
+
+	ig_tcpinfo_read(ts->fd, ti);
+	*zc = ts->zcs;
 }
 
 static int tcp_bw_recv(struct ig_stream *st)
@@ -126,7 +134,7 @@ static int tcp_bw_recv(struct ig_stream *st)
 		if (n == 0 || atomic_load(&st->s->stop) ||
 		    atomic_load(&st->s->rx_stop))
 			return 0;
-		return io_fail(st, "recv", n);
+		return ig_tcp_io_fail(st, "recv", n);
 	}
 }
 
@@ -138,7 +146,7 @@ static int tcp_lat_ping(struct ig_stream *st)
 	if (!ret)
 		ret = recv_full(st, ts->buf, st->s->p.size);
 	if (ret == 1)
-		ret = io_fail(st, "ping-pong", 0);
+		ret = ig_tcp_io_fail(st, "ping-pong", 0);
 	return ret;
 }
 
@@ -167,5 +175,6 @@ const struct ig_xport_ops ig_tcp_ops = {
 	.bw_recv = tcp_bw_recv,
 	.lat_ping = tcp_lat_ping,
 	.lat_pong = tcp_lat_pong,
+	.stream_info = tcp_stream_info,
 	.rx_confirms = true,
 };

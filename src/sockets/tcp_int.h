@@ -2,15 +2,28 @@
 #ifndef IG_TCP_INT_H
 #define IG_TCP_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "host/tcpinfo.h"
+#include "tcp_zc.h"
 
 struct ig_session;
+struct ig_stream;
 
 struct tcp_stream {
 	int fd;
 	char *buf;
-	size_t buflen;
+	size_t buflen; /* bytes of one buffer */
+	/* bandwidth sender: one message (copying, or MSG_ZEROCOPY),
+	 * chosen once at set-up */
+	ssize_t (*send)(struct ig_stream *st);
+	bool zc_on;		/* SO_ZEROCOPY is set: zc.nbuf buffers */
+	size_t stride;		/* bytes from one buffer to the next */
+	struct ig_zc zc;	/* which buffers are in flight */
+	struct ig_zc_stats zcs; /* since the stream began */
 };
 
 /* tcp_conn.c */
@@ -20,5 +33,11 @@ int ig_tcp_setup_client(struct ig_session *s);
 int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd);
 /* tcp_stream.c: closes and frees every stream set up. */
 void ig_tcp_cleanup(struct ig_session *s);
+/* tcp_stream.c: a send/recv that returned n (errno) -> one line, -errno */
+int ig_tcp_io_fail(struct ig_stream *st, const char *what, ssize_t n);
+
+/* tcp_zc_io.c: --zerocopy's sender (one message) and its flush */
+ssize_t ig_tcp_zc_send(struct ig_stream *st);
+int ig_tcp_zc_flush(struct ig_stream *st);
 
 #endif

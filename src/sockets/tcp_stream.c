@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -16,20 +17,66 @@
 
 #define RX_CHUNK (256u * 1024)
 
+int ig_tcp_io_fail(struct ig_stream *st, const char *what, ssize_t n)
+{
+	int e = n == 0 ? ECONNRESET : errno;
+
+	if (e == EAGAIN || e == EWOULDBLOCK)
+		return ig_session_fail(st->s, ETIMEDOUT,
+				       "tcp stream %u: %s "
+				       "stalled for %u ms",
+				       st->idx, what, st->s->p.timeout_ms);
+	if (n == 0)
+		return ig_session_fail(st->s, ECONNRESET,
+				       "tcp stream %u: "
+				       "peer closed the connection during %s",
+				       st->idx, what);
+	return ig_session_fail(st->s, e, "tcp stream %u: %s failed: %s",
+			       st->idx, what, strerror(e));
+}
+
+/*
+ * --zerocopy on the client's bandwidth sender: SO_ZEROCOPY, else a
+ * warning and copying sends.  Returns the number of buffers.
+ */
+static unsigned int zc_enable(struct ig_session *s, struct tcp_stream *ts,
+			      int fd)
+{
+	int one = 1;
+
+	if (s->server || s->local.zerocopy != IG_ZC_ON ||
+	    ig_test_pattern(s->p.test) != IG_PATTERN_BW)
+		return 1;
+	if (setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one))) {
+		snprintf(s->warning, sizeof(s->warning),
+			 "--zerocopy: the kernel refused SO_ZEROCOPY (%s): "
+			 "the sends copied",
+			 strerror(errno));
+		return 1;
+	}
+	ts->zc_on = true;
+	ig_zc_init(&ts->zc, ig_zc_nbuf(s->p.size));
+	return ts->zc.nbuf;
+}
+
 static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd)
 {
 	struct tcp_stream *ts = calloc(1, sizeof(*ts));
 	size_t len = s->p.size;
+	unsigned int nbuf;
 
 	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW && s->server &&
 	    len < RX_CHUNK)
 		len = RX_CHUNK;
 	if (!ts)
 		goto err;
-	ts->buf = aligned_alloc(4096, (len + 4095) & ~(size_t)4095);
+	nbuf = zc_enable(s, ts, fd);
+	ts->stride = (len + 4095) & ~(size_t)4095;
+	ts->buf = aligned_alloc(4096, ts->stride * nbuf);
 	if (!ts->buf)
 		goto err_ts;
-	memset(ts->buf, 0xa5, len);
+	for (unsigned int i = 0; i < nbuf; i++)
+		memset(ts->buf + i * ts->stride, 0xa5, len);
 	ts->buflen = len;
 	ts->fd = fd;
 	st->priv = ts;

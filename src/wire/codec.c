@@ -4,6 +4,7 @@
  * stand in reports: CPU usage, host identity, the RDMA device of a test.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -128,5 +129,103 @@ int ig_xinfo_from_json(json_object *o, struct ig_xinfo *x)
 	    ig_json_get_double(o, "rate_gbps", &t.rate_gbps))
 		return -EINVAL;
 	*x = t;
+	return 0;
+}
+
+/* The members of a tcp_info object; every one fits in 32 bits. */
+static const struct {
+	const char *key;
+	size_t off;
+	bool wide; /* a uint64_t member, else uint32_t */
+} tcpinfo_keys[] = {
+	{ "retrans", offsetof(struct ig_tcpinfo, retrans), true },
+	{ "retrans_total", offsetof(struct ig_tcpinfo, retrans_total), true },
+	{ "rtt_us", offsetof(struct ig_tcpinfo, rtt_us), false },
+	{ "rttvar_us", offsetof(struct ig_tcpinfo, rttvar_us), false },
+	{ "snd_cwnd", offsetof(struct ig_tcpinfo, snd_cwnd), false },
+	{ "snd_mss", offsetof(struct ig_tcpinfo, snd_mss), false },
+	{ "pmtu", offsetof(struct ig_tcpinfo, pmtu), false },
+	{ "reordering", offsetof(struct ig_tcpinfo, reordering), false },
+};
+
+#define NTCPINFO (sizeof(tcpinfo_keys) / sizeof(tcpinfo_keys[0]))
+
+static uint64_t tcpinfo_get(const struct ig_tcpinfo *ti, size_t i)
+{
+	const char *p = (const char *)ti + tcpinfo_keys[i].off;
+
+	if (tcpinfo_keys[i].wide)
+		return *(const uint64_t *)(const void *)p;
+	return *(const uint32_t *)(const void *)p;
+}
+
+static void tcpinfo_set(struct ig_tcpinfo *ti, size_t i, uint64_t v)
+{
+	char *p = (char *)ti + tcpinfo_keys[i].off;
+
+	if (tcpinfo_keys[i].wide)
+		*(uint64_t *)(void *)p = v;
+	else
+		*(uint32_t *)(void *)p = (uint32_t)v;
+}
+
+json_object *ig_tcpinfo_to_json(const struct ig_tcpinfo *ti)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t i = 0; o && i < NTCPINFO; i++) {
+		if (ig_json_add_u64(o, tcpinfo_keys[i].key,
+				    tcpinfo_get(ti, i))) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+int ig_tcpinfo_from_json(json_object *o, struct ig_tcpinfo *ti)
+{
+	struct ig_tcpinfo t = { .valid = true };
+	uint64_t v;
+
+	if (!json_object_is_type(o, json_type_object))
+		return -EINVAL;
+	for (size_t i = 0; i < NTCPINFO; i++) {
+		if (ig_json_get_u64(o, tcpinfo_keys[i].key, &v) ||
+		    v > UINT32_MAX)
+			return -EINVAL;
+		tcpinfo_set(&t, i, v);
+	}
+	*ti = t;
+	return 0;
+}
+
+json_object *ig_tcpinfo_array_to_json(const struct ig_tcpinfo *ti,
+				      unsigned int n)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; a && i < n; i++) {
+		json_object *e = ig_tcpinfo_to_json(&ti[i]);
+
+		if (!e || json_object_array_add(a, e) < 0) {
+			json_object_put(e);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+int ig_tcpinfo_array_from_json(json_object *a, struct ig_tcpinfo *ti,
+			       unsigned int n)
+{
+	if (!json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) != n)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++)
+		if (ig_tcpinfo_from_json(json_object_array_get_idx(a, i),
+					 &ti[i]))
+			return -EINVAL;
 	return 0;
 }

@@ -746,6 +746,70 @@ START_TEST(test_text)
 }
 END_TEST
 
+/* make_bw with TCP_INFO of both sides (client streams 1 and 3
+ * retransmitted 2 and 1) after a zero-copy run whose sends were copied. */
+static void make_bw_tcpinfo(struct ig_result *r)
+{
+	make_bw(r);
+	r->has_tcpinfo = r->has_tcpinfo_server = true;
+	for (int i = 0; i < 4; i++) {
+		r->tcpinfo[i] = (struct ig_tcpinfo){ .valid = true,
+						     .retrans_total = 9,
+						     .rtt_us = 100 + i,
+						     .snd_mss = 65483 };
+		r->tcpinfo_server[i] = r->tcpinfo[i];
+	}
+	r->tcpinfo[1].retrans = 2;
+	r->tcpinfo[3].retrans = 1;
+	r->zc_asked = r->zerocopy = true;
+	r->zc = (struct ig_zc_stats){ .sends = 9, .copied = 5 };
+}
+
+START_TEST(test_tcpinfo_json)
+{
+	struct ig_result r;
+	json_object *doc, *res, *ti, *a;
+
+	make_bw_tcpinfo(&r);
+	doc = render_json(&r, 1);
+	res = json_object_array_get_idx(key(doc, "results"), 0);
+	ti = key(res, "tcp_info");
+	ck_assert_int_eq(ikey(ti, "retrans"), 3);
+	a = key(ti, "client");
+	ck_assert_uint_eq(json_object_array_length(a), 4);
+	ck_assert_int_eq(ikey(json_object_array_get_idx(a, 1), "retrans"), 2);
+	ck_assert_int_eq(ikey(json_object_array_get_idx(a, 3), "rtt_us"), 103);
+	ck_assert_uint_eq(json_object_array_length(key(ti, "server")), 4);
+	ck_assert(json_object_get_boolean(key(res, "zerocopy")));
+	ck_assert_int_eq(ikey(key(res, "zerocopy_stats"), "copied"), 5);
+	json_object_put(doc);
+}
+END_TEST
+
+START_TEST(test_tcpinfo_text)
+{
+	struct ig_report_env env;
+	struct ig_result r;
+	char *s;
+
+	fill_env(&env);
+	make_bw_tcpinfo(&r);
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(strstr(s, "  retrans 3 zerocopy\n"), "%s", s);
+	ck_assert_msg(strstr(s, "\nwarning: tcp_bw: TCP retransmitted 3 "
+				"segments during the measured interval "
+				"(client stream 1: 2, client stream 3: 1)"),
+		      "%s", s);
+	ck_assert_msg(strstr(s, "\nwarning: tcp_bw: --zerocopy: the kernel "
+				"copied 5 of 9 zero-copy sends"),
+		      "%s", s);
+	ck_assert_msg(strstr(s, "\nzerocopy: tcp_bw 64K: MSG_ZEROCOPY, 9 "
+				"sends, sender (client) CPU "),
+		      "%s", s);
+	free(s);
+}
+END_TEST
+
 START_TEST(test_text_sizes)
 {
 	static const struct {
@@ -871,6 +935,8 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_sysinfo_json);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_text);
+	tcase_add_test(tc, test_tcpinfo_json);
+	tcase_add_test(tc, test_tcpinfo_text);
 	tcase_add_test(tc, test_text_sizes);
 	tcase_add_test(tc, test_text_matrix);
 	suite_add_tcase(s, tc);
