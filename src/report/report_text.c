@@ -194,6 +194,18 @@ static void text_repeats(FILE *f, const struct ig_result *res, size_t n)
 	}
 }
 
+/* The clock of a latency test's samples: one line. */
+static void text_clock(FILE *f, const struct ig_result *r)
+{
+	if (!r->clock)
+		return;
+	fprintf(f, "clock: %s: %s", ig_rep_test(r), r->clock);
+	if (r->clock_ghz > 0)
+		fprintf(f, " at %.4f GHz, checked against CLOCK_MONOTONIC",
+			r->clock_ghz);
+	fputc('\n', f);
+}
+
 static void text_findings(FILE *f, const struct ig_report_env *env)
 {
 	if (env->nfindings)
@@ -220,6 +232,8 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 	text_head(f);
 	for (size_t i = 0; i < n; i++)
 		text_row(f, &res[i]);
+	for (size_t i = 0; i < n; i++)
+		text_clock(f, &res[i]);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s: %s\n", ig_rep_test(&res[i]),
