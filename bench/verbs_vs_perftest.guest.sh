@@ -51,6 +51,8 @@ IBGAP_BW_EXTRA=
 PT_BW_EXTRA=
 IBGAP_LAT_EXTRA=
 PT_LAT_EXTRA=
+LAT_PIN=
+PT_CLI_WRAP=()
 EMIT=0
 CHECK=0
 RUN_TIMEOUT=600
@@ -82,6 +84,11 @@ usage: $SELF [options]
       --ibgap-lat-extra ARGS, --perftest-lat-extra ARGS
                         more options (split at spaces) for one tool's runs,
                         for experiments: e.g. --perftest-bw-extra '-l 32'
+      --lat-pin CPU     pin both tools' send_lat clients to CPU (ibgap
+                        --cpu CPU, perftest under taskset -c CPU; the
+                        servers stay free): a pinned ibgap reads the TSC
+                        even where /proc/cpuinfo hides its invariance
+                        (docs/design.md, "Clock")
       --stamp STAMP     name the files verbs_vs_perftest-STAMP.* (default:
                         the current time)
       --emit            also print the TSV and raw outputs for the host
@@ -133,6 +140,7 @@ parse_args() {
 		--perftest-bw-extra) PT_BW_EXTRA=$2 ; shift ;;
 		--ibgap-lat-extra) IBGAP_LAT_EXTRA=$2 ; shift ;;
 		--perftest-lat-extra) PT_LAT_EXTRA=$2 ; shift ;;
+		--lat-pin) LAT_PIN=$2 ; shift ;;
 		--stamp) STAMP=$2 ; shift ;;
 		--emit) EMIT=1 ;;
 		--check) CHECK=1 ;;
@@ -151,6 +159,7 @@ parse_args() {
 	# perftest wants at least 5 iterations; ibgap caps at 10^9.
 	want_int "-n" "$BW_ITERS" 5 1000000000
 	want_int "-N" "$LAT_ITERS" 5 1000000000
+	[[ -z $LAT_PIN ]] || want_int "--lat-pin" "$LAT_PIN" 0 4095
 	want_int "-t" "$TX_DEPTH" 1 8192
 	want_int "-Q" "$CQ_MOD" 1 "$TX_DEPTH"
 	want_int "-u" "$QP_TIMEOUT" 0 31
@@ -295,9 +304,14 @@ ibgap_bw() {
 
 # Prints "p50 min mean p99" in us (half round trip).
 ibgap_lat() {
+	local pin=()
+
+	[[ -n $LAT_PIN ]] && pin=(--cpu "$LAT_PIN")
 	# shellcheck disable=SC2086 # extra options are split on purpose
-	ibgap_run "$1" send_lat -s "$LAT_BYTES" -n "$LAT_ITERS" \
+	ibgap_run "$1" send_lat -s "$LAT_BYTES" -n "$LAT_ITERS" "${pin[@]}" \
 		$IBGAP_LAT_EXTRA || return 1
+	echo "  $1: clock $(jq -r '.results[0] |
+		"\(.clock) \(.clock_ghz) \(.warning // "")"' "$RAW/$1.out")" >&2
 	jq -er '.results[0].lat_us | "\(.p50) \(.min) \(.mean) \(.p99)"' \
 		"$RAW/$1.out"
 }
@@ -322,7 +336,8 @@ perftest_run() {
 	}
 	for ((i = 0; i < 10; i++)); do
 		rc=0
-		timed "$tag" "$tool" "$@" -p "$port" "$IG_RDMA_ADDR" || rc=$?
+		timed "$tag" "${PT_CLI_WRAP[@]}" "$tool" "$@" -p "$port" \
+			"$IG_RDMA_ADDR" || rc=$?
 		((rc == 0)) && break
 		grep -q "Couldn't connect" "$RAW/$tag.out" "$RAW/$tag.err" ||
 			break
@@ -407,6 +422,9 @@ perftest_bw() {
 
 # Prints "t_typical t_min t_avg p99" in us (half round trip).
 perftest_lat() {
+	local PT_CLI_WRAP=()
+
+	[[ -n $LAT_PIN ]] && PT_CLI_WRAP=(taskset -c "$LAT_PIN")
 	# shellcheck disable=SC2086 # extra options are split on purpose
 	pt_retry "$1" "$2" parse_pt_lat ib_send_lat "${PT_COMMON[@]}" \
 		-s "$LAT_BYTES" -n "$LAT_ITERS" $PT_LAT_EXTRA

@@ -368,29 +368,49 @@ static int ping_until(struct ig_stream *st, atomic_int *flag)
 	return 0;
 }
 
-static int ping_timed(struct ig_stream *st)
+/*
+ * Measures `left` round trips (UINT64_MAX: until *stop) on the stream's
+ * clock.  One clock read per round trip, as perftest does: a round trip
+ * starts where the previous one ended (the histogram update between them
+ * costs nanoseconds; a clock_gettime costs microseconds in an emulated
+ * guest, which is why the counter is read where it can be trusted).
+ */
+static int ping_timed(struct ig_stream *st, uint64_t left, atomic_int *stop)
 {
-	struct ig_session *s = st->s;
-	const struct ig_xport_ops *ops = s->ops;
-	uint64_t left = s->p.iterations ? s->p.iterations : UINT64_MAX;
-	uint64_t t0 = ig_now_ns(), t1;
+	const struct ig_xport_ops *ops = st->s->ops;
+	uint64_t (*now)(void) = st->clk.read;
+	double half = st->clk.ns_per_tick / 2;
+	uint64_t t0 = now(), t1;
 
-	/* One clock read per round trip, as perftest does: a round trip
-	 * starts where the previous one ended (the histogram update between
-	 * them costs nanoseconds; a clock read costs microseconds in an
-	 * emulated guest). */
-	while (left-- &&
-	       !atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+	while (left-- && !atomic_load_explicit(stop, memory_order_relaxed)) {
 		int ret = ops->lat_ping(st);
 
 		if (ret)
 			return ret;
-		t1 = ig_now_ns();
-		ig_hist_add(st->lat, (t1 - t0) / 2);
+		t1 = now();
+		ig_hist_add(st->lat, (uint64_t)((double)(t1 - t0) * half));
 		st->lat_rounds++;
 		t0 = t1;
 	}
 	return 0;
+}
+
+/*
+ * The measurement; when the counter did not hold its rate, the same number
+ * of round trips again on CLOCK_MONOTONIC (lat_rounds counts both passes,
+ * as the measured interval and its CPU time hold both).  The second pass
+ * ends only on failure: by then stop is set in duration mode.
+ */
+static int ping_measure(struct ig_stream *st)
+{
+	struct ig_session *s = st->s;
+	uint64_t n = s->p.iterations ? s->p.iterations : UINT64_MAX;
+	int ret = ping_timed(st, n, &s->stop);
+
+	if (ret || ig_lclk_check(&st->clk))
+		return ret;
+	ig_hist_init(st->lat);
+	return ping_timed(st, st->lat_rounds, &s->failed);
 }
 
 void *ig_eng_lat_initiator(void *arg)
@@ -399,13 +419,15 @@ void *ig_eng_lat_initiator(void *arg)
 	struct ig_session *s = st->s;
 	int ret = 0;
 
+	ig_lclk_start(&st->clk, s->cpu_root);
 	if (s->p.warmup_ns)
 		ret = ping_until(st, &s->stop_warm);
+	ig_lclk_calibrate(&st->clk);
 	if (ret)
 		session_abort(s, st, ret);
 	meet(s, 1);
 	if (!atomic_load(&s->failed)) {
-		ret = ping_timed(st);
+		ret = ping_measure(st);
 		if (ret)
 			session_abort(s, st, ret);
 	}

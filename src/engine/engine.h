@@ -11,6 +11,7 @@
 #include "wire/ctrl.h"
 #include "common/hist.h"
 #include "common/params.h"
+#include "lat_clock.h"
 #include "result.h"
 #include "xport.h"
 
@@ -31,6 +32,7 @@ struct ig_stream {
 	uint64_t lat_rounds; /* initiator: measured round trips */
 	int cpu;	     /* pin the thread here; -1: don't */
 	struct ig_hist *lat; /* initiator: half round trips, ns */
+	struct ig_lclk clk;  /* initiator: the samples' clock */
 	int err;
 	/* ops->stream_info at the start of the measured interval */
 	struct ig_tcpinfo ti_start;

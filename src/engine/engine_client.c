@@ -145,6 +145,33 @@ static int run_phases(struct ig_session *s, struct measure *m)
 	return ret;
 }
 
+/* Appends one clause to the result's warning, "; " between clauses. */
+static void warn_add(struct ig_result *r, const char *what)
+{
+	size_t n = strlen(r->warning);
+
+	snprintf(r->warning + n, sizeof(r->warning) - n, "%s%s", n ? "; " : "",
+		 what);
+}
+
+/* The latency clock of the first stream, and the first reason why a
+ * stream's samples were read with clock_gettime. */
+static void fill_clock(struct ig_session *s, struct ig_result *r)
+{
+	char line[sizeof(s->st[0].clk.why) + 32];
+
+	r->clock = s->st[0].clk.name;
+	r->clock_ghz = s->st[0].clk.ghz;
+	for (unsigned int i = 0; i < s->nstreams; i++) {
+		if (!s->st[i].clk.why[0])
+			continue;
+		snprintf(line, sizeof(line), "clock: monotonic: %s",
+			 s->st[i].clk.why);
+		warn_add(r, line);
+		return;
+	}
+}
+
 static void fill_counts(struct ig_session *s, const struct measure *m,
 			struct ig_result *r)
 {
@@ -173,6 +200,8 @@ static void fill_counts(struct ig_session *s, const struct measure *m,
 	r->has_tcpinfo = m->has_info;
 	memcpy(r->tcpinfo, m->ti, sizeof(m->ti[0]) * s->nstreams);
 	r->zc = m->zc;
+	if (r->has_lat)
+		fill_clock(s, r);
 }
 
 static void check_window(struct ig_session *s, struct ig_result *r)
@@ -185,11 +214,14 @@ static void check_window(struct ig_session *s, struct ig_result *r)
 	 * the request at net.core.wmem_max / rmem_max. */
 	if (!want || (s->window_snd >= 2 * want && r->window_rcv >= 2 * want))
 		return;
-	snprintf(r->warning, sizeof(r->warning),
+	char line[200];
+
+	snprintf(line, sizeof(line),
 		 "--window %" PRIu64 " was capped by the kernel: send buffer "
 		 "%" PRIu64 ", receive buffer %" PRIu64 " (raise "
 		 "net.core.wmem_max / net.core.rmem_max)",
 		 want, s->window_snd, r->window_rcv);
+	warn_add(r, line);
 }
 
 static int get_result(struct ig_session *s, struct ig_result *r)

@@ -28,4 +28,10 @@ enum ig_fault_phase {
 
 void ig_fault_point(bool server, enum ig_fault_phase phase);
 
+/* IBGAP_FAULT=client:clock:drift: the latency clock's end check sees the
+ * counter run 1% fast, as if its rate had changed (lat_clock.c), so that
+ * the fall-back to CLOCK_MONOTONIC can be tested on any machine. */
+#define IG_FAULT_DRIFT "client:clock:drift"
+bool ig_fault_clock_drift(void);
+
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Pooling repeated runs of one measurement into one result. */
 #include <stdio.h>
+#include <string.h>
 
 #include "result.h"
 
@@ -51,6 +52,8 @@ void ig_result_pool(struct ig_result *acc, const struct ig_result *r)
 	acc->bytes += r->bytes;
 	acc->seconds += r->seconds;
 	ig_hist_merge(&acc->lat, &r->lat);
+	if (acc->clock && r->clock && strcmp(acc->clock, r->clock))
+		acc->clock = "mixed";
 	for (unsigned int i = 0; i < IG_MAX_STREAMS; i++)
 		acc->stream_msgs[i] += r->stream_msgs[i];
 	cpu_add(&acc->cpu_client, &r->cpu_client);

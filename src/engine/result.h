@@ -33,6 +33,10 @@ struct ig_result {
 	double msg_rate;
 	bool has_lat;
 	struct ig_hist lat; /* nanoseconds */
+	/* latency tests: the samples' clock, "tsc", "cntvct" or "monotonic"
+	 * ("mixed" when pooled runs differ); NULL for bandwidth tests */
+	const char *clock;
+	double clock_ghz; /* the counter's calibrated rate; 0: monotonic */
 	struct ig_cpu_usage cpu_client;
 	struct ig_cpu_usage cpu_server;
 	bool has_cpu_server;

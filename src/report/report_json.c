@@ -147,6 +147,9 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    ig_json_add_double(o, "bw_gbps", r->bw_gbps) ||
 	    ig_json_add_double(o, "msg_rate", r->msg_rate) ||
 	    (r->has_lat && ig_json_add(o, "lat_us", lat_to_json(r))) ||
+	    (r->clock && ig_json_add_str(o, "clock", r->clock)) ||
+	    (r->clock_ghz > 0 &&
+	     ig_json_add_double(o, "clock_ghz", r->clock_ghz)) ||
 	    ig_json_add(o, "cpu", cpu_pair_to_json(r)) ||
 	    (ig_rep_has_window(r) &&
 	     ig_json_add(o, "window", window_to_json(r))) ||

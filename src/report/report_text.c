@@ -224,6 +224,18 @@ static void text_repeats(FILE *f, const struct ig_result *res, size_t n)
 	}
 }
 
+/* The clock of a latency test's samples: one line. */
+static void text_clock(FILE *f, const struct ig_result *r)
+{
+	if (!r->clock)
+		return;
+	fprintf(f, "clock: %s: %s", ig_rep_test(r), r->clock);
+	if (r->clock_ghz > 0)
+		fprintf(f, " at %.4f GHz, checked against CLOCK_MONOTONIC",
+			r->clock_ghz);
+	fputc('\n', f);
+}
+
 static void text_findings(FILE *f, const struct ig_report_env *env)
 {
 	if (env->nfindings)
@@ -253,6 +265,8 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 	for (size_t i = 0; i < n; i++)
 		text_row(f, &res[i], win);
 	ig_rep_matrix_text(f, res, n);
+	for (size_t i = 0; i < n; i++)
+		text_clock(f, &res[i]);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s: %s\n", ig_rep_test(&res[i]),

@@ -1,0 +1,81 @@
+#!/bin/bash
+# t_clock.sh: the latency clock over a real rxe device (docs/design.md,
+# "Clock").  send_lat with the client's thread pinned (--cpu 0) reads the
+# CPU counter (x86-64: "tsc", aarch64: "cntvct"), calibrated (clock_ghz >
+# 0) and held through the run (no "clock: monotonic" warning); unpinned,
+# the clock is the counter only where /proc/cpuinfo flags it invariant,
+# else "monotonic" with the reason in the warning (the QEMU guest hides
+# the flags).  The samples must fit in the measured interval (2 x mean x
+# round trips <= seconds) and the two clocks' p50 agree within 3x: no
+# absolute time is asserted.
+#   tests/rxe/rxe-run bash tests/rxe/t_clock.sh /abs/path/to/ibgap
+# Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).  About 20 s in the
+# QEMU guest.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
+rx_init t_clock 200 "$@"
+rx_start_server --timeout 10
+
+case $(uname -m) in
+x86_64) counter=tsc ;;
+aarch64) counter=cntvct ;;
+*) counter=monotonic ;;
+esac
+inv=0
+while read -r key rest; do
+	[[ $key == flags ]] || continue
+	[[ " $rest " == *" constant_tsc "* && " $rest " == *" nonstop_tsc "* ]] &&
+		inv=1
+	break
+done </proc/cpuinfo
+[[ $counter == cntvct ]] && inv=1
+unpinned=monotonic
+((inv)) && unpinned=$counter
+rx_log "counter $counter, flagged invariant: $inv"
+
+N=1000
+C=(--timeout 10 --format json -t send_lat -n "$N" --warmup 0.2)
+# The samples lie inside the measured interval; p50 within [min, max].
+SANE='chk(.iterations == $n; pre + "iterations \(.iterations), want \($n)"),
+	chk(.lat_us.min > 0 and .lat_us.min <= .lat_us.p50 and
+	    .lat_us.p50 <= .lat_us.max; pre + "min/p50/max \(.lat_us)"),
+	chk(2 * .lat_us.mean * .iterations / 1e6 <= .seconds * 1.01;
+	    pre + "2 x mean \(.lat_us.mean) us x \(.iterations) > \(.seconds) s")'
+
+rx_client 120 pinned "${C[@]}" --cpu 0
+expect_client_ok pinned "send_lat --cpu 0" &&
+	rx_jq "$TMP/pinned.out" "send_lat --cpu 0: clock $counter" \
+		".results[0] | $SANE,
+	 chk(.clock == \$want; pre + \"clock \(.clock), want \(\$want)\"),
+	 chk(\$want == \"monotonic\" or .clock_ghz > 0;
+	     pre + \"clock_ghz \(.clock_ghz)\"),
+	 chk(\$want == \"monotonic\" or
+	     ((.warning // \"\") | contains(\"clock:\") | not);
+	     pre + \"warning \(.warning)\")" \
+		--arg want "$counter" --argjson n "$N"
+
+rx_client 120 free "${C[@]}"
+expect_client_ok free "send_lat, not pinned" &&
+	rx_jq "$TMP/free.out" "send_lat not pinned: clock $unpinned" \
+		".results[0] | $SANE,
+	 chk(.clock == \$want; pre + \"clock \(.clock), want \(\$want)\"),
+	 chk(\$want != \"monotonic\" or
+	     ((.warning // \"\") | contains(\"clock: monotonic:\"));
+	     pre + \"no clock warning: \(.warning)\"),
+	 chk(\$want != \"monotonic\" or (.clock_ghz == null);
+	     pre + \"clock_ghz \(.clock_ghz) with the monotonic clock\")" \
+		--arg want "$unpinned" --argjson n "$N"
+
+# The two clocks measure the same thing: p50 within a factor of 3.
+if [[ -s $TMP/pinned.out && -s $TMP/free.out ]]; then
+	a=$(jq -r '.results[0].lat_us.p50' "$TMP/pinned.out")
+	b=$(jq -r '.results[0].lat_us.p50' "$TMP/free.out")
+	check "p50 pinned $a us vs not pinned $b us within 3x" \
+		awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && b > 0 &&
+			a < 3 * b && b < 3 * a) }'
+fi
+
+# The text report names the clock.
+rx_client 120 text --timeout 10 -t send_lat -n 200 --warmup 0 --cpu 0
+expect_client_ok text "send_lat text" &&
+	expect_grep "$TMP/text.out" "clock: send_lat: $counter" "text report"
+rx_done
