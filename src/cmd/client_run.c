@@ -135,13 +135,11 @@ int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		     t++) {
 			struct ig_params p = o->p;
 
-			p.test = o->tests[t];
+			ig_params_set_test(&p, o->tests[t]);
 			p.size = o->sizes[s];
-			if (ig_test_pattern(p.test) == IG_PATTERN_LAT) {
-				p.bidir = 0; /* ping-pong goes both ways */
-				if (!o->size_given)
-					p.size = IG_DEFAULT_LAT_SIZE;
-			}
+			if (ig_test_pattern(p.test) == IG_PATTERN_LAT &&
+			    !o->size_given)
+				p.size = IG_DEFAULT_LAT_SIZE;
 			ret = measure(&pl, &p, &res[pl.done]);
 			pl.done++;
 		}

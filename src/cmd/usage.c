@@ -27,6 +27,8 @@ const char ig_usage_client[] =
 	"      --warmup SECS      excluded warm-up before measuring (0.5)\n"
 	"  -P, --streams N        TCP connections / QPs (default 1)\n"
 	"      --bidir            bandwidth tests in both directions at once\n"
+	"  -R, --reverse          bandwidth tests: the server sends, this host\n"
+	"                         receives (latency tests ignore it)\n"
 	"      --window BYTES     SO_SNDBUF/SO_RCVBUF of TCP streams\n"
 	"      --tx-depth N       verbs send queue depth (default 128)\n"
 	"      --cq-mod N         verbs: signal every Nth send (default 16)\n"

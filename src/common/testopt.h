@@ -4,7 +4,7 @@
 
 /*
  * The options that set a test (-t -D -n --warmup -P --window --timeout
- * --tx-depth --cq-mod --inline --bidir --device --ib-port --gid-index
+ * --tx-depth --cq-mod --inline --bidir -R --device --ib-port --gid-index
  * --cpu), parsed the same way for "ibgap client" and ibgap-fabric.
  */
 
@@ -33,7 +33,7 @@ enum ig_testopt_code {
 };
 
 /* Their short letters, for getopt_long()'s optstring. */
-#define IG_TESTOPT_SHORT "t:D:n:P:"
+#define IG_TESTOPT_SHORT "t:D:n:P:R"
 
 /* Their rows of a getopt_long() table. */
 /* clang-format off */
@@ -52,7 +52,8 @@ enum ig_testopt_code {
 	{ "ib-port", required_argument, NULL, IG_OPT_IB_PORT },		\
 	{ "gid-index", required_argument, NULL, IG_OPT_GID_INDEX },	\
 	{ "cpu", required_argument, NULL, IG_OPT_CPU },			\
-	{ "bidir", no_argument, NULL, IG_OPT_BIDIR }
+	{ "bidir", no_argument, NULL, IG_OPT_BIDIR },			\
+	{ "reverse", no_argument, NULL, 'R' }
 /* clang-format on */
 
 /* Where the options land (the caller's fields). */
@@ -72,6 +73,11 @@ struct ig_testopts {
  */
 int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
 	       size_t errlen);
+/*
+ * After the last option: the checks that need several of them (-R with
+ * --bidir, -R with no bandwidth test in -t).  0 or -EINVAL with one line.
+ */
+int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen);
 /* One message size tok of -s arg: 1 to IG_MAX_SIZE; 0 or -EINVAL. */
 int ig_testopt_size(const char *arg, const char *tok, uint64_t *v, char *err,
 		    size_t errlen);

@@ -520,7 +520,8 @@ static const struct ig_params param_sets[] = {
 	  .timeout_ms = 100,
 	  .tx_depth = 8192,
 	  .cq_mod = 1,
-	  .inline_size = 1024 },
+	  .inline_size = 1024,
+	  .reverse = 1 },
 	{ .test = IG_TEST_WRITE_BW,
 	  .size = 0,
 	  .iterations = 0,
@@ -558,6 +559,7 @@ static void assert_params_eq(const struct ig_params *a,
 	ck_assert_uint_eq(a->cq_mod, b->cq_mod);
 	ck_assert_uint_eq(a->inline_size, b->inline_size);
 	ck_assert_uint_eq(a->bidir, b->bidir);
+	ck_assert_uint_eq(a->reverse, b->reverse);
 }
 
 START_TEST(test_params_round_trip)
@@ -568,8 +570,8 @@ START_TEST(test_params_round_trip)
 	char err[256] = "";
 
 	ck_assert_ptr_nonnull(o);
-	/* the test plus the eleven numeric fields */
-	ck_assert_int_eq(json_object_object_length(o), 12);
+	/* the test plus the twelve numeric fields */
+	ck_assert_int_eq(json_object_object_length(o), 13);
 	memset(&got, 0x5a, sizeof(got));
 	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
 	assert_params_eq(&got, want);
@@ -611,7 +613,8 @@ static void expect_from_json_error(json_object *o, const char *field)
 		      field);
 }
 
-/* Every key to_json writes is required by from_json. */
+/* Every key to_json writes is required by from_json, except the ones
+ * newer peers added (reverse), whose absence means the old behaviour. */
 START_TEST(test_params_missing_field)
 {
 	json_object *full = ig_params_to_json(&param_sets[1]);
@@ -621,6 +624,8 @@ START_TEST(test_params_missing_field)
 		json_object *o = NULL;
 
 		(void)val;
+		if (!strcmp(key, "reverse"))
+			continue;
 		ck_assert_int_eq(json_object_deep_copy(full, &o, NULL), 0);
 		json_object_object_del(o, key);
 		expect_from_json_error(o, key);
@@ -629,6 +634,31 @@ START_TEST(test_params_missing_field)
 	}
 	ck_assert_uint_eq(n, 12);
 	json_object_put(full);
+}
+END_TEST
+
+/* An old client's SETUP has no "reverse": it means forward, whatever the
+ * struct held before; a present one that is not 0 or 1 is refused later
+ * by ig_params_check, one that is no integer here. */
+START_TEST(test_params_reverse_optional)
+{
+	struct ig_params want = param_sets[0], got;
+	json_object *o;
+	char err[256] = "";
+
+	want.reverse = 1;
+	o = ig_params_to_json(&want);
+	json_object_object_del(o, "reverse");
+	memset(&got, 0x5a, sizeof(got));
+	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_uint_eq(got.reverse, 0);
+	json_object_object_add(o, "reverse", json_object_new_string("yes"));
+	expect_from_json_error(o, "reverse");
+	json_object_object_add(o, "reverse", json_object_new_int(2));
+	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "reverse 2"), "'%s'", err);
+	json_object_put(o);
 }
 END_TEST
 
@@ -777,6 +807,7 @@ static Suite *proto_suite(void)
 	tcase_add_loop_test(tp, test_params_round_trip, 0, N_PARAM_SETS);
 	tcase_add_loop_test(tp, test_params_wire_round_trip, 0, N_PARAM_SETS);
 	tcase_add_test(tp, test_params_missing_field);
+	tcase_add_test(tp, test_params_reverse_optional);
 	tcase_add_test(tp, test_params_bad_values);
 	tcase_add_test(tp, test_params_u32_edge);
 	tcase_add_test(tp, test_json_get);
