@@ -19,6 +19,38 @@ int ig_eng_join_forward(struct ig_session *s);
 int ig_eng_start_reverse(struct ig_session *s, void *(*fn)(void *));
 void *ig_eng_bw_sender_free(void *arg);
 
+/* The driver's measured interval (engine_drive.c). */
+struct ig_eng_measure {
+	uint64_t t0, t1;
+	struct ig_cpu_snap c0, c1;
+};
+
+/* The side that sends (the client, or the server with -R) runs the test:
+ * starts its workers, warm-up, confirmation, BEGIN, measurement. */
+int ig_eng_drive(struct ig_session *s, struct ig_eng_measure *m);
+/* The driver's counts into r: per stream, totals, its own CPU (cpu_client
+ * or cpu_server, after its side). */
+void ig_eng_counts(struct ig_session *s, const struct ig_eng_measure *m,
+		   struct ig_result *r);
+/* r's totals and rates from r->stream_msgs[0..nstreams) over ns. */
+void ig_eng_totals(struct ig_result *r, unsigned int nstreams, uint64_t size,
+		   uint64_t ns);
+bool ig_eng_interrupted(const struct ig_session *s);
+
+/* What the follower saw between BEGIN and the driver's last message. */
+struct ig_eng_follow {
+	struct ig_cpu_snap c0, c1;
+	uint64_t rev; /* --bidir: messages our reverse senders handed over */
+	uint64_t rx;  /* bytes our receivers counted */
+	uint64_t ns;  /* on our clock */
+	json_object *last; /* the last message's body; the caller puts it */
+};
+
+/* The receiving side (the server, or the client with -R) follows the
+ * driver's messages until `last` (END, or RESULT with -R) or an error. */
+int ig_eng_follow(struct ig_session *s, enum ig_msg_type last,
+		  struct ig_eng_follow *f);
+
 void *ig_eng_bw_sender(void *arg);
 void *ig_eng_lat_initiator(void *arg);
 void *ig_eng_bw_receiver(void *arg);
