@@ -67,3 +67,13 @@ double ig_rep_reverse_gbps(const struct ig_result *r)
 		       ? (double)r->rev_bytes * 8 / r->rev_seconds / 1e9
 		       : 0;
 }
+
+double ig_rep_demand(const struct ig_result *r, const struct ig_cpu_usage *u,
+		     bool have, const char **key)
+{
+	*key = r->has_lat ? "us_per_tr" : "us_per_kib";
+	if (!have)
+		return -1.0;
+	return r->has_lat ? ig_cpu_us_per_tr(u, r->bytes, r->iterations)
+			  : u->us_per_kib;
+}
