@@ -51,8 +51,9 @@ static int wait_targets(struct ig_session *s)
 	return 0;
 }
 
-/* SYNC: the client asks us to confirm a byte count per stream. */
-static int on_sync(struct ig_session *s, json_object *o)
+/* SYNC: the driver asks us to confirm a byte count per stream; *sum is
+ * their total. */
+static int on_sync(struct ig_session *s, json_object *o, uint64_t *sum)
 {
 	json_object *a;
 	int ret;
@@ -72,6 +73,7 @@ static int on_sync(struct ig_session *s, json_object *o)
 					       "%u is not an integer",
 					       i);
 		atomic_store(&s->st[i].rx_target, json_object_get_uint64(e));
+		*sum += json_object_get_uint64(e);
 	}
 	ret = wait_targets(s);
 	if (!ret)
@@ -105,7 +107,9 @@ static void on_begin(struct ig_session *s, struct ig_eng_follow *f)
 	ig_fault_point(s->server, IG_FAULT_MEASURE);
 	ig_cpu_snap(s->cpu_root, &f->c0);
 	f->rev = reverse_count(s);
-	f->rx = rx_count(s);
+	/* the warm-up's confirmed count, when there is one: the data that
+	 * follows BEGIN may arrive before we read it */
+	f->rx = f->synced ? f->synced : rx_count(s);
 	f->ns = ig_now_ns();
 }
 
@@ -154,7 +158,8 @@ int ig_eng_follow(struct ig_session *s, enum ig_msg_type last,
 		case IG_MSG_KEEPALIVE:
 			break;
 		case IG_MSG_SYNC:
-			ret = on_sync(s, o);
+			f->synced = 0;
+			ret = on_sync(s, o, &f->synced);
 			break;
 		case IG_MSG_BEGIN:
 			on_begin(s, f);

@@ -40,9 +40,10 @@ bool ig_eng_interrupted(const struct ig_session *s);
 /* What the follower saw between BEGIN and the driver's last message. */
 struct ig_eng_follow {
 	struct ig_cpu_snap c0, c1;
-	uint64_t rev; /* --bidir: messages our reverse senders handed over */
-	uint64_t rx;  /* bytes our receivers counted */
-	uint64_t ns;  /* on our clock */
+	uint64_t rev;	 /* --bidir: messages our reverse senders handed over */
+	uint64_t rx;	 /* bytes our receivers counted */
+	uint64_t synced; /* bytes the last SYNC confirmed, all streams */
+	uint64_t ns;	 /* on our clock */
 	json_object *last; /* the last message's body; the caller puts it */
 };
 
