@@ -109,7 +109,7 @@ static void on_begin(struct ig_session *s, struct ig_eng_follow *f)
 	f->rev = reverse_count(s);
 	/* the warm-up's confirmed count, when there is one: the data that
 	 * follows BEGIN may arrive before we read it */
-	f->rx = f->synced ? f->synced : rx_count(s);
+	f->rx = f->has_synced ? f->synced : rx_count(s);
 	f->ns = ig_now_ns();
 }
 
@@ -159,6 +159,7 @@ int ig_eng_follow(struct ig_session *s, enum ig_msg_type last,
 			break;
 		case IG_MSG_SYNC:
 			f->synced = 0;
+			f->has_synced = true;
 			ret = on_sync(s, o, &f->synced);
 			break;
 		case IG_MSG_BEGIN:

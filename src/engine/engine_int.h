@@ -43,6 +43,7 @@ struct ig_eng_follow {
 	uint64_t rev;	 /* --bidir: messages our reverse senders handed over */
 	uint64_t rx;	 /* bytes our receivers counted */
 	uint64_t synced; /* bytes the last SYNC confirmed, all streams */
+	bool has_synced; /* a SYNC came (TCP) */
 	uint64_t ns;	 /* on our clock */
 	json_object *last; /* the last message's body; the caller puts it */
 };
