@@ -386,6 +386,8 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 			argv[optind], argv[optind + 1]);
 	o->host = argv[optind];
 	o->tests_given = t.tests_given;
+	if (ig_testopt_finish(&t, err, errlen))
+		return -EINVAL;
 	return client_finish(o, t.iters_given, err, errlen);
 }
 

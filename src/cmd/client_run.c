@@ -52,17 +52,15 @@ void ig_client_plan_params(const struct ig_client_opts *o, unsigned int k,
 	const struct ig_testopt_lists *l = &o->lists;
 
 	*p = o->p;
-	p->test = o->tests[k % o->ntests];
+	ig_params_set_test(p, o->tests[k % o->ntests]); /* drops -R, --bidir
+							   for a ping-pong */
 	k /= o->ntests;
 	p->window = l->windows[k % l->nwindows];
 	k /= l->nwindows;
 	p->streams = l->streams[k % l->nstreams];
 	p->size = o->sizes[k / l->nstreams];
-	if (ig_test_pattern(p->test) == IG_PATTERN_LAT) {
-		p->bidir = 0; /* ping-pong goes both ways */
-		if (!o->size_given)
-			p->size = IG_DEFAULT_LAT_SIZE;
-	}
+	if (ig_test_pattern(p->test) == IG_PATTERN_LAT && !o->size_given)
+		p->size = IG_DEFAULT_LAT_SIZE;
 }
 
 static void progress(struct plan *pl, const struct ig_params *p,

@@ -30,6 +30,8 @@ const char ig_usage_client[] =
 	"                         --window: one row per size x streams x\n"
 	"                         window, at most 256, each list at most 16)\n"
 	"      --bidir            bandwidth tests in both directions at once\n"
+	"  -R, --reverse          bandwidth tests: the server sends, this host\n"
+	"                         receives (latency tests ignore it)\n"
 	"      --events           verbs: wait for completions on a channel\n"
 	"                         instead of busy-polling (fair CPU figures;\n"
 	"                         write_lat always polls)\n"

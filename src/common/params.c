@@ -91,6 +91,15 @@ const char *ig_params_completion(const struct ig_params *p)
 	return p->events && p->test != IG_TEST_WRITE_LAT ? "events" : "poll";
 }
 
+void ig_params_set_test(struct ig_params *p, enum ig_test t)
+{
+	p->test = t;
+	if (ig_test_pattern(t) == IG_PATTERN_LAT) {
+		p->bidir = 0;
+		p->reverse = 0;
+	}
+}
+
 /* A field's value and the values allowed for it, both ends included. */
 struct range {
 	uint64_t v, lo, hi;
@@ -172,9 +181,36 @@ static int check_fields(const struct ig_params *p, char *err, size_t errlen)
 		{ p->inline_size, 0, 1024, "inline" },
 		{ p->bidir, 0, 1, "bidir" },
 		{ p->events, 0, 1, "events" },
+		{ p->reverse, 0, 1, "reverse" },
 	};
 
 	return check_ranges(r, sizeof(r) / sizeof(r[0]), err, errlen);
+}
+
+/* --bidir and -R: bandwidth tests only, and not both. */
+static int check_direction(const struct ig_params *p, char *err, size_t errlen)
+{
+	const char *what = p->bidir ? "bidir" : "reverse";
+
+	if (p->bidir && p->reverse)
+		return ig_fail(-EINVAL, err, errlen,
+			       "bidir 1 and reverse 1 are both set: choose "
+			       "one (bidir measures both directions)");
+	if ((p->bidir || p->reverse) &&
+	    ig_test_pattern(p->test) != IG_PATTERN_BW)
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s 1 is for bandwidth tests, not %s", what,
+			       ig_test_name(p->test));
+	return 0;
+}
+
+const char *ig_params_direction(const struct ig_params *p)
+{
+	if (ig_test_pattern(p->test) != IG_PATTERN_BW)
+		return NULL;
+	if (p->bidir)
+		return "bidir";
+	return p->reverse ? "reverse" : "forward";
 }
 
 int ig_params_check(const struct ig_params *p, char *err, size_t errlen)
@@ -189,11 +225,9 @@ int ig_params_check(const struct ig_params *p, char *err, size_t errlen)
 	ret = check_fields(p, err, errlen);
 	if (ret)
 		return ret;
-	if (p->bidir && ig_test_pattern(p->test) != IG_PATTERN_BW) {
-		snprintf(err, errlen, "bidir is for bandwidth tests, not %s",
-			 ig_test_name(p->test));
-		return -EINVAL;
-	}
+	ret = check_direction(p, err, errlen);
+	if (ret)
+		return ret;
 	ret = check_mode(p, err, errlen);
 	if (ret)
 		return ret;

@@ -67,7 +67,8 @@ struct ig_params {
 	uint32_t tx_depth;
 	uint32_t cq_mod;
 	uint32_t inline_size;
-	uint32_t bidir; /* 1: both directions at once (bandwidth tests) */
+	uint32_t bidir;	  /* 1: both directions at once (bandwidth tests) */
+	uint32_t reverse; /* 1: the server sends, the client receives (-R) */
 	/* verbs: 1 = wait for completions on a completion channel
 	 * (--events), 0 = busy-poll the CQs (as perftest does by default);
 	 * write_lat always polls (its reply is a flag in memory) */
@@ -109,6 +110,13 @@ enum ig_xport_id ig_test_xport(enum ig_test t);
 const char *ig_test_transport(enum ig_test t);
 
 void ig_params_default(struct ig_params *p);
+/* Makes p test t; a latency test drops --bidir and -R (a ping-pong goes
+ * both ways), so that one set of options serves a list of tests. */
+void ig_params_set_test(struct ig_params *p, enum ig_test t);
+/* Which way a result's data went: "forward" (client -> server),
+ * "reverse" (-R) or "bidir"; NULL for a latency test (a ping-pong has no
+ * direction). */
+const char *ig_params_direction(const struct ig_params *p);
 
 /* How a verbs test of p waits for its completions: "events" (--events)
  * or "poll"; NULL for a TCP test (its calls block). */

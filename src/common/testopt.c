@@ -338,6 +338,9 @@ static int param_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 	case IG_OPT_EVENTS:
 		p->events = 1;
 		break;
+	case 'R':
+		p->reverse = 1;
+		break;
 	}
 	return ret ? -EINVAL : 0;
 }
@@ -361,6 +364,7 @@ int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
 	case IG_OPT_INLINE:
 	case IG_OPT_BIDIR:
 	case IG_OPT_EVENTS:
+	case 'R':
 		return param_opt(c, arg, o, err, errlen);
 	case IG_OPT_DEVICE:
 	case IG_OPT_IB_PORT:
@@ -370,4 +374,29 @@ int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
 	default:
 		return 1;
 	}
+}
+
+int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen)
+{
+	char list[IG_TEST_COUNT * 12] = "";
+	size_t len = 0;
+
+	if (!o->p->reverse)
+		return 0;
+	if (o->p->bidir)
+		return ig_fail(-EINVAL, err, errlen,
+			       "-R and --bidir together: choose one (--bidir "
+			       "measures both directions, -R server -> client "
+			       "alone)");
+	for (unsigned int i = 0; i < *o->ntests; i++) {
+		if (ig_test_pattern(o->tests[i]) == IG_PATTERN_BW)
+			return 0;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i ? "," : "",
+					ig_test_name(o->tests[i]));
+	}
+	return ig_fail(-EINVAL, err, errlen,
+		       "-R: no bandwidth test in -t %s: -R is for tcp_bw, "
+		       "send_bw and write_bw (a ping-pong has no direction)",
+		       list);
 }

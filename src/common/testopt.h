@@ -4,8 +4,9 @@
 
 /*
  * The options that set a test (-t -D -n --warmup -P --window --timeout
- * --tx-depth --cq-mod --inline --bidir --events --device --ib-port
- * --gid-index --cpu), parsed the same way for "ibgap client" and ibgap-fabric.
+ * --tx-depth --cq-mod --inline --bidir -R --events --device --ib-port
+ * --gid-index --cpu), parsed the same way for "ibgap client" and
+ * ibgap-fabric.
  */
 
 #include <getopt.h>
@@ -34,7 +35,7 @@ enum ig_testopt_code {
 };
 
 /* Their short letters, for getopt_long()'s optstring. */
-#define IG_TESTOPT_SHORT "t:D:n:P:"
+#define IG_TESTOPT_SHORT "t:D:n:P:R"
 
 /* Their rows of a getopt_long() table. */
 /* clang-format off */
@@ -54,7 +55,8 @@ enum ig_testopt_code {
 	{ "gid-index", required_argument, NULL, IG_OPT_GID_INDEX },	\
 	{ "cpu", required_argument, NULL, IG_OPT_CPU },			\
 	{ "bidir", no_argument, NULL, IG_OPT_BIDIR },			\
-	{ "events", no_argument, NULL, IG_OPT_EVENTS }
+	{ "events", no_argument, NULL, IG_OPT_EVENTS },			\
+	{ "reverse", no_argument, NULL, 'R' }
 /* clang-format on */
 
 /* -P and --window as lists ("-P 1,2,4,8 --window 85K,256K"): at most
@@ -92,6 +94,11 @@ void ig_testopt_lists_init(struct ig_testopt_lists *l,
  */
 int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
 	       size_t errlen);
+/*
+ * After the last option: the checks that need several of them (-R with
+ * --bidir, -R with no bandwidth test in -t).  0 or -EINVAL with one line.
+ */
+int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen);
 /* One message size tok of -s arg: 1 to IG_MAX_SIZE; 0 or -EINVAL. */
 int ig_testopt_size(const char *arg, const char *tok, uint64_t *v, char *err,
 		    size_t errlen);

@@ -28,6 +28,50 @@ void ig_eng_info_start(struct ig_session *s);
 bool ig_eng_info_end(struct ig_session *s, struct ig_tcpinfo *ti,
 		     struct ig_zc_stats *zc);
 
+/* Each stream's TCP_INFO and zero-copy counts over the measured interval
+ * (has: the transport reports them: ig_eng_info_start/_end). */
+struct ig_eng_info {
+	bool has;
+	struct ig_tcpinfo ti[IG_MAX_STREAMS];
+	struct ig_zc_stats zc;
+};
+
+/* The driver's measured interval (engine_drive.c). */
+struct ig_eng_measure {
+	uint64_t t0, t1;
+	struct ig_cpu_snap c0, c1;
+	struct ig_eng_info info; /* the transport's stream_info of t0..t1 */
+};
+
+/* The side that sends (the client, or the server with -R) runs the test:
+ * starts its workers, warm-up, confirmation, BEGIN, measurement. */
+int ig_eng_drive(struct ig_session *s, struct ig_eng_measure *m);
+/* The driver's counts into r: per stream, totals, its own CPU (cpu_client
+ * or cpu_server, after its side). */
+void ig_eng_counts(struct ig_session *s, const struct ig_eng_measure *m,
+		   struct ig_result *r);
+/* r's totals and rates from r->stream_msgs[0..nstreams) over ns. */
+void ig_eng_totals(struct ig_result *r, unsigned int nstreams, uint64_t size,
+		   uint64_t ns);
+bool ig_eng_interrupted(const struct ig_session *s);
+
+/* What the follower saw between BEGIN and the driver's last message. */
+struct ig_eng_follow {
+	struct ig_cpu_snap c0, c1;
+	uint64_t rev;	 /* --bidir: messages our reverse senders handed over */
+	uint64_t rx;	 /* bytes our receivers counted */
+	uint64_t synced; /* bytes the last SYNC confirmed, all streams */
+	bool has_synced; /* a SYNC came (TCP) */
+	uint64_t ns;	 /* on our clock */
+	json_object *last; /* the last message's body; the caller puts it */
+	struct ig_eng_info info; /* BEGIN..the last message */
+};
+
+/* The receiving side (the server, or the client with -R) follows the
+ * driver's messages until `last` (END, or RESULT with -R) or an error. */
+int ig_eng_follow(struct ig_session *s, enum ig_msg_type last,
+		  struct ig_eng_follow *f);
+
 void *ig_eng_bw_sender(void *arg);
 void *ig_eng_lat_initiator(void *arg);
 void *ig_eng_bw_receiver(void *arg);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The server half of the engine: it follows the client's phases. */
+/* The server half of the engine: it follows the client's phases, or with
+ * -R drives them (it sends). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,104 +13,21 @@
 #include "fault.h"
 #include "wire/codec.h"
 
-static bool all_reached(struct ig_session *s)
+/* RESULT: our CPU and fingerprint; forward, what our receivers counted
+ * (and with --bidir what our senders handed over); with -R the figures
+ * of the measurement, which we drove. */
+static int send_result(struct ig_session *s, const struct ig_cpu_usage *u,
+		       const struct ig_eng_info *info, json_object *extra)
 {
-	for (unsigned int i = 0; i < s->nstreams; i++)
-		if (atomic_load(&s->st[i].rx_bytes) <
-		    atomic_load(&s->st[i].rx_target))
-			return false;
-	return true;
-}
-
-static int wait_targets(struct ig_session *s)
-{
-	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
-	struct timespec ts = { .tv_sec = deadline / IG_NSEC_PER_SEC,
-			       .tv_nsec = deadline % IG_NSEC_PER_SEC };
-	int ret = 0;
-
-	pthread_mutex_lock(&s->lock);
-	while (!all_reached(s) && !atomic_load(&s->failed) && !ret)
-		ret = pthread_cond_timedwait(&s->cond, &s->lock, &ts);
-	pthread_mutex_unlock(&s->lock);
-	for (unsigned int i = 0; i < s->nstreams; i++)
-		atomic_store(&s->st[i].rx_target, UINT64_MAX);
-	if (atomic_load(&s->failed))
-		return ig_session_fail(s, EIO,
-				       "a data stream failed while "
-				       "the client waited for confirmation");
-	if (ret)
-		return ig_session_fail(s, ETIMEDOUT,
-				       "data did not arrive "
-				       "within %u ms of the client's last "
-				       "send",
-				       s->p.timeout_ms);
-	return 0;
-}
-
-/* SYNC: the client asks us to confirm a byte count per stream. */
-static int on_sync(struct ig_session *s, json_object *o)
-{
-	json_object *a;
-	int ret;
-
-	a = ig_json_get_array(o, "rx_bytes");
-	if (!a || json_object_array_length(a) != s->nstreams)
-		return ig_session_fail(s, EPROTO,
-				       "SYNC without one byte "
-				       "count per stream (%u streams)",
-				       s->nstreams);
-	for (unsigned int i = 0; i < s->nstreams; i++) {
-		json_object *e = json_object_array_get_idx(a, i);
-
-		if (!json_object_is_type(e, json_type_int))
-			return ig_session_fail(s, EPROTO,
-					       "SYNC byte count "
-					       "%u is not an integer",
-					       i);
-		atomic_store(&s->st[i].rx_target, json_object_get_uint64(e));
-	}
-	ret = wait_targets(s);
-	if (!ret)
-		ret = ig_ctrl_send(s->ctrl, IG_MSG_SYNCED, NULL);
-	return ret;
-}
-
-/* --bidir: messages our reverse senders have handed over so far. */
-static uint64_t reverse_count(struct ig_session *s)
-{
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; i < s->nstreams; i++)
-		n += atomic_load_explicit(&s->st[i].tx_pub,
-					  memory_order_relaxed);
-	return n;
-}
-
-static int on_end(struct ig_session *s, json_object *o,
-		  const struct ig_cpu_snap *c0, uint64_t rev, uint64_t ns,
-		  const struct ig_tcpinfo *ti)
-{
-	struct ig_cpu_snap c1;
-	struct ig_cpu_usage u;
 	struct ig_fingerprint fp;
-	uint64_t bytes = 0;
-	json_object *r = json_object_new_object();
+	json_object *r = extra ? extra : json_object_new_object();
 	int ret;
 
-	ig_cpu_snap(s->cpu_root, &c1);
-	ig_json_get_u64(o, "bytes", &bytes);
-	if (ti)
+	if (info->has)
 		json_object_object_add(r, "tcp_info",
-				       ig_tcpinfo_array_to_json(ti,
+				       ig_tcpinfo_array_to_json(info->ti,
 								s->nstreams));
-	ig_cpu_usage(c0, &c1, bytes, &u);
-	json_object_object_add(r, "cpu", ig_cpu_usage_to_json(&u));
-	if (s->p.bidir) {
-		json_object_object_add(r, "rev_msgs",
-				       json_object_new_uint64(rev));
-		json_object_object_add(r, "rev_ns", json_object_new_uint64(ns));
-	}
+	json_object_object_add(r, "cpu", ig_cpu_usage_to_json(u));
 	ig_fingerprint_collect("/", s->xinfo.valid ? s->xinfo.device : "",
 			       s->xinfo.port, &fp);
 	json_object_object_add(r, "fingerprint", ig_fingerprint_to_json(&fp));
@@ -118,63 +36,49 @@ static int on_end(struct ig_session *s, json_object *o,
 	return ret;
 }
 
-/* Follows the client's messages until END (done) or an error. */
-static int follow(struct ig_session *s)
+static int on_end(struct ig_session *s, const struct ig_eng_follow *f)
 {
-	struct ig_cpu_snap c0 = { 0 };
-	struct ig_tcpinfo ti[IG_MAX_STREAMS];
-	struct ig_zc_stats zc;
-	uint64_t rev0 = 0, rev1, t0 = 0, t1;
-	bool has_ti;
-	enum ig_msg_type type;
-	json_object *o;
-	int ret;
+	json_object *r = json_object_new_object();
+	struct ig_cpu_usage u;
+	uint64_t bytes = 0;
 
-	for (;;) {
-		ret = ig_ctrl_recv(s->ctrl, &type, &o);
-		if (ret)
-			return ret;
-		switch (type) {
-		case IG_MSG_KEEPALIVE:
-			break;
-		case IG_MSG_SYNC:
-			ret = on_sync(s, o);
-			break;
-		case IG_MSG_BEGIN:
-			ig_fault_point(true, IG_FAULT_MEASURE);
-			ig_cpu_snap(s->cpu_root, &c0);
-			ig_eng_info_start(s);
-			rev0 = reverse_count(s);
-			t0 = ig_now_ns();
-			break;
-		case IG_MSG_END:
-			ig_fault_point(true, IG_FAULT_RESULT);
-			rev1 = reverse_count(s);
-			t1 = ig_now_ns();
-			/* TCP_INFO before the shutdown */
-			has_ti = ig_eng_info_end(s, ti, &zc);
-			atomic_store(&s->stop, 1);
-			atomic_store(&s->rx_stop, 1);
-			s->ops->stop(s);
-			ret = on_end(s, o, &c0, rev1 - rev0, t1 - t0,
-				     has_ti ? ti : NULL);
-			json_object_put(o);
-			return ret;
-		case IG_MSG_ERROR:
-			ret = ig_session_fail(s, EREMOTEIO,
-					      "client aborted "
-					      "the test");
-			break;
-		default:
-			ret = ig_session_fail(s, EPROTO,
-					      "unexpected %s "
-					      "during a test",
-					      ig_msg_type_name(type));
-		}
-		json_object_put(o);
-		if (ret)
-			return ret;
+	ig_json_get_u64(f->last, "bytes", &bytes);
+	ig_cpu_usage(&f->c0, &f->c1, bytes, &u);
+	if (s->p.bidir) {
+		json_object_object_add(r, "rev_msgs",
+				       json_object_new_uint64(f->rev));
+		json_object_object_add(r, "rev_ns",
+				       json_object_new_uint64(f->ns));
 	}
+	/* a write's receiver sees no completion: nothing counted there */
+	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW &&
+	    s->p.test != IG_TEST_WRITE_BW)
+		json_object_object_add(r, "rx_bytes",
+				       json_object_new_uint64(f->rx));
+	return send_result(s, &u, &f->info, r);
+}
+
+/* -R: we sent; the client needs the figures (ig_eng_counts). */
+static int send_reverse_result(struct ig_session *s,
+			       const struct ig_eng_measure *m)
+{
+	struct ig_result *r = calloc(1, sizeof(*r));
+	struct ig_cpu_usage u;
+	json_object *o, *a;
+
+	if (!r)
+		return ig_session_fail(s, ENOMEM, "out of memory for a result");
+	ig_eng_counts(s, m, r);
+	o = json_object_new_object();
+	a = json_object_new_array();
+	for (unsigned int i = 0; i < s->nstreams; i++)
+		json_object_array_add(
+			a, json_object_new_uint64(r->stream_msgs[i]));
+	json_object_object_add(o, "msgs", a);
+	json_object_object_add(o, "ns", json_object_new_uint64(m->t1 - m->t0));
+	u = r->cpu_server;
+	free(r);
+	return send_result(s, &u, &m->info, o);
 }
 
 static int send_ready(struct ig_session *s)
@@ -188,8 +92,50 @@ static int send_ready(struct ig_session *s)
 			       json_object_new_uint64(s->window_snd));
 	if (s->xinfo.valid)
 		json_object_object_add(o, "xinfo", ig_xinfo_to_json(&s->xinfo));
+	/* the direction we will run: a client that asked for -R learns that
+	 * we know it (an older server says nothing) */
+	if (ig_params_direction(&s->p))
+		json_object_object_add(
+			o, "direction",
+			json_object_new_string(ig_params_direction(&s->p)));
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_READY, o);
 	json_object_put(o);
+	return ret;
+}
+
+/* Forward: our receivers (or responders) follow the client to END. */
+static int follow_client(struct ig_session *s)
+{
+	struct ig_eng_follow f = { 0 };
+	int ret;
+
+	ret = ig_eng_start_workers(s,
+				   ig_test_pattern(s->p.test) == IG_PATTERN_BW
+					   ? ig_eng_bw_receiver
+					   : ig_eng_lat_responder);
+	if (!ret && s->p.bidir)
+		ret = ig_eng_start_reverse(s, ig_eng_bw_sender_free);
+	if (ret)
+		return ret;
+	ig_fault_point(true, IG_FAULT_WARMUP);
+	ret = ig_eng_follow(s, IG_MSG_END, &f);
+	if (!ret)
+		ret = on_end(s, &f);
+	json_object_put(f.last);
+	return ret;
+}
+
+/* -R: we send, so we drive; the client follows. */
+static int drive_client(struct ig_session *s)
+{
+	struct ig_eng_measure m = { 0 };
+	int ret = ig_eng_drive(s, &m);
+	int wret = ig_eng_join_forward(s);
+
+	if (!ret && wret)
+		ret = wret;
+	if (!ret)
+		ret = send_reverse_result(s, &m);
 	return ret;
 }
 
@@ -202,16 +148,7 @@ static int serve(struct ig_session *s)
 	ig_fault_point(true, IG_FAULT_SETUP);
 	ret = send_ready(s);
 	if (!ret)
-		ret = ig_eng_start_workers(s, ig_test_pattern(s->p.test) ==
-							      IG_PATTERN_BW
-						      ? ig_eng_bw_receiver
-						      : ig_eng_lat_responder);
-	if (!ret && s->p.bidir)
-		ret = ig_eng_start_reverse(s, ig_eng_bw_sender_free);
-	if (!ret) {
-		ig_fault_point(true, IG_FAULT_WARMUP);
-		ret = follow(s);
-	}
+		ret = s->p.reverse ? drive_client(s) : follow_client(s);
 	atomic_store(&s->stop, 1);
 	atomic_store(&s->rx_stop, 1);
 	s->ops->stop(s);

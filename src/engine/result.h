@@ -48,6 +48,8 @@ struct ig_result {
 	bool has_bidir;	     /* --bidir: the server->client direction too */
 	uint64_t rev_bytes;  /* handed over by the server, BEGIN to END */
 	double rev_seconds;  /* on the server's clock */
+	bool has_rx_bytes;   /* the receiver counted (not write_bw) */
+	uint64_t rx_bytes;   /* received in its BEGIN..END interval */
 	struct ig_repeat rep; /* rep.n > 1: pooled over rep.n runs */
 	uint64_t stream_msgs[IG_MAX_STREAMS]; /* per stream, measured */
 	bool has_fp_server;

@@ -73,6 +73,7 @@ void ig_fab_usage(FILE *f)
 	      "  -s SIZE  -D SECS  -n N  -P N  --window B  --warmup SECS\n"
 	      "  --timeout SECS  --tx-depth N  --cq-mod N  --inline B\n"
 	      "  --device D  --ib-port N  --gid-index N  --cpu N  --events\n"
+	      "  -R  --bidir\n"
 	      "                     as for 'ibgap client' (-D default 1)\n"
 	      "  -p, --port P       each rank's server: the first free port "
 	      "from P (18516)\n"
@@ -292,5 +293,7 @@ int ig_fab_opts_parse(int argc, char **argv, struct ig_fab_opts *o, char *err,
 			       "got '%s'",
 			       argv[optind]);
 	o->tests_given = t.tests_given;
+	if (ig_testopt_finish(&t, err, errlen))
+		return -EINVAL;
 	return finish(o, t.iters_given, err, errlen);
 }

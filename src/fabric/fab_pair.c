@@ -51,7 +51,7 @@ static void tests(struct ig_ctrl *c, const struct ig_params *p0,
 	for (size_t i = 0; i < k; i++) {
 		struct ig_params p = *p0;
 
-		p.test = m[i].test;
+		ig_params_set_test(&p, m[i].test);
 		if (ig_test_pattern(p.test) == IG_PATTERN_LAT)
 			p.size = lat_size;
 		memset(r, 0, sizeof(*r));

@@ -238,3 +238,11 @@ void ig_cpu_usage(const struct ig_cpu_snap *a, const struct ig_cpu_snap *b,
 		bytes ? busy * 1e6 / (double)hz / ((double)bytes / 1024.0)
 		      : -1.0;
 }
+
+double ig_cpu_us_per_tr(const struct ig_cpu_usage *u, uint64_t bytes,
+			uint64_t trs)
+{
+	if (u->us_per_kib < 0 || !trs)
+		return -1.0;
+	return u->us_per_kib * ((double)bytes / 1024.0) / (double)trs;
+}

@@ -40,6 +40,14 @@ struct ig_cpu_usage {
 int ig_cpu_snap(const char *root, struct ig_cpu_snap *s);
 /* Parses the text of a /proc/stat file; pure, for tests. */
 int ig_cpu_parse_stat(const char *text, struct ig_cpu_snap *s);
+/*
+ * CPU microseconds per transaction (netperf's us/Tr), for latency tests:
+ * the busy time behind u->us_per_kib (bytes of payload were moved) spread
+ * over trs round trips.  Negative when unknown (no payload, no round
+ * trip).
+ */
+double ig_cpu_us_per_tr(const struct ig_cpu_usage *u, uint64_t bytes,
+			uint64_t trs);
 /* Usage between two snapshots; bytes is the payload moved in between. */
 void ig_cpu_usage(const struct ig_cpu_snap *a, const struct ig_cpu_snap *b,
 		  uint64_t bytes, struct ig_cpu_usage *u);

@@ -11,11 +11,12 @@
 #include "report_int.h"
 
 static const char *const csv_head_pre =
-	"test,transport,size,streams,window_requested,window_snd,window_rcv,"
-	"iterations,seconds,bytes,bw_gbps,msg_rate";
+	"test,transport,size,streams,direction,window_requested,window_snd,"
+	"window_rcv,iterations,seconds,bytes,bw_gbps,msg_rate";
 static const char *const csv_head_post =
-	"cpu_client_total_pct,cpu_client_us_per_kib,"
-	"cpu_server_total_pct,cpu_server_us_per_kib,warning";
+	"cpu_client_total_pct,cpu_client_us_per_kib,cpu_client_us_per_tr,"
+	"cpu_server_total_pct,cpu_server_us_per_kib,cpu_server_us_per_tr,"
+	"warning";
 
 /* RFC 4180: quoted, with quotes doubled, when it holds , " CR or LF. */
 static void csv_str(FILE *f, const char *s)
@@ -42,6 +43,17 @@ static void csv_num(FILE *f, bool has, double v)
 		fputc(',', f);
 }
 
+/* us_per_kib and us_per_tr: the one that fits the test, the other empty. */
+static void csv_demand(FILE *f, const struct ig_result *r,
+		       const struct ig_cpu_usage *u, bool have)
+{
+	const char *key;
+	double d = ig_rep_demand(r, u, have, &key);
+
+	csv_num(f, !r->has_lat && d >= 0, d);
+	csv_num(f, r->has_lat && d >= 0, d);
+}
+
 static void csv_row(FILE *f, const struct ig_result *r)
 {
 	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
@@ -52,7 +64,10 @@ static void csv_row(FILE *f, const struct ig_result *r)
 	csv_str(f, ig_rep_test(r));
 	fputc(',', f);
 	csv_str(f, ig_rep_transport(r));
-	fprintf(f, ",%" PRIu64 ",%" PRIu32, r->params.size, r->params.streams);
+	fprintf(f, ",%" PRIu64 ",%" PRIu32 ",", r->params.size,
+		r->params.streams);
+	if (ig_params_direction(&r->params))
+		csv_str(f, ig_params_direction(&r->params));
 	if (ig_rep_has_window(r))
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			r->window_requested, r->window_snd, r->window_rcv);
@@ -66,9 +81,9 @@ static void csv_row(FILE *f, const struct ig_result *r)
 	for (int i = 0; i < LAT_N; i++)
 		csv_num(f, lv.has[i], lv.us[i]);
 	csv_num(f, true, cc->total_pct);
-	csv_num(f, cc->us_per_kib >= 0, cc->us_per_kib);
+	csv_demand(f, r, cc, true);
 	csv_num(f, sv, cs->total_pct);
-	csv_num(f, sv && cs->us_per_kib >= 0, cs->us_per_kib);
+	csv_demand(f, r, cs, sv);
 	fputc(',', f);
 	csv_str(f, r->warning);
 	fputc('\n', f);

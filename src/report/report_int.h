@@ -36,6 +36,14 @@ void ig_rep_lat_view(const struct ig_result *r, struct ig_rep_lat *lv);
 const char *ig_rep_test(const struct ig_result *r);
 const char *ig_rep_transport(const struct ig_result *r);
 bool ig_rep_has_window(const struct ig_result *r);
+/*
+ * The CPU service demand shown for one side (u, present when have):
+ * us_per_kib for bandwidth tests, us_per_tr (CPU microseconds per round
+ * trip) for latency tests, whose payload is a few bytes.  *key names it;
+ * returns it, negative when unknown.
+ */
+double ig_rep_demand(const struct ig_result *r, const struct ig_cpu_usage *u,
+		     bool have, const char **key);
 /* --bidir: the server->client direction's Gb/s, 0 when it did not run. */
 double ig_rep_reverse_gbps(const struct ig_result *r);
 

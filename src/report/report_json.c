@@ -32,15 +32,34 @@ static json_object *lat_to_json(const struct ig_result *r)
 	return o;
 }
 
+/* One side's CPU object; a latency test's has us_per_tr in place of
+ * us_per_kib. */
+static json_object *cpu_to_json(const struct ig_result *r,
+				const struct ig_cpu_usage *u, bool have)
+{
+	json_object *o = ig_cpu_usage_to_json(u);
+	const char *key;
+	double d = ig_rep_demand(r, u, have, &key);
+
+	if (!o || !r->has_lat)
+		return o;
+	json_object_object_del(o, "us_per_kib");
+	if (d >= 0 && ig_json_add_double(o, key, d)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_object *cpu_pair_to_json(const struct ig_result *r)
 {
 	json_object *o = json_object_new_object();
 
 	if (!o)
 		return NULL;
-	if (ig_json_add(o, "client", ig_cpu_usage_to_json(&r->cpu_client)) ||
+	if (ig_json_add(o, "client", cpu_to_json(r, &r->cpu_client, true)) ||
 	    (r->has_cpu_server &&
-	     ig_json_add(o, "server", ig_cpu_usage_to_json(&r->cpu_server)))) {
+	     ig_json_add(o, "server", cpu_to_json(r, &r->cpu_server, true)))) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -141,9 +160,13 @@ json_object *ig_result_to_json(const struct ig_result *r)
 			     ig_params_completion(&r->params))) ||
 	    ig_json_add_u64(o, "size", r->params.size) ||
 	    ig_json_add_u64(o, "streams", r->params.streams) ||
+	    (ig_params_direction(&r->params) &&
+	     ig_json_add_str(o, "direction",
+			     ig_params_direction(&r->params))) ||
 	    ig_json_add_u64(o, "iterations", r->iterations) ||
 	    ig_json_add_double(o, "seconds", r->seconds) ||
 	    ig_json_add_u64(o, "bytes", r->bytes) ||
+	    (r->has_rx_bytes && ig_json_add_u64(o, "rx_bytes", r->rx_bytes)) ||
 	    ig_json_add_double(o, "bw_gbps", r->bw_gbps) ||
 	    ig_json_add_double(o, "msg_rate", r->msg_rate) ||
 	    (r->has_lat && ig_json_add(o, "lat_us", lat_to_json(r))) ||

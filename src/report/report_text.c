@@ -51,7 +51,8 @@ static const struct {
 static const char *const units_line =
 	"Gb/s = 10^9 bit/s; latency = half round trip, microseconds; "
 	"CPU = % of all CPUs of that host; us/KiB = CPU microseconds per KiB "
-	"of payload (netperf service demand)";
+	"of payload (netperf service demand), bandwidth tests; us/Tr = CPU "
+	"microseconds per round trip, latency tests";
 
 /* win: the window column is shown. */
 static bool col_on(int c, bool win)
@@ -116,7 +117,7 @@ static void text_head(FILE *f, bool win)
 
 	print_group(f, &pos, C_P50, C_MAX, "latency, us", win);
 	print_group(f, &pos, C_CPU_CL, C_CPU_SV, "CPU %", win);
-	print_group(f, &pos, C_DEM_CL, C_DEM_SV, "us/KiB", win);
+	print_group(f, &pos, C_DEM_CL, C_DEM_SV, "us/KiB, us/Tr", win);
 	fputc('\n', f);
 	for (int i = 0; i < NCOL; i++)
 		snprintf(cell[i], CELL_LEN, "%s", cols[i].head);
@@ -131,6 +132,15 @@ static void cell_num(char *cell, bool has, int prec, double v)
 		snprintf(cell, CELL_LEN, "%.*f", prec, v);
 	else
 		snprintf(cell, CELL_LEN, "-");
+}
+
+static void demand_cell(char *cell, const struct ig_result *r,
+			const struct ig_cpu_usage *u, bool have)
+{
+	const char *key;
+	double d = ig_rep_demand(r, u, have, &key);
+
+	cell_num(cell, d >= 0, 3, d);
 }
 
 static void text_row(FILE *f, const struct ig_result *r, bool win)
@@ -158,8 +168,8 @@ static void text_row(FILE *f, const struct ig_result *r, bool win)
 	cell_num(cell[C_MAX], lv.has[LAT_MAX], 2, lv.us[LAT_MAX]);
 	cell_num(cell[C_CPU_CL], true, 1, cc->total_pct);
 	cell_num(cell[C_CPU_SV], sv, 1, cs->total_pct);
-	cell_num(cell[C_DEM_CL], cc->us_per_kib >= 0, 3, cc->us_per_kib);
-	cell_num(cell[C_DEM_SV], sv && cs->us_per_kib >= 0, 3, cs->us_per_kib);
+	demand_cell(cell[C_DEM_CL], r, cc, true);
+	demand_cell(cell[C_DEM_SV], r, cs, sv);
 	print_cells(f, cell, win, tcp_suffix(r, sfx, sizeof(sfx)));
 }
 
@@ -280,6 +290,11 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 				ig_rep_test(&res[i]), res[i].bw_gbps,
 				ig_rep_reverse_gbps(&res[i]),
 				res[i].bw_gbps + ig_rep_reverse_gbps(&res[i]));
+	for (size_t i = 0; i < n; i++)
+		if (res[i].params.reverse)
+			fprintf(f,
+				"direction: %s: reverse (server -> client)\n",
+				ig_rep_test(&res[i]));
 	for (size_t i = 0; i < n; i++)
 		if (res[i].partial)
 			fprintf(f, "partial: %s: interrupted after %.3f s\n",

@@ -74,3 +74,13 @@ double ig_rep_cpu_per_gb(const struct ig_cpu_usage *u, bool have)
 		return -1;
 	return u->us_per_kib * (1e9 / 1024) / 1e6;
 }
+
+double ig_rep_demand(const struct ig_result *r, const struct ig_cpu_usage *u,
+		     bool have, const char **key)
+{
+	*key = r->has_lat ? "us_per_tr" : "us_per_kib";
+	if (!have)
+		return -1.0;
+	return r->has_lat ? ig_cpu_us_per_tr(u, r->bytes, r->iterations)
+			  : u->us_per_kib;
+}

@@ -65,8 +65,10 @@ static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd)
 	size_t len = s->p.size;
 	unsigned int nbuf;
 
-	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW && s->server &&
-	    len < RX_CHUNK)
+	/* the receiving side (the server, or the client with -R) reads in
+	 * large chunks */
+	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW &&
+	    s->server != (bool)s->p.reverse && len < RX_CHUNK)
 		len = RX_CHUNK;
 	if (!ts)
 		goto err;

@@ -114,9 +114,9 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 	X(size) X(iterations) X(duration_ns) X(warmup_ns) X(streams)         \
 	X(window) X(timeout_ms) X(tx_depth) X(cq_mod) X(inline_size)         \
 	X(bidir)
-/* Newer fields: a peer that predates them leaves them out, and a missing
- * one means 0 (the behaviour before it existed). */
-#define OPT_PARAM_FIELDS(X) X(events)
+/* Fields newer than protocol version 1's first peers: a SETUP without
+ * one means its default (0: the old behaviour). */
+#define PARAM_OPTIONAL(X) X(reverse) X(events)
 /* clang-format on */
 
 json_object *ig_params_to_json(const struct ig_params *p)
@@ -129,7 +129,7 @@ json_object *ig_params_to_json(const struct ig_params *p)
 			       json_object_new_string(ig_test_name(p->test)));
 #define ADD(f) json_object_object_add(o, #f, json_object_new_uint64(p->f));
 	PARAM_FIELDS(ADD)
-	OPT_PARAM_FIELDS(ADD)
+	PARAM_OPTIONAL(ADD)
 #undef ADD
 	return o;
 }
@@ -146,10 +146,10 @@ struct param_field {
 #define PARAM_WIDTH_OK(f) \
 	_Static_assert(PARAM_SIZE(f) == 4 || PARAM_SIZE(f) == 8, #f " width");
 static const struct param_field param_fields[] = { PARAM_FIELDS(PARAM_FIELD) };
-static const struct param_field opt_param_fields[] = { OPT_PARAM_FIELDS(
+static const struct param_field param_optional[] = { PARAM_OPTIONAL(
 	PARAM_FIELD) };
 PARAM_FIELDS(PARAM_WIDTH_OK)
-OPT_PARAM_FIELDS(PARAM_WIDTH_OK)
+PARAM_OPTIONAL(PARAM_WIDTH_OK)
 
 static int get_field(json_object *o, const char *key, uint64_t max, uint64_t *v,
 		     char *err, size_t errlen)
@@ -217,15 +217,14 @@ int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 			return ret;
 	}
 	for (size_t i = 0;
-	     i < sizeof(opt_param_fields) / sizeof(opt_param_fields[0]); i++) {
-		if (!json_object_object_get_ex(o, opt_param_fields[i].key,
-					       NULL)) {
-			/* an older peer: 0, the behaviour before the field */
-			memset((char *)p + opt_param_fields[i].off, 0,
-			       opt_param_fields[i].size);
+	     i < sizeof(param_optional) / sizeof(param_optional[0]); i++) {
+		const struct param_field *f = &param_optional[i];
+
+		if (!json_object_object_get_ex(o, f->key, NULL)) {
+			memset((char *)p + f->off, 0, f->size);
 			continue;
 		}
-		ret = get_param(o, &opt_param_fields[i], p, err, errlen);
+		ret = get_param(o, f, p, err, errlen);
 		if (ret)
 			return ret;
 	}

@@ -175,6 +175,28 @@ START_TEST(test_client_short_opts)
 	ck_assert_uint_eq(o.p.tx_depth, 256);
 	ck_assert_uint_eq(o.p.cq_mod, 32);
 	ck_assert_uint_eq(o.p.inline_size, 64);
+	ck_assert_uint_eq(o.p.reverse, 0);
+}
+END_TEST
+
+/* -R sets reverse and keeps a list with a latency test in it: the latency
+ * tests then run as always (client_run clears it per test). */
+START_TEST(test_client_reverse)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(
+		client(&a, WORDS("client", "-R", "-t", "tcp_lat,tcp_bw", "h"),
+		       &o, err, sizeof(err)),
+		0);
+	ck_assert_uint_eq(o.p.reverse, 1);
+	ck_assert_uint_eq(o.p.bidir, 0);
+	ck_assert_int_eq(client(&a, WORDS("client", "--reverse", "h"), &o, err,
+				sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.reverse, 1);
 }
 END_TEST
 
@@ -340,6 +362,11 @@ static const struct err_case client_errs[] = {
 	  "256" },
 	/* each number of streams against the buffer cap: 64M x 32 = 2G */
 	{ { "client", "-s", "64M", "-P", "1,32", "h" }, "2147483648", NULL },
+	{ { "client", "-R", "--bidir", "h" }, "-R", "--bidir" },
+	{ { "client", "--bidir", "--reverse", "h" }, "-R", "--bidir" },
+	{ { "client", "-R", "-t", "send_lat,tcp_lat", "h" },
+	  "send_lat,tcp_lat",
+	  "-R" },
 };
 
 #define N_CLIENT_ERRS (sizeof(client_errs) / sizeof(client_errs[0]))
@@ -636,6 +663,7 @@ static Suite *cli_suite(void)
 
 	tcase_add_test(tc, test_client_defaults);
 	tcase_add_test(tc, test_client_short_opts);
+	tcase_add_test(tc, test_client_reverse);
 	tcase_add_test(tc, test_client_long_opts);
 	tcase_add_test(tc, test_client_iterations);
 	tcase_add_test(tc, test_client_help);

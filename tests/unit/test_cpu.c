@@ -280,6 +280,34 @@ START_TEST(usage_exact)
 }
 END_TEST
 
+/* us_per_tr: the busy time behind us_per_kib over the round trips.  A
+ * table: us_per_kib, bytes, round trips, the figure (netperf's us/Tr). */
+static const struct {
+	double us_per_kib;
+	uint64_t bytes, trs;
+	double want;
+} per_tr[] = {
+	/* 1000 round trips of 2 B each way: 4000 B = 3.90625 KiB */
+	{ 256.0, 4000, 1000, 256.0 * 4000 / 1024 / 1000 },
+	/* 12236.801 us/KiB of the README's tcp_lat (2 B) is 23.9 us/Tr */
+	{ 12236.801, 2, 1, 23.900002 },
+	{ 0.0, 4096, 7, 0.0 },
+	{ -1.0, 4096, 7, -1.0 }, /* no payload: unknown */
+	{ 3.0, 4096, 0, -1.0 },	 /* no round trip: unknown */
+};
+
+START_TEST(usage_per_tr)
+{
+	struct ig_cpu_usage u = { .us_per_kib = per_tr[_i].us_per_kib };
+	double got = ig_cpu_us_per_tr(&u, per_tr[_i].bytes, per_tr[_i].trs);
+
+	if (per_tr[_i].want < 0)
+		ck_assert_double_lt(got, 0);
+	else
+		ck_assert_double_eq_tol(got, per_tr[_i].want, 1e-6);
+}
+END_TEST
+
 START_TEST(usage_zero_bytes)
 {
 	static const uint64_t va[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
@@ -534,6 +562,8 @@ static Suite *cpu_suite(void)
 
 	tcase_add_test(u, usage_exact);
 	tcase_add_test(u, usage_zero_bytes);
+	tcase_add_loop_test(u, usage_per_tr, 0,
+			    sizeof(per_tr) / sizeof(per_tr[0]));
 	tcase_add_test(u, usage_backwards);
 	tcase_add_test(u, usage_huge_deltas);
 	suite_add_tcase(s, u);

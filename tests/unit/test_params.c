@@ -319,6 +319,21 @@ static void set_mem_tcp(struct ig_params *p)
 	p->size = 32ull << 20;
 	p->streams = 33;
 }
+static void set_reverse_bidir(struct ig_params *p)
+{
+	p->reverse = 1;
+	p->bidir = 1;
+}
+static void set_reverse2(struct ig_params *p)
+{
+	p->reverse = 2;
+}
+static void set_reverse_lat(struct ig_params *p)
+{
+	p->test = IG_TEST_SEND_LAT;
+	p->size = 1;
+	p->reverse = 1;
+}
 static void set_test_bad(struct ig_params *p)
 {
 	p->test = IG_TEST_COUNT;
@@ -348,6 +363,10 @@ static const struct bad_case bad_cases[] = {
 	{ "verbs memory", set_mem_verbs, { "memory" }, 8589934592ull },
 	/* 32M x 33 streams */
 	{ "tcp memory", set_mem_tcp, { "memory" }, 1107296256ull },
+	{ "reverse and bidir", set_reverse_bidir, { "reverse" }, 1 },
+	{ "reverse 2", set_reverse2, { "reverse" }, 2 },
+	/* names the test; "1" is its size */
+	{ "reverse latency", set_reverse_lat, { "send_lat" }, 1 },
 	{ "test 6", set_test_bad, { "test" }, 6 },
 	{ "test 99", set_test_99, { "test" }, 99 },
 };

@@ -521,7 +521,8 @@ static const struct ig_params param_sets[] = {
 	  .tx_depth = 8192,
 	  .cq_mod = 1,
 	  .inline_size = 1024,
-	  .events = 1 },
+	  .events = 1,
+	  .reverse = 1 },
 	{ .test = IG_TEST_WRITE_BW,
 	  .size = 0,
 	  .iterations = 0,
@@ -560,6 +561,7 @@ static void assert_params_eq(const struct ig_params *a,
 	ck_assert_uint_eq(a->inline_size, b->inline_size);
 	ck_assert_uint_eq(a->bidir, b->bidir);
 	ck_assert_uint_eq(a->events, b->events);
+	ck_assert_uint_eq(a->reverse, b->reverse);
 }
 
 START_TEST(test_params_round_trip)
@@ -570,8 +572,8 @@ START_TEST(test_params_round_trip)
 	char err[256] = "";
 
 	ck_assert_ptr_nonnull(o);
-	/* the test, the eleven numeric fields and the optional events */
-	ck_assert_int_eq(json_object_object_length(o), 13);
+	/* the test, the twelve numeric fields and the optional events */
+	ck_assert_int_eq(json_object_object_length(o), 14);
 	memset(&got, 0x5a, sizeof(got));
 	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
 	assert_params_eq(&got, want);
@@ -613,8 +615,9 @@ static void expect_from_json_error(json_object *o, const char *field)
 		      field);
 }
 
-/* Every key to_json writes is required by from_json, but the optional
- * ones (a peer that predates them): events. */
+/* Every key to_json writes is required by from_json, except the ones
+ * newer peers added (reverse, events), whose absence means the old
+ * behaviour. */
 START_TEST(test_params_missing_field)
 {
 	json_object *full = ig_params_to_json(&param_sets[1]);
@@ -624,7 +627,7 @@ START_TEST(test_params_missing_field)
 		json_object *o = NULL;
 
 		(void)val;
-		if (!strcmp(key, "events"))
+		if (!strcmp(key, "reverse") || !strcmp(key, "events"))
 			continue;
 		ck_assert_int_eq(json_object_deep_copy(full, &o, NULL), 0);
 		json_object_object_del(o, key);
@@ -661,6 +664,30 @@ START_TEST(test_params_events_optional)
 	ck_assert_msg(strstr(err, "events"), "%s", err);
 	json_object_object_add(o, "events", json_object_new_string("yes"));
 	expect_from_json_error(o, "events");
+}
+END_TEST
+
+/* An old client's SETUP has no "reverse": it means forward, whatever the
+ * struct held before; a present one that is not 0 or 1 is refused later
+ * by ig_params_check, one that is no integer here. */
+START_TEST(test_params_reverse_optional)
+{
+	struct ig_params want = param_sets[0], got;
+	json_object *o;
+	char err[256] = "";
+
+	want.reverse = 1;
+	o = ig_params_to_json(&want);
+	json_object_object_del(o, "reverse");
+	memset(&got, 0x5a, sizeof(got));
+	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_uint_eq(got.reverse, 0);
+	json_object_object_add(o, "reverse", json_object_new_string("yes"));
+	expect_from_json_error(o, "reverse");
+	json_object_object_add(o, "reverse", json_object_new_int(2));
+	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "reverse 2"), "'%s'", err);
 	json_object_put(o);
 }
 END_TEST
@@ -811,6 +838,7 @@ static Suite *proto_suite(void)
 	tcase_add_loop_test(tp, test_params_wire_round_trip, 0, N_PARAM_SETS);
 	tcase_add_test(tp, test_params_missing_field);
 	tcase_add_test(tp, test_params_events_optional);
+	tcase_add_test(tp, test_params_reverse_optional);
 	tcase_add_test(tp, test_params_bad_values);
 	tcase_add_test(tp, test_params_u32_edge);
 	tcase_add_test(tp, test_json_get);

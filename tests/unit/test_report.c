@@ -259,6 +259,8 @@ START_TEST(test_json_env_and_bw)
 	ck_assert(!has_key(o, "warning"));
 	check_cpu_obj(key(key(o, "cpu"), "client"), &r.cpu_client);
 	check_cpu_obj(key(key(o, "cpu"), "server"), &r.cpu_server);
+	ck_assert_str_eq(skey(o, "direction"), "forward");
+	ck_assert(!has_key(key(key(o, "cpu"), "client"), "us_per_tr"));
 	w = key(o, "window");
 	ck_assert_int_eq(ikey(w, "requested"), 4 << 20);
 	ck_assert_int_eq(ikey(w, "snd"), 8 << 20);
@@ -332,6 +334,8 @@ START_TEST(test_json_lat)
 	cpu = key(o, "cpu");
 	ck_assert(has_key(cpu, "client") && !has_key(cpu, "server"));
 	ck_assert(!has_key(key(cpu, "client"), "us_per_kib"));
+	ck_assert(!has_key(key(cpu, "client"), "us_per_tr"));
+	ck_assert(!has_key(o, "direction"));
 	ck_assert_str_eq(skey(o, "warning"), r.warning);
 	json_object_put(doc);
 }
@@ -592,6 +596,7 @@ static const char *const csv_cols[] = {
 	"transport",
 	"size",
 	"streams",
+	"direction",
 	"window_requested",
 	"window_snd",
 	"window_rcv",
@@ -611,8 +616,10 @@ static const char *const csv_cols[] = {
 	"lat_stdev_us",
 	"cpu_client_total_pct",
 	"cpu_client_us_per_kib",
+	"cpu_client_us_per_tr",
 	"cpu_server_total_pct",
 	"cpu_server_us_per_kib",
+	"cpu_server_us_per_tr",
 	"warning",
 };
 #define N_CSV_COLS (int)(sizeof(csv_cols) / sizeof(csv_cols[0]))
@@ -631,6 +638,8 @@ START_TEST(test_csv)
 	strcpy(r[0].warning, "a, b");
 	make_bw(&r[2]);
 	strcpy(r[2].warning, "window capped, \"net.core.wmem_max\" is 212992");
+	r[1].cpu_client.us_per_kib = 512.0;
+	r[2].params.reverse = 1;
 	s = render(IG_FMT_CSV, &env, r, 3);
 	csv_read(s, &c);
 	free(s);
@@ -659,6 +668,16 @@ START_TEST(test_csv)
 	ck_assert_str_eq(c.fld[2][csv_col(&c, "lat_p99_us")], "");
 	ck_assert_str_eq(c.fld[2][csv_col(&c, "cpu_server_total_pct")], "");
 	ck_assert_str_eq(c.fld[2][csv_col(&c, "cpu_client_us_per_kib")], "");
+	/* 512 us/KiB x 16 B per round trip = 8 us per round trip */
+	ck_assert_double_eq_tol(
+		atof(c.fld[2][csv_col(&c, "cpu_client_us_per_tr")]), 8.0, 1e-9);
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "cpu_client_us_per_tr")], "");
+	ck_assert_double_eq_tol(
+		atof(c.fld[1][csv_col(&c, "cpu_client_us_per_kib")]),
+		r[0].cpu_client.us_per_kib, 1e-9);
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "direction")], "forward");
+	ck_assert_str_eq(c.fld[2][csv_col(&c, "direction")], "");
+	ck_assert_str_eq(c.fld[3][csv_col(&c, "direction")], "reverse");
 	ck_assert_str_eq(c.fld[2][csv_col(&c, "warning")], r[1].warning);
 	ck_assert_str_eq(c.fld[3][csv_col(&c, "warning")], r[2].warning);
 	/* the window: requested and read back; none for verbs without one */
