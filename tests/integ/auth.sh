@@ -252,7 +252,9 @@ ig_bg long client -p "$AUTH_PORT" -t tcp_bw -D 3 --warmup 0.1 --format json \
 	--auth-file "$TMP/key" 127.0.0.1
 long=$BG_PID
 n=$(grep -c "session started" "$AUTH_LOG")
-for _ in $(seq 100); do
+# up to 20 s: a client's start on a loaded 2-CPU machine (CI runs a guest
+# beside this) was seen to take more than 5
+for _ in $(seq 400); do
 	(($(grep -c "session started" "$AUTH_LOG") > n)) && break
 	sleep 0.05
 done

@@ -664,6 +664,7 @@ START_TEST(test_params_events_optional)
 	ck_assert_msg(strstr(err, "events"), "%s", err);
 	json_object_object_add(o, "events", json_object_new_string("yes"));
 	expect_from_json_error(o, "events");
+	json_object_put(o);
 }
 END_TEST
 
