@@ -38,13 +38,25 @@ static json_object *figures(double bw, double p50, double p99, enum ig_test t)
 	return o;
 }
 
-static json_object *pair_json(const struct ig_fab_meas *m)
+/* The rank that sent a bandwidth measurement's data: a (the one that
+ * connected), or b with -R (its server sent); -1 for a latency test. */
+static int sender(const struct ig_fab_run *r, const struct ig_fab_meas *m)
+{
+	if (is_lat(m->test))
+		return -1;
+	return (int)(r->o->p.reverse ? m->b : m->a);
+}
+
+static json_object *pair_json(const struct ig_fab_run *r,
+			      const struct ig_fab_meas *m)
 {
 	json_object *o = json_object_new_object(), *fig;
 
 	ig_json_add_int(o, "round", (int)m->round);
 	ig_json_add_int(o, "a", (int)m->a);
 	ig_json_add_int(o, "b", (int)m->b);
+	if (sender(r, m) >= 0)
+		ig_json_add_int(o, "sender", sender(r, m));
 	ig_json_add_str(o, "test", ig_test_name(m->test));
 	json_object_object_add(o, "ok", json_object_new_boolean(m->ok));
 	if (!m->ok)
@@ -149,7 +161,7 @@ json_object *ig_fab_doc(const struct ig_fab_run *r)
 	for (unsigned int i = 0; i < r->n; i++)
 		json_object_array_add(nodes, node_json(r, i));
 	for (size_t i = 0; i < r->k; i++)
-		json_object_array_add(pairs, pair_json(&r->m[i]));
+		json_object_array_add(pairs, pair_json(r, &r->m[i]));
 	ig_json_add(d, "nodes", nodes);
 	ig_json_add(d, "pairs", pairs);
 	return d;
@@ -191,9 +203,11 @@ static void text_pair(FILE *f, const struct ig_fab_run *r,
 		      const struct ig_fab_meas *m)
 {
 	const struct ig_fab_meas *o = other(r, m);
+	bool back = sender(r, m) == (int)m->b; /* -R: b sent */
 
-	fprintf(f, "  round %u  %s -> %s  ", m->round, r->info[m->a].host,
-		r->info[m->b].host);
+	fprintf(f, "  round %u  %s -> %s  ", m->round,
+		r->info[back ? m->b : m->a].host,
+		r->info[back ? m->a : m->b].host);
 	text_figure(f, r, m);
 	if (m->retested && m->retest_ok)
 		fprintf(f,

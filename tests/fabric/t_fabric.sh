@@ -9,8 +9,8 @@
 #   text names it first, the flagged measurements were measured again,
 #   --baseline of the clean run: exit 1, node 3's regression named;
 #   --plot writes an SVG; an unreadable --baseline: exit 3;
-# - ring --rounds 2, bisection (both directions) and incast: the pairs
-#   each pattern makes;
+# - ring --rounds 2, bisection (both directions; and -R, where b sends)
+#   and incast: the pairs each pattern makes;
 # - a rank whose server wedges (IBGAP_FAULT hang): its pair fails with
 #   the error named, the rest of the fabric is measured;
 # - mpirun killed after round 2: the file of -o holds the rounds done.
@@ -151,6 +151,11 @@ got=$(jqc "$TMP/bisect.json" '[.pairs[] | [.a, .b]] | sort')
 [[ $got == '[[0,3],[1,4],[2,5],[3,0],[4,1],[5,2]]' ]] &&
 	pass "bisection --both-directions: 0-3 1-4 2-5 and back" ||
 	fail "bisection: $got"
+fab 0 rev "${QUICK[@]}" --pattern bisection -R -o "$TMP/rev.json"
+got=$(jqc "$TMP/rev.json" '[.pairs[] | [.a, .b, .sender, .ok]] | sort')
+[[ $got == '[[0,3,3,true],[1,4,4,true],[2,5,5,true]]' ]] &&
+	pass "bisection -R: each pair's b sends (its server), all ok" ||
+	fail "bisection -R: $got"
 fab 0 incast "${QUICK[@]}" --pattern incast --root 4 -o "$TMP/incast.json"
 got=$(jqc "$TMP/incast.json" '[.pairs[] | select(.ok) | [.a, .b]] | sort')
 [[ $got == '[[0,4],[1,4],[2,4],[3,4],[5,4]]' ]] &&

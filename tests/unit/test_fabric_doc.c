@@ -271,6 +271,35 @@ START_TEST(test_text_verbs)
 }
 END_TEST
 
+/* -R: b's server sent; the text names the sender first, the JSON says
+ * sender = b for bandwidth tests and nothing for latency ones. */
+START_TEST(test_reverse)
+{
+	struct fixture f;
+	char *buf = NULL;
+	size_t len = 0;
+	json_object *d, *p;
+	int v = -1;
+	FILE *m;
+
+	fixture(&f, 1);
+	f.o.p.reverse = 1;
+	m = open_memstream(&buf, &len);
+	ig_fab_text(m, &f.r);
+	fclose(m);
+	ck_assert_msg(strstr(buf, "node3 -> node1  tcp_bw 1.00 Gb/s"), "%s",
+		      buf);
+	free(buf);
+	d = ig_fab_doc(&f.r);
+	p = json_object_array_get_idx(ig_json_get_array(d, "pairs"), 0);
+	ck_assert_int_eq(ig_json_get_int(p, "sender", &v), 0);
+	ck_assert_int_eq(v, 1); /* pair 0 -> 1, b sent */
+	p = json_object_array_get_idx(ig_json_get_array(d, "pairs"), 1);
+	ck_assert(!json_object_object_get_ex(p, "sender", NULL));
+	json_object_put(d);
+}
+END_TEST
+
 /* Writes f's document to a temporary file; its path into path. */
 static void save(struct fixture *f, char *path, size_t len)
 {
@@ -332,6 +361,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_doc);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_text_verbs);
+	tcase_add_test(tc, test_reverse);
 	tcase_add_test(tc, test_baseline);
 	suite_add_tcase(s, tc);
 	return s;
