@@ -11,6 +11,7 @@
 #include "common/fail.h"
 #include "common/testopt.h"
 #include "fab.h"
+#include "report/plot.h"
 
 enum {
 	OPT_PATTERN = IG_OPT_NEXT,
@@ -141,16 +142,14 @@ static int format_opt(const char *arg, struct ig_fab_opts *o, char *err,
 	return 0;
 }
 
+/* the same names as ibgap client's --plot (report/plot.h) */
 static int plot_opt(const char *arg, struct ig_fab_opts *o, char *err,
 		    size_t errlen)
 {
-	size_t l = strlen(arg);
+	int ret = ig_plot_format(arg, err, errlen);
 
-	if (l < 5 ||
-	    (strcmp(arg + l - 4, ".svg") && strcmp(arg + l - 4, ".png")))
-		return ig_fail(-EINVAL, err, errlen,
-			       "--plot: '%s' does not end in .svg or .png",
-			       arg);
+	if (ret < 0)
+		return ret;
 	o->plot = arg;
 	return 0;
 }

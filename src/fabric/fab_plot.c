@@ -119,7 +119,7 @@ int ig_fab_plot(const struct ig_fab_run *r, const char *path, char *err,
 	double cell = PANEL / r->n > CELL_MAX ? CELL_MAX : PANEL / r->n;
 	double w = 2 * MARGIN + GAP + 2 * r->n * cell;
 	double h = 2 * MARGIN + r->n * cell;
-	bool svg = strstr(path, ".svg") == path + strlen(path) - 4;
+	bool svg = ig_plot_format(path, err, errlen) == IG_PLOT_SVG;
 	cairo_surface_t *s;
 	cairo_t *cr;
 	int ret = 0;

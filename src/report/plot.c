@@ -19,11 +19,6 @@
 #include "plot.h"
 #include "plot_int.h"
 
-enum plot_fmt {
-	PLOT_SVG,
-	PLOT_PNG,
-};
-
 struct sink {
 	FILE *f;
 	int err; /* errno of the first failed write */
@@ -40,12 +35,12 @@ static bool has_ext(const char *path, const char *ext)
 	return n > e && !strcasecmp(base + n - e, ext);
 }
 
-static int plot_fmt(const char *path, char *err, size_t errlen)
+int ig_plot_format(const char *path, char *err, size_t errlen)
 {
 	if (path && has_ext(path, ".svg"))
-		return PLOT_SVG;
+		return IG_PLOT_SVG;
 	if (path && has_ext(path, ".png"))
-		return PLOT_PNG;
+		return IG_PLOT_PNG;
 	snprintf(err, errlen, "--plot: '%s' must end in .svg or .png",
 		 path ? path : "(null)");
 	return -EINVAL;
@@ -142,7 +137,7 @@ static int plot_out(struct sink *s, int fmt, const char *path,
 {
 	cairo_status_t st;
 
-	st = fmt == PLOT_SVG ? write_svg(s, f) : write_png(s, f);
+	st = fmt == IG_PLOT_SVG ? write_svg(s, f) : write_png(s, f);
 	if (st == CAIRO_STATUS_SUCCESS && fflush(s->f))
 		s->err = errno;
 	if (st == CAIRO_STATUS_SUCCESS && !s->err)
@@ -186,7 +181,7 @@ int ig_plot_write(const char *path, const struct ig_result *res, size_t n,
 	struct ig_plot_fig f;
 	int fmt, ret;
 
-	fmt = plot_fmt(path, err, errlen);
+	fmt = ig_plot_format(path, err, errlen);
 	if (fmt < 0)
 		return fmt;
 	if (!res && n) {

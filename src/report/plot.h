@@ -25,6 +25,11 @@
 int ig_plot_write(const char *path, const struct ig_result *res, size_t n,
 		  char *err, size_t errlen);
 
+/* --plot's file format, from the name's extension (.svg or .png, any
+ * case, after a stem); -EINVAL with the one line above otherwise. */
+enum ig_plot_format { IG_PLOT_SVG, IG_PLOT_PNG };
+int ig_plot_format(const char *path, char *err, size_t errlen);
+
 /* After a figure drawn with cairo's text API, when no cairo object is
  * alive: ASan builds drop cairo's and fontconfig's font caches (else
  * LeakSanitizer reports part of them); other builds keep them. */

@@ -47,7 +47,7 @@ static const struct {
 	{ "--lat-tol 0.5", "--lat-tol: '0.5' is not a number from 1 to 1000" },
 	{ "--format csv", "--format: 'csv' is not a format: allowed text, "
 			  "json" },
-	{ "--plot x.gif", "--plot: 'x.gif' does not end in .svg or .png" },
+	{ "--plot x.gif", "--plot: 'x.gif' must end in .svg or .png" },
 	{ "-t foo", "-t: unknown test 'foo'" },
 	{ "-D 0", "-D: '0' is out of range" },
 	{ "-p 70000", "-p: '70000' is not a whole number from 1 to 65535" },
