@@ -266,18 +266,6 @@ static void doctors(struct state *s)
 	s->run.nfind = all ? f->n : 0;
 }
 
-static double median_ms(double *v, unsigned int n)
-{
-	for (unsigned int i = 1; i < n; i++)
-		for (unsigned int j = i; j && v[j - 1] > v[j]; j--) {
-			double t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n ? v[n / 2] : 0;
-}
-
 static int rank0_alloc(struct state *s)
 {
 	struct ig_fab_run *r = &s->run;
@@ -340,7 +328,7 @@ static int finish(struct state *s)
 	char err[512];
 	int ret = 0, reg;
 
-	s->run.round_overhead_ms = median_ms(s->overhead, s->nover);
+	s->run.round_overhead_ms = ig_fab_median(s->overhead, s->nover);
 	outliers(s);
 	if (ig_fab_write(&s->run, stdout))
 		ret = 1;

@@ -41,6 +41,12 @@ static double median_sorted(const double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double ig_fab_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return median_sorted(v, n);
+}
+
 /* Whether figure x of test t is within the tolerances of median med
  * (always, when there is no median). */
 static bool within(enum ig_test t, double x, double med,
@@ -67,8 +73,7 @@ static void test_medians(const struct ig_fab_meas *m, size_t k, double *v,
 			    !isnan(x))
 				v[nv++] = x;
 		}
-		qsort(v, nv, sizeof(*v), cmp_double);
-		medians[t] = median_sorted(v, nv);
+		medians[t] = ig_fab_median(v, nv);
 	}
 }
 

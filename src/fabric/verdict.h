@@ -121,4 +121,9 @@ unsigned int ig_fab_outliers(const char *const *values, unsigned int n,
 /* One line for people ("unknown" for a bad value). */
 const char *ig_fab_cause_text(enum ig_fab_cause c);
 
+/* The median of v[0..n), which it sorts (the mean of the middle two for
+ * an even n; 0 when n is 0): the verdicts' medians, and the report's
+ * round overhead. */
+double ig_fab_median(double *v, size_t n);
+
 #endif
