@@ -111,10 +111,14 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r);
 /* Writes the report (text or JSON as o says) to o->outfile, replaced
  * atomically, or to f when there is none; 0 or -errno. */
 int ig_fab_write(const struct ig_fab_run *r, FILE *f);
-/* --baseline: the regressions of r against the document in path, one
- * line each to f; returns their number, or -1 after one line in err. */
-int ig_fab_baseline_cmp(const struct ig_fab_run *r, const char *path,
-			double tol_pct, FILE *f, char *err, size_t errlen);
+/* --baseline: reads and checks the "ibgap-fabric/1" document in path
+ * (before any test runs); 0, or -EINVAL with one line in err. */
+int ig_fab_baseline_load(const char *path, json_object **doc, char *err,
+			 size_t errlen);
+/* The regressions of r against doc (loaded from path), one line each to
+ * f, and a last line; returns their number. */
+int ig_fab_baseline_cmp(const struct ig_fab_run *r, json_object *doc,
+			const char *path, double tol_pct, FILE *f);
 /* The fingerprint keys compared for outliers, and node i's value. */
 #define IG_FAB_NFPKEYS 7
 extern const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS];

@@ -137,7 +137,8 @@ static void one_node(struct cmp *c, json_object *o)
 	}
 }
 
-static int load(const char *path, json_object **doc, char *err, size_t errlen)
+int ig_fab_baseline_load(const char *path, json_object **doc, char *err,
+			 size_t errlen)
 {
 	const char *schema;
 	char *buf;
@@ -161,14 +162,12 @@ static int load(const char *path, json_object **doc, char *err, size_t errlen)
 	return 0;
 }
 
-int ig_fab_baseline_cmp(const struct ig_fab_run *r, const char *path,
-			double tol_pct, FILE *f, char *err, size_t errlen)
+int ig_fab_baseline_cmp(const struct ig_fab_run *r, json_object *doc,
+			const char *path, double tol_pct, FILE *f)
 {
 	struct cmp c = { .r = r, .tol = tol_pct / 100, .f = f };
-	json_object *doc = NULL, *pairs;
+	json_object *pairs;
 
-	if (load(path, &doc, err, errlen))
-		return -1;
 	c.old_nodes = ig_json_get_array(doc, "nodes");
 	pairs = ig_json_get_array(doc, "pairs");
 	for (size_t i = 0; pairs && i < json_object_array_length(pairs); i++)
@@ -178,6 +177,5 @@ int ig_fab_baseline_cmp(const struct ig_fab_run *r, const char *path,
 		one_node(&c, json_object_array_get_idx(c.old_nodes, i));
 	fprintf(f, "baseline %s: %d regression(s) beyond %.1f%%\n", path,
 		c.nreg, tol_pct);
-	json_object_put(doc);
 	return c.nreg;
 }

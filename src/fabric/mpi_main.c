@@ -68,20 +68,18 @@ static void srv_stop(struct ig_fab *f)
 	ig_server_free(f->srv.srv);
 }
 
-/* Rank 0: --baseline can be read, before any time is spent on tests. */
-static int baseline_readable(const struct ig_fab *f)
+/* Rank 0: --baseline read and checked, before any time is spent on
+ * tests; kept for the comparison at the end.  0, or 1 after one line. */
+static int load_baseline(struct ig_fab *f)
 {
-	FILE *b;
+	char err[512];
 
 	if (f->me || !f->o.baseline)
 		return 0;
-	b = fopen(f->o.baseline, "r");
-	if (b) {
-		fclose(b);
+	if (!ig_fab_baseline_load(f->o.baseline, &f->baseline, err,
+				  sizeof(err)))
 		return 0;
-	}
-	fprintf(stderr, "ibgap-fabric: --baseline: cannot read '%s': %s\n",
-		f->o.baseline, strerror(errno));
+	fprintf(stderr, "ibgap-fabric: %s\n", err);
 	return 1;
 }
 
@@ -113,7 +111,7 @@ static int options(struct ig_fab *f, int argc, char **argv)
 		fprintf(stderr, "ibgap-fabric: %s\n", err);
 	if (ret)
 		return 2;
-	ret = baseline_readable(f);
+	ret = load_baseline(f);
 	MPI_Bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	return ret ? 3 : -1;
 }
@@ -173,6 +171,7 @@ int main(int argc, char **argv)
 		srv_stop(&f);
 	}
 	free(f.info);
+	json_object_put(f.baseline);
 	MPI_Finalize();
 	return ret;
 }

@@ -26,12 +26,13 @@ struct ig_fab {
 		volatile sig_atomic_t quit;
 	} srv;
 	bool srv_up;
+	json_object *baseline; /* rank 0: --baseline's document, or NULL */
 };
 
 /* The rounds, the retests, the verdicts, the doctor on the nodes whose
  * TCP is low, the report (rank 0); every rank calls it.  Returns the exit
- * status: 0, 1 after a regression against --baseline or a failed write,
- * 3 for an unreadable --baseline. */
+ * status: 0, 1 after a regression against --baseline or a failed
+ * write. */
 int ig_fab_mpi_run(struct ig_fab *f);
 
 #endif

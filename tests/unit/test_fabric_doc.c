@@ -320,15 +320,17 @@ START_TEST(test_baseline)
 {
 	struct fixture old, now;
 	char path[64], err[256], *buf = NULL;
+	json_object *doc = NULL;
 	size_t len = 0;
 	FILE *m;
 	int n;
 
 	fixture(&old, 10); /* all fast */
 	save(&old, path, sizeof(path));
+	ck_assert_int_eq(ig_fab_baseline_load(path, &doc, err, sizeof(err)), 0);
 	fixture(&now, 1); /* node 3 slow */
 	m = open_memstream(&buf, &len);
-	n = ig_fab_baseline_cmp(&now.r, path, 5, m, err, sizeof(err));
+	n = ig_fab_baseline_cmp(&now.r, doc, path, 5, m);
 	fclose(m);
 	/* three pairs and node 3's median */
 	ck_assert_msg(n == 4, "%d regressions: %s", n, buf);
@@ -339,14 +341,21 @@ START_TEST(test_baseline)
 	free(buf);
 	buf = NULL;
 	m = open_memstream(&buf, &len);
-	ck_assert_int_eq(
-		ig_fab_baseline_cmp(&old.r, path, 5, m, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_fab_baseline_cmp(&old.r, doc, path, 5, m), 0);
 	fclose(m);
 	free(buf);
+	json_object_put(doc);
+	/* a document of another kind, then no file at all */
+	m = fopen(path, "w");
+	fputs("{\"schema\": \"ibgap/1\"}\n", m);
+	fclose(m);
+	ck_assert_int_eq(ig_fab_baseline_load(path, &doc, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "is not an ibgap-fabric/1 document"), "%s",
+		      err);
 	unlink(path);
-	ck_assert_int_eq(ig_fab_baseline_cmp(&now.r, path, 5, stdout, err,
-					     sizeof(err)),
-			 -1);
+	ck_assert_int_eq(ig_fab_baseline_load(path, &doc, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(strstr(err, "--baseline: cannot read"), "%s", err);
 }
 END_TEST
