@@ -14,6 +14,7 @@
 static const char *const xport_names[IG_XPORT_COUNT] = {
 	[IG_XPORT_TCP] = "tcp",
 	[IG_XPORT_VERBS] = "verbs",
+	[IG_XPORT_RSOCKETS] = "rsockets",
 };
 
 static const struct {
@@ -27,6 +28,13 @@ static const struct {
 	[IG_TEST_WRITE_BW] = { "write_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
 	[IG_TEST_SEND_LAT] = { "send_lat", IG_XPORT_VERBS, IG_PATTERN_LAT },
 	[IG_TEST_WRITE_LAT] = { "write_lat", IG_XPORT_VERBS, IG_PATTERN_LAT },
+	[IG_TEST_READ_BW] = { "read_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
+	[IG_TEST_READ_LAT] = { "read_lat", IG_XPORT_VERBS, IG_PATTERN_LAT },
+	[IG_TEST_UD_SEND_BW] = { "ud_send_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
+	[IG_TEST_UD_SEND_LAT] = { "ud_send_lat", IG_XPORT_VERBS,
+				  IG_PATTERN_LAT },
+	[IG_TEST_RS_BW] = { "rs_bw", IG_XPORT_RSOCKETS, IG_PATTERN_BW },
+	[IG_TEST_RS_LAT] = { "rs_lat", IG_XPORT_RSOCKETS, IG_PATTERN_LAT },
 };
 
 const char *ig_test_name(enum ig_test t)
@@ -60,6 +68,17 @@ int ig_test_parse(const char *name)
 		if (!strcmp(name, tests[i].name))
 			return i;
 	return -EINVAL;
+}
+
+void ig_test_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < IG_TEST_COUNT && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      tests[i].name);
 }
 
 void ig_local_opts_default(struct ig_local_opts *l)

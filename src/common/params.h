@@ -33,6 +33,13 @@ enum ig_test {
 	IG_TEST_WRITE_BW,
 	IG_TEST_SEND_LAT,
 	IG_TEST_WRITE_LAT,
+	/* beyond the default six: run with -t NAME or -t all */
+	IG_TEST_READ_BW,
+	IG_TEST_READ_LAT,
+	IG_TEST_UD_SEND_BW,
+	IG_TEST_UD_SEND_LAT,
+	IG_TEST_RS_BW,
+	IG_TEST_RS_LAT,
 	IG_TEST_COUNT
 };
 
@@ -44,6 +51,7 @@ enum ig_test {
 enum ig_xport_id {
 	IG_XPORT_TCP,
 	IG_XPORT_VERBS,
+	IG_XPORT_RSOCKETS, /* the socket engine over librdmacm's rsockets */
 	IG_XPORT_COUNT,
 };
 
@@ -103,10 +111,12 @@ void ig_local_opts_default(struct ig_local_opts *l);
 const char *ig_test_name(enum ig_test t);
 /* Returns the test or -EINVAL. */
 int ig_test_parse(const char *name);
+/* Writes every test's name, comma-separated, into buf (for messages). */
+void ig_test_names(char *buf, size_t len);
 enum ig_pattern ig_test_pattern(enum ig_test t);
 /* The transport that runs test t. */
 enum ig_xport_id ig_test_xport(enum ig_test t);
-/* Its name: "tcp" or "verbs" ("unknown" for no test). */
+/* Its name: "tcp", "verbs" or "rsockets" ("unknown" for no test). */
 const char *ig_test_transport(enum ig_test t);
 
 void ig_params_default(struct ig_params *p);

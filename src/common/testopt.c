@@ -26,12 +26,26 @@ static int parse_tests(const char *arg, struct ig_testopts *o, char *err,
 	     tok = strtok_r(NULL, ",", &save)) {
 		int t = ig_test_parse(tok);
 
-		if (t < 0)
+		if (!strcmp(tok, "all")) {
+			for (t = 0; t < IG_TEST_COUNT; t++)
+				o->tests[t] = t;
+			*o->ntests = IG_TEST_COUNT;
+			if (strcmp(arg, "all"))
+				return ig_fail(-EINVAL, err, errlen,
+					       "-t: 'all' stands alone, not in "
+					       "a list ('%s')",
+					       arg);
+			return 0;
+		}
+		if (t < 0) {
+			char names[IG_TEST_COUNT * 14];
+
+			ig_test_names(names, sizeof(names));
 			return ig_fail(
 				-EINVAL, err, errlen,
-				"-t: unknown test '%s': allowed tcp_bw, tcp_lat, "
-				"send_bw, write_bw, send_lat, write_lat",
-				tok);
+				"-t: unknown test '%s': allowed %s, or all",
+				tok, names);
+		}
 		if (*o->ntests == IG_TEST_COUNT)
 			return ig_fail(-EINVAL, err, errlen,
 				       "-t: more than %d tests in '%s'",

@@ -115,6 +115,22 @@ void ig_stream_rx(struct ig_stream *st, uint64_t n)
 		ig_eng_wake_all(st->s);
 }
 
+void ig_session_stop_rx(struct ig_session *s)
+{
+	atomic_store(&s->rx_stop, 1);
+	ig_eng_wake_all(s);
+}
+
+void ig_stream_park(struct ig_stream *st)
+{
+	struct ig_session *s = st->s;
+
+	pthread_mutex_lock(&s->lock);
+	while (!atomic_load(&s->rx_stop))
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+}
+
 /* A worker failed: every thread stops at its next check. */
 static void session_abort(struct ig_session *s, struct ig_stream *st, int err)
 {
@@ -122,8 +138,7 @@ static void session_abort(struct ig_session *s, struct ig_stream *st, int err)
 	atomic_store(&s->failed, 1);
 	atomic_store(&s->stop_warm, 1);
 	atomic_store(&s->stop, 1);
-	atomic_store(&s->rx_stop, 1);
-	ig_eng_wake_all(s);
+	ig_session_stop_rx(s);
 }
 
 /* Worker: arrive at a meeting point, wait until the session thread says
@@ -146,6 +161,28 @@ void ig_eng_go(struct ig_session *s, unsigned int phase)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* The ops of a transport this build does not have: set-up says so. */
+static int absent_setup(struct ig_session *s)
+{
+	return ig_session_fail(s, ENOPROTOOPT,
+			       "%s: this ibgap was built without the %s "
+			       "transport",
+			       ig_test_name(s->p.test),
+			       ig_test_transport(s->p.test));
+}
+
+static void absent_nop(struct ig_session *s)
+{
+	(void)s;
+}
+
+static const struct ig_xport_ops absent_ops = {
+	.name = "absent",
+	.setup = absent_setup,
+	.stop = absent_nop,
+	.cleanup = absent_nop,
+};
+
 int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
 			const struct ig_xport_ops *ops,
 			const struct ig_params *p, bool server)
@@ -157,7 +194,7 @@ int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
 	s->ctrl = ctrl;
 	s->server = server;
 	s->cpu_root = "/";
-	s->ops = ops;
+	s->ops = ops ? ops : &absent_ops;
 	ig_local_opts_default(&s->local);
 	s->nstreams = p->streams;
 	s->st = calloc(s->nstreams, sizeof(*s->st));

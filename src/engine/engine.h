@@ -94,6 +94,14 @@ int ig_stream_tag_get(const uint8_t *b, uint64_t cookie, unsigned int nstreams);
 
 /* Receiver side: count n bytes received on a stream. */
 void ig_stream_rx(struct ig_stream *st, uint64_t n);
+/*
+ * Receiver with nothing to do (the target of RDMA writes): sleeps until
+ * the session's receivers stop, without waking up in between, so that the
+ * measured interval has no wake-ups of ours beside the sender's work.
+ */
+void ig_stream_park(struct ig_stream *st);
+/* Tells the receivers to stop (and wakes the parked ones). */
+void ig_session_stop_rx(struct ig_session *s);
 
 /*
  * Both take the transports' table x (src/transports/ig_transports).

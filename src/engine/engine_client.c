@@ -281,7 +281,7 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 	}
 	/* --bidir, -R: our receivers run until the server has stopped
 	 * sending */
-	atomic_store(&s.rx_stop, 1);
+	ig_session_stop_rx(&s);
 	s.ops->stop(&s);
 	wret = ig_eng_join_workers(&s);
 	if (!ret && wret && (s.p.bidir || s.p.reverse))

@@ -126,7 +126,7 @@ static void on_last(struct ig_session *s, struct ig_eng_follow *f)
 	/* TCP_INFO before the shutdown */
 	f->info.has = ig_eng_info_end(s, f->info.ti, &f->info.zc);
 	atomic_store(&s->stop, 1);
-	atomic_store(&s->rx_stop, 1);
+	ig_session_stop_rx(s);
 	s->ops->stop(s);
 }
 

@@ -150,7 +150,7 @@ static int serve(struct ig_session *s)
 	if (!ret)
 		ret = s->p.reverse ? drive_client(s) : follow_client(s);
 	atomic_store(&s->stop, 1);
-	atomic_store(&s->rx_stop, 1);
+	ig_session_stop_rx(s);
 	s->ops->stop(s);
 	return ret;
 }

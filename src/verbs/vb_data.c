@@ -268,8 +268,7 @@ int ig_vb_bw_recv(struct ig_stream *st)
 	struct ibv_wc wc[VB_POLL];
 
 	if (st->s->p.test == IG_TEST_WRITE_BW) {
-		while (!atomic_load(&st->s->rx_stop))
-			usleep(1000);
+		ig_stream_park(st);
 		return 0;
 	}
 	while (!atomic_load_explicit(&st->s->rx_stop, memory_order_relaxed)) {

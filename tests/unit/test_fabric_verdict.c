@@ -407,9 +407,12 @@ END_TEST
  */
 
 static const double nominal[IG_TEST_COUNT] = {
-	[IG_TEST_TCP_BW] = 80,	  [IG_TEST_TCP_LAT] = 12,
-	[IG_TEST_SEND_BW] = 96,	  [IG_TEST_WRITE_BW] = 97,
-	[IG_TEST_SEND_LAT] = 2.1, [IG_TEST_WRITE_LAT] = 1.9,
+	[IG_TEST_TCP_BW] = 80,	   [IG_TEST_TCP_LAT] = 12,
+	[IG_TEST_SEND_BW] = 96,	   [IG_TEST_WRITE_BW] = 97,
+	[IG_TEST_SEND_LAT] = 2.1,  [IG_TEST_WRITE_LAT] = 1.9,
+	[IG_TEST_READ_BW] = 95,	   [IG_TEST_READ_LAT] = 2.6,
+	[IG_TEST_UD_SEND_BW] = 90, [IG_TEST_UD_SEND_LAT] = 1.8,
+	[IG_TEST_RS_BW] = 60,	   [IG_TEST_RS_LAT] = 4.5,
 };
 
 /* A fixed spread of +-3% around the nominal figure. */

@@ -180,6 +180,12 @@ static const struct {
 	{ IG_TEST_WRITE_BW, "write_bw", "verbs", IG_PATTERN_BW },
 	{ IG_TEST_SEND_LAT, "send_lat", "verbs", IG_PATTERN_LAT },
 	{ IG_TEST_WRITE_LAT, "write_lat", "verbs", IG_PATTERN_LAT },
+	{ IG_TEST_READ_BW, "read_bw", "verbs", IG_PATTERN_BW },
+	{ IG_TEST_READ_LAT, "read_lat", "verbs", IG_PATTERN_LAT },
+	{ IG_TEST_UD_SEND_BW, "ud_send_bw", "verbs", IG_PATTERN_BW },
+	{ IG_TEST_UD_SEND_LAT, "ud_send_lat", "verbs", IG_PATTERN_LAT },
+	{ IG_TEST_RS_BW, "rs_bw", "rsockets", IG_PATTERN_BW },
+	{ IG_TEST_RS_LAT, "rs_lat", "rsockets", IG_PATTERN_LAT },
 };
 
 START_TEST(test_tests)
@@ -367,7 +373,7 @@ static const struct bad_case bad_cases[] = {
 	{ "reverse 2", set_reverse2, { "reverse" }, 2 },
 	/* names the test; "1" is its size */
 	{ "reverse latency", set_reverse_lat, { "send_lat" }, 1 },
-	{ "test 6", set_test_bad, { "test" }, 6 },
+	{ "test past the last", set_test_bad, { "test" }, IG_TEST_COUNT },
 	{ "test 99", set_test_99, { "test" }, 99 },
 };
 
