@@ -157,7 +157,8 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 		ig_client_fingerprints(&env, res, n);
 		ret = finish(&o, f, &env, res, n, &diag) ? 1 : 0;
 	} else {
-		ret = 1;
+		/* a value the link cannot carry, found at set-up */
+		ret = ret == -IG_EBADVALUE ? 2 : 1;
 	}
 	if (!ret)
 		ret = ig_client_baseline(&o, &env, res, n, old);

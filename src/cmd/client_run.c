@@ -100,13 +100,15 @@ static unsigned int max_runs(const struct ig_client_opts *o)
 	return o->conf_level ? IG_CONF_MAX_DEFAULT : 1;
 }
 
+/* 0, or the engine's -errno (-IG_EBADVALUE: a bad option value). */
 static int one_run(struct plan *pl, const struct ig_params *p,
 		   struct ig_result *r)
 {
 	char err[512];
+	int ret = ig_engine_client(&ig_transports, pl->c, p, &pl->local, r, err,
+				   sizeof(err));
 
-	if (!ig_engine_client(&ig_transports, pl->c, p, &pl->local, r, err,
-			      sizeof(err))) {
+	if (!ret) {
 		r->zc_asked = pl->o->local.zerocopy != IG_ZC_OFF &&
 			      p->test == IG_TEST_TCP_BW;
 		r->zerocopy = r->zc_asked && pl->local.zerocopy == IG_ZC_ON;
@@ -115,7 +117,7 @@ static int one_run(struct plan *pl, const struct ig_params *p,
 	if (pl->tty)
 		fputs("\r\033[K", stderr);
 	fprintf(stderr, "ibgap: %s\n", err);
-	return -1;
+	return ret;
 }
 
 /* One measurement: repeated until --repeat runs are done or, with
@@ -137,9 +139,11 @@ static int measure(struct plan *pl, const struct ig_params *p,
 			return -1;
 		if (k)
 			dst = tmp;
-		if (one_run(pl, p, dst)) {
+		int ret = one_run(pl, p, dst);
+
+		if (ret) {
 			free(tmp);
-			return -1;
+			return ret;
 		}
 		vals[k] = metric(dst, &name);
 		if (k)

@@ -2,6 +2,7 @@
 #ifndef IG_ENGINE_H
 #define IG_ENGINE_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -61,11 +62,24 @@ struct ig_session {
 	atomic_int rx_stop; /* receivers stop (the client's after RESULT) */
 	atomic_int failed;
 
+	/* The transport may drop messages (UD): the driver does not wait
+	 * for every byte to arrive but for the receiver's count to settle
+	 * (IG_DRAIN_MS without progress), and the result counts what the
+	 * receiver got (docs/design.md, "ud_send_bw"). */
+	bool lossy;
+
 	/* what the transport reports about itself */
 	uint64_t window_snd, window_rcv;
 	struct ig_xinfo xinfo; /* the transport fills it (verbs) */
 	char warning[256];
 };
+
+/* A set-up error that is the user's bad option value, one the link
+ * cannot carry (ud: -s above the path MTU): the client exits 2. */
+#define IG_EBADVALUE EDOM
+/* lossy: the receiver's count has settled after this long without
+ * progress */
+#define IG_DRAIN_MS 200
 
 /* Records the session's first error line; returns -err. */
 int ig_session_fail(struct ig_session *s, int err, const char *fmt, ...)

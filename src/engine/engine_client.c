@@ -204,7 +204,10 @@ static int drive_server(struct ig_session *s, struct ig_result *r)
 	if (r->has_lat)
 		fill_clock(s, r);
 	r->partial = ig_eng_interrupted(s);
-	return get_result(s, r);
+	ret = get_result(s, r);
+	if (!ret && s->lossy && r->has_rx_bytes)
+		ig_result_delivered(r, s->p.size);
+	return ret;
 }
 
 /* -R: the server's RESULT carries its figures; ours are the CPU and the
@@ -228,6 +231,8 @@ static int reverse_result(struct ig_session *s, const struct ig_eng_follow *f,
 	ig_eng_totals(r, s->nstreams, s->p.size, ns);
 	r->rx_bytes = f->rx;
 	r->has_rx_bytes = s->p.test != IG_TEST_WRITE_BW;
+	if (s->lossy)
+		ig_result_delivered(r, s->p.size);
 	ig_cpu_usage(&f->c0, &f->c1, r->bytes, &r->cpu_client);
 	take_info(r, &f->info, s->nstreams);
 	/* absent (an older server, verbs): none */

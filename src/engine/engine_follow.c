@@ -25,16 +25,53 @@ static bool all_reached(struct ig_session *s)
 	return true;
 }
 
+/* Bytes our receivers have counted so far, all streams. */
+static uint64_t rx_count(struct ig_session *s)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < s->nstreams; i++)
+		n += atomic_load(&s->st[i].rx_bytes);
+	return n;
+}
+
+static struct timespec abs_ts(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = ns / IG_NSEC_PER_SEC,
+				  .tv_nsec = ns % IG_NSEC_PER_SEC };
+}
+
+/* Lossy (s->lossy, called with s->lock held): true once the count has
+ * not moved for IG_DRAIN_MS; else *until is when to look again. */
+static bool settled(struct ig_session *s, uint64_t *last, uint64_t *since,
+		    uint64_t *until)
+{
+	uint64_t now = ig_now_ns(), n = rx_count(s);
+
+	if (n != *last) {
+		*last = n;
+		*since = now;
+	}
+	*until = *since + IG_DRAIN_MS * IG_NSEC_PER_MSEC;
+	return now >= *until;
+}
+
 static int wait_targets(struct ig_session *s)
 {
 	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
-	struct timespec ts = { .tv_sec = deadline / IG_NSEC_PER_SEC,
-			       .tv_nsec = deadline % IG_NSEC_PER_SEC };
+	uint64_t last = UINT64_MAX, since = 0, until = deadline;
+	struct timespec ts;
 	int ret = 0;
 
 	pthread_mutex_lock(&s->lock);
-	while (!all_reached(s) && !atomic_load(&s->failed) && !ret)
+	while (!all_reached(s) && !atomic_load(&s->failed) && !ret) {
+		if (s->lossy && settled(s, &last, &since, &until))
+			break;
+		ts = abs_ts(until < deadline ? until : deadline);
 		ret = pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+		if (ret == ETIMEDOUT && ig_now_ns() < deadline)
+			ret = 0;
+	}
 	pthread_mutex_unlock(&s->lock);
 	for (unsigned int i = 0; i < s->nstreams; i++)
 		atomic_store(&s->st[i].rx_target, UINT64_MAX);
@@ -52,7 +89,7 @@ static int wait_targets(struct ig_session *s)
 }
 
 /* SYNC: the driver asks us to confirm a byte count per stream; *sum is
- * their total. */
+ * their total (lossy: what arrived of it). */
 static int on_sync(struct ig_session *s, json_object *o, uint64_t *sum)
 {
 	json_object *a;
@@ -76,6 +113,8 @@ static int on_sync(struct ig_session *s, json_object *o, uint64_t *sum)
 		*sum += json_object_get_uint64(e);
 	}
 	ret = wait_targets(s);
+	if (s->lossy)
+		*sum = rx_count(s);
 	if (!ret)
 		ret = ig_ctrl_send(s->ctrl, IG_MSG_SYNCED, NULL);
 	return ret;
@@ -89,16 +128,6 @@ static uint64_t reverse_count(struct ig_session *s)
 	for (unsigned int i = 0; i < s->nstreams; i++)
 		n += atomic_load_explicit(&s->st[i].tx_pub,
 					  memory_order_relaxed);
-	return n;
-}
-
-/* Bytes our receivers have counted so far, all streams. */
-static uint64_t rx_count(struct ig_session *s)
-{
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; i < s->nstreams; i++)
-		n += atomic_load(&s->st[i].rx_bytes);
 	return n;
 }
 

@@ -46,9 +46,33 @@ static void tcpinfo_pool(struct ig_tcpinfo *acc, const struct ig_tcpinfo *r,
 	}
 }
 
+/* bw_gbps, msg_rate and loss_rate from the counts */
+static void rates(struct ig_result *r)
+{
+	if (r->seconds > 0) {
+		r->bw_gbps = (double)r->bytes * 8 / r->seconds / 1e9;
+		r->msg_rate = (double)r->iterations / r->seconds;
+	}
+	r->loss_rate = r->sent ? (double)r->lost / (double)r->sent : 0;
+}
+
+void ig_result_delivered(struct ig_result *r, uint64_t size)
+{
+	uint64_t got = size ? r->rx_bytes / size : 0;
+
+	r->lossy = true;
+	r->sent = r->iterations;
+	r->lost = r->sent > got ? r->sent - got : 0;
+	r->iterations = got;
+	r->bytes = got * size;
+	rates(r);
+}
+
 void ig_result_pool(struct ig_result *acc, const struct ig_result *r)
 {
 	acc->iterations += r->iterations;
+	acc->sent += r->sent;
+	acc->lost += r->lost;
 	acc->bytes += r->bytes;
 	acc->seconds += r->seconds;
 	ig_hist_merge(&acc->lat, &r->lat);
@@ -76,10 +100,7 @@ void ig_result_pool_end(struct ig_result *acc, unsigned int k)
 {
 	if (k < 2)
 		return;
-	if (acc->seconds > 0) {
-		acc->bw_gbps = (double)acc->bytes * 8 / acc->seconds / 1e9;
-		acc->msg_rate = (double)acc->iterations / acc->seconds;
-	}
+	rates(acc);
 	cpu_avg(&acc->cpu_client, k);
 	if (acc->has_cpu_server)
 		cpu_avg(&acc->cpu_server, k);

@@ -50,6 +50,11 @@ struct ig_result {
 	double rev_seconds;  /* on the server's clock */
 	bool has_rx_bytes;   /* the receiver counted (not write_bw) */
 	uint64_t rx_bytes;   /* received in its BEGIN..END interval */
+	/* lossy (ud_send_bw): iterations and bytes are what the receiver
+	 * got (rx_bytes); sent = iterations + lost */
+	bool lossy;
+	uint64_t sent, lost;
+	double loss_rate;     /* lost / sent, 0 to 1 */
 	struct ig_repeat rep; /* rep.n > 1: pooled over rep.n runs */
 	uint64_t stream_msgs[IG_MAX_STREAMS]; /* per stream, measured */
 	bool has_fp_server;
@@ -74,5 +79,13 @@ struct ig_result {
  */
 void ig_result_pool(struct ig_result *acc, const struct ig_result *r);
 void ig_result_pool_end(struct ig_result *acc, unsigned int k);
+
+/*
+ * A lossy test (ud_send_bw): r holds the sender's counts and rx_bytes
+ * what the receiver got of them; the delivered messages (rx_bytes /
+ * size) become iterations, bytes and the rates, sent keeps the sender's
+ * count and lost = sent - delivered (0 when more arrived).
+ */
+void ig_result_delivered(struct ig_result *r, uint64_t size);
 
 #endif

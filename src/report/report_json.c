@@ -129,6 +129,15 @@ static json_object *bidir_json(const struct ig_result *r)
 	return o;
 }
 
+/* ud_send_bw: what the sender sent, what of it never arrived (sent =
+ * iterations + lost), and the share lost (0 to 1). */
+static int lossy_json(json_object *o, const struct ig_result *r)
+{
+	return ig_json_add_u64(o, "sent", r->sent) ||
+	       ig_json_add_u64(o, "lost", r->lost) ||
+	       ig_json_add_double(o, "loss_rate", r->loss_rate);
+}
+
 static json_object *repeat_json(const struct ig_repeat *p)
 {
 	json_object *o = json_object_new_object();
@@ -167,6 +176,7 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    ig_json_add_double(o, "seconds", r->seconds) ||
 	    ig_json_add_u64(o, "bytes", r->bytes) ||
 	    (r->has_rx_bytes && ig_json_add_u64(o, "rx_bytes", r->rx_bytes)) ||
+	    (r->lossy && lossy_json(o, r)) ||
 	    ig_json_add_double(o, "bw_gbps", r->bw_gbps) ||
 	    ig_json_add_double(o, "msg_rate", r->msg_rate) ||
 	    (r->has_lat && ig_json_add(o, "lat_us", lat_to_json(r))) ||

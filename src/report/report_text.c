@@ -83,14 +83,19 @@ static void print_cells(FILE *f, char cell[NCOL][CELL_LEN], bool win,
 }
 
 /* After a TCP row: "  retrans N" (the measured interval's, every stream,
- * both sides) and " zerocopy" when its sender used MSG_ZEROCOPY. */
-static const char *tcp_suffix(const struct ig_result *r, char *buf, size_t len)
+ * both sides) and " zerocopy" when its sender used MSG_ZEROCOPY; after a
+ * lossy one (ud_send_bw): "  lost N of M (P%)". */
+static const char *row_suffix(const struct ig_result *r, char *buf, size_t len)
 {
 	buf[0] = 0;
 	if (r->has_tcpinfo || r->has_tcpinfo_server)
 		snprintf(buf, len, "  retrans %" PRIu64, ig_rep_retrans(r));
 	if (r->zerocopy)
 		snprintf(buf + strlen(buf), len - strlen(buf), " zerocopy");
+	if (r->lossy)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 "  lost %" PRIu64 " of %" PRIu64 " (%.3g%%)", r->lost,
+			 r->sent, r->loss_rate * 100);
 	return buf;
 }
 
@@ -147,7 +152,7 @@ static void text_row(FILE *f, const struct ig_result *r, bool win)
 {
 	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
 	bool sv = r->has_cpu_server;
-	char cell[NCOL][CELL_LEN], sfx[48];
+	char cell[NCOL][CELL_LEN], sfx[96];
 	struct ig_rep_lat lv;
 
 	ig_rep_lat_view(r, &lv);
@@ -170,7 +175,7 @@ static void text_row(FILE *f, const struct ig_result *r, bool win)
 	cell_num(cell[C_CPU_SV], sv, 1, cs->total_pct);
 	demand_cell(cell[C_DEM_CL], r, cc, true);
 	demand_cell(cell[C_DEM_SV], r, cs, sv);
-	print_cells(f, cell, win, tcp_suffix(r, sfx, sizeof(sfx)));
+	print_cells(f, cell, win, row_suffix(r, sfx, sizeof(sfx)));
 }
 
 static const char *or_dash(const char *s)

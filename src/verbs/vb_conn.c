@@ -18,8 +18,8 @@
 #include "verbs_int.h"
 
 /* Next rdma_cm event before the deadline; the caller acks it. */
-static int get_event(struct ig_session *s, uint64_t deadline,
-		     struct rdma_cm_event **ev)
+int ig_vb_cm_event(struct ig_session *s, uint64_t deadline,
+		   struct rdma_cm_event **ev)
 {
 	struct vb_session *vb = s->xpriv;
 
@@ -48,7 +48,7 @@ static int expect_event(struct ig_session *s, enum rdma_cm_event_type want,
 			const char *what, uint64_t deadline)
 {
 	struct rdma_cm_event *ev;
-	int ret = get_event(s, deadline, &ev);
+	int ret = ig_vb_cm_event(s, deadline, &ev);
 	enum rdma_cm_event_type got;
 	int status;
 
@@ -129,7 +129,7 @@ int ig_vb_qp_to_rts(struct ig_session *s, struct ig_stream *st)
 	return ret;
 }
 
-static void fill_gid(struct ig_session *s, struct rdma_cm_id *id)
+void ig_vb_fill_gid(struct ig_session *s, struct rdma_cm_id *id)
 {
 	union ibv_gid gid;
 
@@ -140,7 +140,7 @@ static void fill_gid(struct ig_session *s, struct rdma_cm_id *id)
 }
 
 /* First stream: the device rdma_cm chose becomes the session's. */
-static int adopt_device(struct ig_session *s, struct rdma_cm_id *id)
+int ig_vb_adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 {
 	struct vb_session *vb = s->xpriv;
 	int ret;
@@ -176,7 +176,7 @@ static int prepare_stream(struct ig_session *s, struct ig_stream *st,
 	int ret;
 
 	vs->id = id;
-	ret = adopt_device(s, id);
+	ret = ig_vb_adopt_device(s, id);
 	if (!ret)
 		ret = ig_vb_stream_res(s, st);
 	if (!ret)
@@ -198,46 +198,72 @@ static void conn_param(struct rdma_conn_param *cp, uint8_t *priv,
 		.initiator_depth = 1,
 		.retry_count = 7,
 		.rnr_retry_count = 7,
-		.qp_num = vs->qp->qp_num,
+		.qp_num = vs ? vs->qp->qp_num : 0,
 	};
 }
 
 /* ---- server ------------------------------------------------------- */
 
-static int on_request(struct ig_session *s, struct rdma_cm_event *ev)
+static int tagged_stream(struct ig_session *s, const void *priv, size_t len)
 {
 	struct vb_session *vb = s->xpriv;
-	const uint8_t *priv = ev->param.conn.private_data;
-	struct rdma_conn_param cp;
-	struct ig_stream *st;
-	int idx = -1, ret;
+	int idx = -1;
 
-	if (ev->param.conn.private_data_len >= IG_STREAM_TAG_LEN)
+	if (priv && len >= IG_STREAM_TAG_LEN)
 		idx = ig_stream_tag_get(priv, vb->cookie, s->nstreams);
-	if (idx < 0 || ((struct vb_stream *)s->st[idx].priv)->id) {
+	if (idx < 0 || ((struct vb_stream *)s->st[idx].priv)->id)
+		return -1;
+	return idx;
+}
+
+int ig_vb_answer(struct ig_session *s, struct rdma_cm_event *ev,
+		 const void *priv, size_t len, ig_vb_prepare_fn *prep,
+		 struct rdma_conn_param *cp)
+{
+	struct ig_stream *st;
+	int idx, ret;
+
+	idx = tagged_stream(s, priv, len);
+	if (idx < 0) {
 		rdma_reject(ev->id, NULL, 0);
 		return 1; /* not one of ours: destroyed once acked */
 	}
 	st = &s->st[idx];
 	ev->id->context = st;
-	ret = prepare_stream(s, st, ev->id);
-	if (!ret)
-		ret = ig_vb_qp_to_rts(s, st);
+	ret = prep(s, st, ev->id);
 	if (ret) {
 		rdma_reject(ev->id, NULL, 0);
 		return ret;
 	}
-	conn_param(&cp, NULL, st->priv);
-	if (rdma_accept(ev->id, &cp))
+	cp->qp_num = ((struct vb_stream *)st->priv)->qp->qp_num;
+	if (rdma_accept(ev->id, cp))
 		return ig_session_fail(s, errno,
 				       "rdma_accept of stream %u: "
 				       "%s",
 				       st->idx, strerror(errno));
-	fill_gid(s, ev->id);
+	ig_vb_fill_gid(s, ev->id);
 	return 0;
 }
 
-static int accept_all(struct ig_session *s)
+/* RC: resources, receives, then RTR and RTS before the accept. */
+static int prepare_rts(struct ig_session *s, struct ig_stream *st,
+		       struct rdma_cm_id *id)
+{
+	int ret = prepare_stream(s, st, id);
+
+	return ret ? ret : ig_vb_qp_to_rts(s, st);
+}
+
+static int on_request(struct ig_session *s, struct rdma_cm_event *ev)
+{
+	struct rdma_conn_param cp;
+
+	conn_param(&cp, NULL, NULL);
+	return ig_vb_answer(s, ev, ev->param.conn.private_data,
+			    ev->param.conn.private_data_len, prepare_rts, &cp);
+}
+
+int ig_vb_accept_all(struct ig_session *s, ig_vb_request_fn *on_req, bool sidr)
 {
 	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
 	unsigned int up = 0;
@@ -245,14 +271,16 @@ static int accept_all(struct ig_session *s)
 	while (up < s->nstreams) {
 		struct rdma_cm_event *ev;
 		struct rdma_cm_id *stranger = NULL;
-		int ret = get_event(s, deadline, &ev);
+		int ret = ig_vb_cm_event(s, deadline, &ev);
 
 		if (ret)
 			return ret;
-		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
-			ret = on_request(s, ev);
-		else if (ev->event == RDMA_CM_EVENT_ESTABLISHED &&
-			 ev->id->context) {
+		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			ret = on_req(s, ev);
+			if (!ret && sidr)
+				up++;
+		} else if (!sidr && ev->event == RDMA_CM_EVENT_ESTABLISHED &&
+			   ev->id->context) {
 			struct ig_stream *st = ev->id->context;
 
 			((struct vb_stream *)st->priv)->established = true;
@@ -277,7 +305,8 @@ static int accept_all(struct ig_session *s)
 	return 0;
 }
 
-static int listen_rdma(struct ig_session *s, uint16_t *port)
+static int listen_rdma(struct ig_session *s, enum rdma_port_space ps,
+		       uint16_t *port)
 {
 	struct vb_session *vb = s->xpriv;
 	struct sockaddr_storage ss;
@@ -290,7 +319,7 @@ static int listen_rdma(struct ig_session *s, uint16_t *port)
 	ig_sockaddr_unmap(&ss, &sl);
 	((struct sockaddr_in *)&ss)->sin_port = 0;
 	ig_sockaddr_str(&ss, a, sizeof(a));
-	if (rdma_create_id(vb->ec, &vb->listen_id, NULL, RDMA_PS_TCP))
+	if (rdma_create_id(vb->ec, &vb->listen_id, NULL, ps))
 		return ig_session_fail(s, errno, "rdma_create_id: %s",
 				       strerror(errno));
 	if (rdma_bind_addr(vb->listen_id, (struct sockaddr *)&ss))
@@ -306,14 +335,14 @@ static int listen_rdma(struct ig_session *s, uint16_t *port)
 	return 0;
 }
 
-int ig_vb_setup_server(struct ig_session *s)
+int ig_vb_listen(struct ig_session *s, enum rdma_port_space ps)
 {
 	struct vb_session *vb = s->xpriv;
 	json_object *o;
 	uint16_t port = 0;
 	int ret;
 
-	ret = listen_rdma(s, &port);
+	ret = listen_rdma(s, ps, &port);
 	if (ret)
 		return ret;
 	o = json_object_new_object();
@@ -321,27 +350,23 @@ int ig_vb_setup_server(struct ig_session *s)
 	json_object_object_add(o, "cookie", json_object_new_uint64(vb->cookie));
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_XPORT, o);
 	json_object_put(o);
-	if (!ret)
-		ret = accept_all(s);
 	return ret;
+}
+
+int ig_vb_setup_server(struct ig_session *s)
+{
+	int ret = ig_vb_listen(s, RDMA_PS_TCP);
+
+	return ret ? ret : ig_vb_accept_all(s, on_request, false);
 }
 
 /* ---- client ------------------------------------------------------- */
 
-static int connect_one(struct ig_session *s, struct ig_stream *st,
-		       struct sockaddr *dst, const char *a)
+int ig_vb_resolve(struct ig_session *s, struct rdma_cm_id *id,
+		  struct sockaddr *dst, const char *a, uint64_t deadline)
 {
-	struct vb_session *vb = s->xpriv;
-	struct rdma_conn_param cp;
-	struct rdma_cm_id *id;
-	uint8_t priv[IG_STREAM_TAG_LEN];
-	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
 	int ret;
 
-	if (rdma_create_id(vb->ec, &id, st, RDMA_PS_TCP))
-		return ig_session_fail(s, errno, "rdma_create_id: %s",
-				       strerror(errno));
-	((struct vb_stream *)st->priv)->id = id;
 	if (rdma_resolve_addr(id, NULL, dst, (int)s->p.timeout_ms))
 		return ig_session_fail(s, errno,
 				       "rdma_cm cannot resolve %s "
@@ -362,6 +387,24 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 				   "resolving "
 				   "the route",
 				   deadline);
+	return ret;
+}
+
+static int connect_one(struct ig_session *s, struct ig_stream *st,
+		       struct sockaddr *dst, const char *a)
+{
+	struct vb_session *vb = s->xpriv;
+	struct rdma_conn_param cp;
+	struct rdma_cm_id *id;
+	uint8_t priv[IG_STREAM_TAG_LEN];
+	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
+	int ret;
+
+	if (rdma_create_id(vb->ec, &id, st, RDMA_PS_TCP))
+		return ig_session_fail(s, errno, "rdma_create_id: %s",
+				       strerror(errno));
+	((struct vb_stream *)st->priv)->id = id;
+	ret = ig_vb_resolve(s, id, dst, a, deadline);
 	if (!ret)
 		ret = prepare_stream(s, st, id);
 	if (ret)
@@ -382,19 +425,18 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 				      strerror(errno));
 	if (!ret) {
 		((struct vb_stream *)st->priv)->established = true;
-		fill_gid(s, id);
+		ig_vb_fill_gid(s, id);
 	}
 	return ret;
 }
 
-int ig_vb_setup_client(struct ig_session *s)
+int ig_vb_server_addr(struct ig_session *s, struct sockaddr_storage *ss,
+		      char *a, size_t alen)
 {
 	struct vb_session *vb = s->xpriv;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
+	socklen_t sl = sizeof(*ss);
 	uint64_t port;
 	json_object *o;
-	char a[64];
 	int ret;
 
 	ret = ig_ctrl_expect(s->ctrl, IG_MSG_XPORT, &o);
@@ -408,13 +450,24 @@ int ig_vb_setup_client(struct ig_session *s)
 		return ig_session_fail(s, EPROTO,
 				       "server sent no usable "
 				       "rdma_cm port");
-	if (getpeername(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
+	if (getpeername(s->ctrl->fd, (struct sockaddr *)ss, &sl))
 		return ig_session_fail(s, errno, "getpeername: %s",
 				       strerror(errno));
-	ig_sockaddr_unmap(&ss, &sl);
-	ig_sockaddr_str(&ss, a, sizeof(a));
+	ig_sockaddr_unmap(ss, &sl);
+	ig_sockaddr_str(ss, a, alen);
 	*strrchr(a, ':') = 0; /* the host as the user gave it, no port */
-	((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
+	((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
+	return 0;
+}
+
+int ig_vb_setup_client(struct ig_session *s)
+{
+	struct sockaddr_storage ss;
+	char a[64];
+	int ret = ig_vb_server_addr(s, &ss, a, sizeof(a));
+
+	if (ret)
+		return ret;
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		ret = connect_one(s, &s->st[i], (struct sockaddr *)&ss, a);
 		if (ret)

@@ -260,7 +260,8 @@ int ig_vb_bw_flush(struct ig_stream *st)
 	return 0;
 }
 
-/* send_bw receiver: count, repost; write_bw receiver: nothing to do. */
+/* send_bw receiver: count (UD: without the GRH), repost; write_bw
+ * receiver: nothing to do. */
 int ig_vb_bw_recv(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
@@ -286,7 +287,7 @@ int ig_vb_bw_recv(struct ig_stream *st)
 		for (int i = 0; i < ne; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
 				return ig_vb_wc_fail(st, &wc[i]);
-			bytes += wc[i].byte_len;
+			bytes += wc[i].byte_len - vs->grh;
 		}
 		ig_stream_rx(st, bytes);
 		vs->rx_posted -= ne;

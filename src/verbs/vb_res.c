@@ -18,7 +18,7 @@ static int alloc_buf(struct ig_session *s, struct vb_stream *vs)
 	struct vb_session *vb = s->xpriv;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-	vs->buflen = (2 * s->p.size + page - 1) & ~(page - 1);
+	vs->buflen = (2 * s->p.size + vs->grh + page - 1) & ~(page - 1);
 	if (numa_available() >= 0 && vb->numa_node >= 0)
 		vs->buf = numa_alloc_onnode(vs->buflen, vb->numa_node);
 	else if (posix_memalign((void **)&vs->buf, page, vs->buflen))
@@ -56,7 +56,7 @@ static int create_qp(struct ig_session *s, struct vb_stream *vs)
 			.max_recv_sge = 1,
 			.max_inline_data = s->p.inline_size,
 		},
-		.qp_type = IBV_QPT_RC,
+		.qp_type = ig_vb_is_ud(s) ? IBV_QPT_UD : IBV_QPT_RC,
 	};
 
 	vs->qp = ibv_create_qp(vb->pd, &a);
@@ -117,6 +117,7 @@ int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	struct vb_stream *vs = st->priv;
 	int cqe, ret;
 
+	vs->grh = ig_vb_is_ud(s) ? VB_GRH_LEN : 0;
 	vs->rx_depth = s->p.tx_depth + 1 > VB_RX_DEPTH ? s->p.tx_depth + 1
 						       : VB_RX_DEPTH;
 	cqe = (int)(s->p.tx_depth + 16);
@@ -156,7 +157,7 @@ int ig_vb_post_recvs(struct ig_stream *st, uint32_t n)
 {
 	struct vb_stream *vs = st->priv;
 	struct ibv_sge sge = { .addr = (uintptr_t)vs->buf + st->s->p.size,
-			       .length = (uint32_t)st->s->p.size,
+			       .length = (uint32_t)st->s->p.size + vs->grh,
 			       .lkey = vs->mr->lkey };
 	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
 
@@ -175,6 +176,9 @@ int ig_vb_post_recvs(struct ig_stream *st, uint32_t n)
 
 void ig_vb_stream_free(struct vb_stream *vs)
 {
+	if (vs->ah)
+		ibv_destroy_ah(vs->ah);
+	vs->ah = NULL;
 	if (vs->qp)
 		ibv_destroy_qp(vs->qp);
 	if (vs->cq) {

@@ -41,7 +41,13 @@ static int vb_setup(struct ig_session *s)
 				       "%s (is rdma_ucm loaded?)",
 				       strerror(errno));
 	fcntl(vb->ec->fd, F_SETFL, fcntl(vb->ec->fd, F_GETFL) | O_NONBLOCK);
-	ret = s->server ? ig_vb_setup_server(s) : ig_vb_setup_client(s);
+	/* UD drops what finds no receive posted: the engine drains */
+	s->lossy = s->p.test == IG_TEST_UD_SEND_BW;
+	if (ig_vb_is_ud(s))
+		ret = s->server ? ig_vb_ud_setup_server(s)
+				: ig_vb_ud_setup_client(s);
+	else
+		ret = s->server ? ig_vb_setup_server(s) : ig_vb_setup_client(s);
 	if (!ret && vb->access)
 		ret = exchange_mrs(s);
 	return ret;

@@ -19,6 +19,8 @@
  * a long chain of large messages makes rxe defer most of its packets to
  * ksoftirqd (docs/perf-verbs.md); hardware does not care. */
 #define VB_POST_BYTES (64u * 1024)
+/* UD: every receive starts with room for the 40-byte GRH */
+#define VB_GRH_LEN 40u
 
 /* What the peer must know to write into a stream's buffer. */
 struct vb_remote {
@@ -47,6 +49,11 @@ struct vb_stream {
 	uint64_t sends; /* latency: sends so far */
 	uint8_t seq;	/* write_lat: flag value */
 	bool established;
+	/* UD (vb_ud*.c): the peer's address handle, QPN and QKey, our QKey;
+	 * grh: bytes at the head of each receive (VB_GRH_LEN on UD, 0 on RC) */
+	struct ibv_ah *ah;
+	uint32_t rqpn, rqkey, qkey;
+	uint32_t grh;
 	/* --events: a completion channel per CQ, and the events taken but
 	 * not yet acknowledged (ibv_ack_cq_events in batches) */
 	bool events;
@@ -63,6 +70,12 @@ struct vb_session {
 	uint64_t cookie;
 	enum ibv_access_flags access; /* what the peer may do to our MR */
 };
+
+static inline bool ig_vb_is_ud(const struct ig_session *s)
+{
+	return s->p.test == IG_TEST_UD_SEND_BW ||
+	       s->p.test == IG_TEST_UD_SEND_LAT;
+}
 
 /* vb_dev.c */
 int ig_vb_check_devices(struct ig_session *s);
@@ -121,5 +134,47 @@ int ig_vb_lat_pong(struct ig_stream *st);
 int ig_vb_setup_server(struct ig_session *s);
 int ig_vb_setup_client(struct ig_session *s);
 int ig_vb_qp_to_rts(struct ig_session *s, struct ig_stream *st);
+/* Pieces of the set-up that UD (vb_ud_conn.c) shares with RC. */
+int ig_vb_cm_event(struct ig_session *s, uint64_t deadline,
+		   struct rdma_cm_event **ev);
+int ig_vb_adopt_device(struct ig_session *s, struct rdma_cm_id *id);
+void ig_vb_fill_gid(struct ig_session *s, struct rdma_cm_id *id);
+/* Server: an rdma_cm listener in port space ps on the control
+ * connection's address, its port and the cookie sent to the client. */
+int ig_vb_listen(struct ig_session *s, enum rdma_port_space ps);
+/* Handles a CONNECT_REQUEST: 0 accepted, 1 a stranger (rejected, its id
+ * destroyed by the caller once acked), or -errno (said). */
+typedef int ig_vb_request_fn(struct ig_session *s, struct rdma_cm_event *ev);
+/* Server: every stream connected, on_req answering each request; sidr
+ * (UD): a stream is up once accepted (the server sees no ESTABLISHED). */
+int ig_vb_accept_all(struct ig_session *s, ig_vb_request_fn *on_req, bool sidr);
+/* Readies stream st on id (resources, QP states, receives posted). */
+typedef int ig_vb_prepare_fn(struct ig_session *s, struct ig_stream *st,
+			     struct rdma_cm_id *id);
+/* A CONNECT_REQUEST whose private data (priv, len) names a stream of ours
+ * not yet connected: prep readies it and cp (qp_num filled here) accepts
+ * it; anything else is rejected (returns 1, a stranger). */
+int ig_vb_answer(struct ig_session *s, struct rdma_cm_event *ev,
+		 const void *priv, size_t len, ig_vb_prepare_fn *prep,
+		 struct rdma_conn_param *cp);
+/* Client: the server's rdma_cm address from its XPORT message (a: the
+ * host as text, for errors). */
+int ig_vb_server_addr(struct ig_session *s, struct sockaddr_storage *ss,
+		      char *a, size_t alen);
+/* Client: rdma_resolve_addr and _route of id to dst, events awaited. */
+int ig_vb_resolve(struct ig_session *s, struct rdma_cm_id *id,
+		  struct sockaddr *dst, const char *a, uint64_t deadline);
+
+/* vb_ud.c: pure checks and the UD send requests */
+/* 0 when size fits one packet of mtu bytes, else -EINVAL with one line
+ * in err naming the MTU, the device and port. */
+int ig_vb_ud_size_check(uint64_t size, unsigned int mtu, const char *dev,
+			unsigned int port, char *err, size_t errlen);
+/* Every prepared send request addresses the peer (vs->ah, rqpn, rqkey). */
+void ig_vb_ud_address(struct vb_stream *vs);
+
+/* vb_ud_conn.c */
+int ig_vb_ud_setup_server(struct ig_session *s);
+int ig_vb_ud_setup_client(struct ig_session *s);
 
 #endif

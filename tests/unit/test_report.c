@@ -829,6 +829,28 @@ START_TEST(test_tcpinfo_text)
 }
 END_TEST
 
+/* ud_send_bw: the row ends with what was lost of what was sent. */
+START_TEST(test_lossy_text)
+{
+	struct ig_report_env env;
+	struct ig_result r;
+	char *s;
+
+	fill_env(&env);
+	make_bw(&r);
+	r.params.test = IG_TEST_UD_SEND_BW;
+	r.test = "ud_send_bw";
+	r.transport = "verbs";
+	r.lossy = true;
+	r.sent = 1000;
+	r.lost = 100;
+	r.loss_rate = 0.1;
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(strstr(s, "  lost 100 of 1000 (10%)\n"), "%s", s);
+	free(s);
+}
+END_TEST
+
 START_TEST(test_text_sizes)
 {
 	static const struct {
@@ -957,6 +979,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_tcpinfo_json);
 	tcase_add_test(tc, test_tcpinfo_text);
 	tcase_add_test(tc, test_text_sizes);
+	tcase_add_test(tc, test_lossy_text);
 	tcase_add_test(tc, test_text_matrix);
 	suite_add_tcase(s, tc);
 	return s;
