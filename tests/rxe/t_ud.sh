@@ -42,7 +42,10 @@ rx_served 30 bw -t ud_send_bw -s 1024 -D 0.5 --warmup 0.1 --format json
 expect_client_ok bw "ud_send_bw -D 0.5" &&
 	rx_jq "$TMP/bw.out" "ud_send_bw -D 0.5" "$UD_BW_JQ"'
 	doc(["ud_send_bw"]),
-	(.results[] | verbs_ok($dev; 0; 0.5), ud_bw(0))'
+	(.results[] | verbs_ok($dev; 0; 0.5), ud_bw(0))' &&
+	rx_log "ud_send_bw -D 0.5 -s 1024: $(jq -r '.results[0] |
+	"sent \(.sent), received \(.iterations), lost \(.lost) (loss_rate \(.loss_rate)), \(.bw_gbps) Gb/s delivered over \(.seconds) s"' \
+		"$TMP/bw.out")"
 
 rx_client 60 n -t ud_send_bw -s 512 -n 300 -P 2 --warmup 0
 expect_client_ok n "ud_send_bw -n 300 -P 2 (text)" &&
