@@ -61,6 +61,9 @@ void ig_client_plan_params(const struct ig_client_opts *o, unsigned int k,
 	p->size = o->sizes[k / l->nstreams];
 	if (ig_test_pattern(p->test) == IG_PATTERN_LAT && !o->size_given)
 		p->size = IG_DEFAULT_LAT_SIZE;
+	/* UD send at the path MTU, which its set-up finds */
+	if (p->test == IG_TEST_UD_SEND_BW && !o->size_given)
+		p->size = 0;
 }
 
 static void progress(struct plan *pl, const struct ig_params *p,

@@ -193,7 +193,9 @@ static int check_memory(const struct ig_params *p, char *err, size_t errlen)
 static int check_fields(const struct ig_params *p, char *err, size_t errlen)
 {
 	const struct range r[] = {
-		{ p->size, 1, IG_MAX_SIZE, "size" },
+		/* ud_send_bw: 0 is the path MTU (without -s) */
+		{ p->size, p->test == IG_TEST_UD_SEND_BW ? 0 : 1, IG_MAX_SIZE,
+		  "size" },
 		{ p->streams, 1, IG_MAX_STREAMS, "streams" },
 		{ p->warmup_ns, 0, IG_MAX_WARMUP_S * IG_NSEC_PER_SEC,
 		  "warmup (ns)" },

@@ -161,6 +161,7 @@ static int setup(struct ig_session *s, struct ig_result *r)
 		return ret;
 	}
 	ig_fault_point(false, IG_FAULT_SETUP);
+	r->params.size = s->p.size; /* ud_send_bw: 0 became the path MTU */
 	return ready(s, r);
 }
 

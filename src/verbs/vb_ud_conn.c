@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/be.h"
 #include "common/clock.h"
 #include "verbs_int.h"
 
@@ -70,6 +71,13 @@ static int ud_prepare(struct ig_session *s, struct ig_stream *st,
 	ret = ig_vb_adopt_device(s, id);
 	if (ret)
 		return ret;
+	if (!s->p.size && !s->server)
+		s->p.size = (uint64_t)s->xinfo.mtu; /* -s not given */
+	if (!s->p.size)
+		return ig_session_fail(s, EPROTO,
+				       "UD stream %u: the client named no "
+				       "message size",
+				       st->idx);
 	if (ig_vb_ud_size_check(s->p.size, (unsigned int)s->xinfo.mtu,
 				s->xinfo.device, (unsigned int)s->xinfo.port,
 				err, sizeof(err)))
@@ -141,10 +149,20 @@ static int ud_poll_one(struct ig_session *s, struct ig_stream *st,
 
 /* ---- server ------------------------------------------------------- */
 
+/* The client's private data: the stream tag, then the message size (32
+ * bits, big endian: the path MTU when the client's -s was not given). */
+#define UD_PRIV_LEN (IG_STREAM_TAG_LEN + 4)
+
 static int ud_on_request(struct ig_session *s, struct rdma_cm_event *ev)
 {
+	struct vb_session *vb = s->xpriv;
+	const uint8_t *priv = ev->param.ud.private_data;
 	struct rdma_conn_param cp = { 0 };
 
+	if (!s->p.size && priv &&
+	    ev->param.ud.private_data_len >= UD_PRIV_LEN &&
+	    ig_stream_tag_get(priv, vb->cookie, s->nstreams) >= 0)
+		s->p.size = ig_be_get(priv + IG_STREAM_TAG_LEN, 4);
 	return ig_vb_answer(s, ev, ev->param.ud.private_data,
 			    ev->param.ud.private_data_len, ud_prepare, &cp);
 }
@@ -238,7 +256,7 @@ static int ud_connect_one(struct ig_session *s, struct ig_stream *st,
 	struct vb_session *vb = s->xpriv;
 	struct vb_stream *vs = st->priv;
 	struct rdma_conn_param cp = { 0 };
-	uint8_t priv[IG_STREAM_TAG_LEN];
+	uint8_t priv[UD_PRIV_LEN];
 	uint64_t deadline = ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
 	int ret;
 
@@ -251,8 +269,9 @@ static int ud_connect_one(struct ig_session *s, struct ig_stream *st,
 	if (ret)
 		return ret;
 	ig_stream_tag_put(priv, vb->cookie, st->idx);
+	ig_be_put(priv + IG_STREAM_TAG_LEN, s->p.size, 4);
 	cp.private_data = priv;
-	cp.private_data_len = IG_STREAM_TAG_LEN;
+	cp.private_data_len = UD_PRIV_LEN;
 	cp.qp_num = vs->qp->qp_num;
 	if (rdma_connect(vs->id, &cp))
 		return ig_session_fail(s, errno, "rdma_connect (UD) to %s: %s",

@@ -3,7 +3,7 @@
 # from rdma_cm and the client's first datagram).
 #   - -s 8K -t ud_send_bw on rxe's 1024-byte path MTU: exit 2, one line
 #     naming the MTU, the device and port; the server then serves at once;
-#   - ud_send_bw -D at -s 1024 (= the MTU): a positive delivered rate,
+#   - ud_send_bw -D without -s: size = the MTU (1024), a positive delivered rate,
 #     sent = iterations (received) + lost, rx_bytes = bytes, loss_rate =
 #     lost / sent;
 #   - ud_send_bw -n 300 -P 2 (and -R): the sender's count is exactly 600,
@@ -38,12 +38,13 @@ expect_one_line "$TMP/mtu.err" "ud_send_bw -s 8K"
 expect_grep "$TMP/mtu.err" "-s 8192 is more than the path MTU (1024 bytes on $IG_RDMA_DEV port 1)" \
 	"ud_send_bw -s 8K"
 
-rx_served 30 bw -t ud_send_bw -s 1024 -D 0.5 --warmup 0.1 --format json
+rx_served 30 bw -t ud_send_bw -D 0.5 --warmup 0.1 --format json
 expect_client_ok bw "ud_send_bw -D 0.5" &&
 	rx_jq "$TMP/bw.out" "ud_send_bw -D 0.5" "$UD_BW_JQ"'
 	doc(["ud_send_bw"]),
-	(.results[] | verbs_ok($dev; 0; 0.5), ud_bw(0))' &&
-	rx_log "ud_send_bw -D 0.5 -s 1024: $(jq -r '.results[0] |
+	(.results[] | verbs_ok($dev; 0; 0.5), ud_bw(0),
+	 chk(.size == 1024; pre + "size \(.size), want the path MTU 1024"))' &&
+	rx_log "ud_send_bw -D 0.5 (-s the MTU): $(jq -r '.results[0] |
 	"sent \(.sent), received \(.iterations), lost \(.lost) (loss_rate \(.loss_rate)), \(.bw_gbps) Gb/s delivered over \(.seconds) s"' \
 		"$TMP/bw.out")"
 

@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "common/params.h"
 #include "engine/result.h"
 #include "report/report.h"
 #include "verbs/verbs_int.h"
@@ -36,6 +37,39 @@ START_TEST(test_size_check)
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "-s 8192 is more than the path MTU "
 					  "(4096 bytes on mlx5_0 port 2)"));
+}
+END_TEST
+
+/* Without -s, ud_send_bw's size is 0 until set-up makes it the path
+ * MTU; no other test takes 0. */
+START_TEST(test_size_zero)
+{
+	struct ig_params p;
+	char err[200];
+
+	ig_params_default(&p);
+	p.size = 0;
+	ig_params_set_test(&p, IG_TEST_UD_SEND_BW);
+	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), 0);
+	ig_params_set_test(&p, IG_TEST_SEND_BW);
+	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "size 0 is out of range: allowed 1 to 67108864");
+	ig_params_set_test(&p, IG_TEST_UD_SEND_LAT);
+	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_no_bidir)
+{
+	struct ig_params p;
+
+	ig_params_default(&p);
+	p.bidir = 1;
+	ig_params_set_test(&p, IG_TEST_UD_SEND_BW);
+	ck_assert_int_eq(p.bidir, 0);
+	p.bidir = 1;
+	ig_params_set_test(&p, IG_TEST_SEND_BW);
+	ck_assert_int_eq(p.bidir, 1);
 }
 END_TEST
 
@@ -153,6 +187,8 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_size_check);
+	tcase_add_test(tc, test_size_zero);
+	tcase_add_test(tc, test_no_bidir);
 	tcase_add_test(tc, test_delivered);
 	tcase_add_test(tc, test_pool);
 	tcase_add_test(tc, test_json);
