@@ -73,7 +73,10 @@ static void progress(struct plan *pl, const struct ig_params *p,
 
 	if (!pl->tty)
 		return;
-	ig_size_str(p->size, sz, sizeof(sz));
+	if (p->size)
+		ig_size_str(p->size, sz, sizeof(sz));
+	else
+		snprintf(sz, sizeof(sz), "MTU"); /* ud_send_bw without -s */
 	fprintf(stderr, "\r\033[K[%u/%u] %s %s", pl->done + 1, pl->total,
 		ig_test_name(p->test), sz);
 	if (run)
