@@ -346,6 +346,11 @@ static int param_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 			  errlen);
 		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
 		break;
+	case IG_OPT_OUTS:
+		ret = parse_u32("--outs", arg, &p->outs, err, errlen) ||
+		      cap("--outs", arg, p->outs, 0, IG_MAX_OUTS,
+			  "0 (the devices' maximum) to 255", err, errlen);
+		break;
 	case IG_OPT_BIDIR:
 		p->bidir = 1;
 		break;
@@ -376,6 +381,7 @@ int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
 	case IG_OPT_TX_DEPTH:
 	case IG_OPT_CQ_MOD:
 	case IG_OPT_INLINE:
+	case IG_OPT_OUTS:
 	case IG_OPT_BIDIR:
 	case IG_OPT_EVENTS:
 	case 'R':

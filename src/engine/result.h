@@ -20,7 +20,8 @@
  *   seconds    first post -> last delivery confirmation, sender's clock
  *   bw_gbps    bytes * 8 / seconds / 1e9   (Gb/s = 10^9 bit/s)
  *   msg_rate   messages / seconds          (messages per second)
- *   lat        half round trip, nanoseconds, in the histogram
+ *   lat        half round trip (read_lat: the whole read), nanoseconds,
+ *              in the histogram
  */
 struct ig_result {
 	struct ig_params params;

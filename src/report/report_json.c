@@ -160,6 +160,8 @@ json_object *ig_result_to_json(const struct ig_result *r)
 			     ig_params_completion(&r->params))) ||
 	    ig_json_add_u64(o, "size", r->params.size) ||
 	    ig_json_add_u64(o, "streams", r->params.streams) ||
+	    (r->xinfo.outs &&
+	     ig_json_add_u64(o, "outs", (uint64_t)r->xinfo.outs)) ||
 	    (ig_params_direction(&r->params) &&
 	     ig_json_add_str(o, "direction",
 			     ig_params_direction(&r->params))) ||

@@ -110,6 +110,8 @@ static int write_ping(struct ig_stream *st)
 
 int ig_vb_lat_ping(struct ig_stream *st)
 {
+	if (st->s->p.test == IG_TEST_READ_LAT)
+		return ig_vb_read_ping(st);
 	if (st->s->p.test == IG_TEST_WRITE_LAT)
 		return write_ping(st);
 	return send_ping(st);
@@ -164,6 +166,10 @@ static int write_pong(struct ig_stream *st)
 
 int ig_vb_lat_pong(struct ig_stream *st)
 {
+	if (st->s->p.test == IG_TEST_READ_LAT) {
+		ig_stream_park(st); /* read from: nothing to do */
+		return 0;
+	}
 	if (st->s->p.test == IG_TEST_WRITE_LAT)
 		return write_pong(st);
 	return send_pong(st);

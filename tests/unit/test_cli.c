@@ -179,6 +179,37 @@ START_TEST(test_client_short_opts)
 }
 END_TEST
 
+/* --outs: reads in flight for the read tests, 0 (the default) the
+ * devices' maximum, 255 the most rdma_cm carries. */
+START_TEST(test_client_outs)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "-t", "read_bw", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.outs, 0);
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "-t", "read_bw,read_lat",
+				      "--outs", "16", "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.outs, 16);
+	ck_assert_int_eq(o.tests[0], IG_TEST_READ_BW);
+	ck_assert_int_eq(o.tests[1], IG_TEST_READ_LAT);
+	ck_assert_int_eq(client(&a, WORDS("client", "--outs", "255", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.outs, 255);
+	ck_assert_int_eq(client(&a, WORDS("client", "--outs", "0", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.outs, 0);
+}
+END_TEST
+
 /* -R sets reverse and keeps a list with a latency test in it: the latency
  * tests then run as always (client_run clears it per test). */
 START_TEST(test_client_reverse)
@@ -335,6 +366,10 @@ static const struct err_case client_errs[] = {
 	{ { "client", "--window", "2G", "h" }, "2G", "--window" },
 	{ { "client", "--inline", "2000", "h" }, "2000", "inline" },
 	{ { "client", "--cq-mod", "200", "h" }, "200", "cq-mod" },
+	{ { "client", "--outs", "256", "h" }, "256", "--outs" },
+	{ { "client", "--outs", "x", "h" }, "x", "--outs" },
+	{ { "client", "--outs", "-1", "h" }, "-1", "--outs" },
+	{ { "client", "--outs", "4294967296", "h" }, "4294967296", "--outs" },
 	{ { "client", "-n", "1000000001", "h" }, "1000000001", NULL },
 	{ { "client" }, "HOST", NULL },
 	{ { "client", "-s", "1K" }, "HOST", NULL },
@@ -664,6 +699,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_defaults);
 	tcase_add_test(tc, test_client_short_opts);
 	tcase_add_test(tc, test_client_reverse);
+	tcase_add_test(tc, test_client_outs);
 	tcase_add_test(tc, test_client_long_opts);
 	tcase_add_test(tc, test_client_iterations);
 	tcase_add_test(tc, test_client_help);
