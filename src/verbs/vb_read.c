@@ -2,7 +2,8 @@
 /*
  * Verbs RDMA read tests (read_bw, read_lat): what they need beside the
  * write tests' code (vb_res.c builds their requests, vb_setup.c trades
- * the memory keys, vb_data.c runs the bandwidth loop).
+ * the memory keys, vb_data.c runs the bandwidth loop, vb_lat.c read_lat's
+ * round).
  *
  * Read depth (--outs).  rdma_cm's conn_param carries initiator_depth, the
  * reads this side keeps in flight (at most its device's
@@ -130,22 +131,6 @@ void ig_vb_read_window(struct ig_session *s, struct vb_stream *vs)
 		vs->depth = vb->outs;
 	if (vs->mod > vs->depth / 2)
 		vs->mod = vs->depth / 2 ? vs->depth / 2 : 1;
-}
-
-/* read_lat: one read of size bytes, timed by the engine from the post to
- * its completion (the data is then in our memory). */
-int ig_vb_read_ping(struct ig_stream *st)
-{
-	struct vb_stream *vs = st->priv;
-	struct vb_wait w = { .cqs = VB_CQ_SEND };
-	int ret = ig_vb_post_chain(st, 1);
-
-	while (!ret && vs->outstanding) {
-		ret = ig_vb_reap(st);
-		if (!ret)
-			ret = ig_vb_idle(st, &w, "read completion");
-		else if (ret > 0)
-			ret = 0;
-	}
-	return ret;
+	if (s->p.test == IG_TEST_READ_LAT)
+		vs->mod = 1; /* each round waits for its read's completion */
 }

@@ -139,7 +139,6 @@ int ig_vb_read_server_depth(struct ig_session *s,
 			    const struct rdma_conn_param *req);
 /* vs->depth and vs->mod of the test. */
 void ig_vb_read_window(struct ig_session *s, struct vb_stream *vs);
-int ig_vb_read_ping(struct ig_stream *st);
 
 /* vb_conn.c */
 int ig_vb_setup_server(struct ig_session *s);
