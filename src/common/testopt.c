@@ -416,7 +416,7 @@ int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen)
 					ig_test_name(o->tests[i]));
 	}
 	return ig_fail(-EINVAL, err, errlen,
-		       "-R: no bandwidth test in -t %s: -R is for tcp_bw, "
-		       "send_bw and write_bw (a ping-pong has no direction)",
+		       "-R: no bandwidth test in -t %s: -R is for the _bw "
+		       "tests (a ping-pong has no direction)",
 		       list);
 }
