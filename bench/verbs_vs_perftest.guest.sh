@@ -405,9 +405,10 @@ pt_retry() {
 	shift 3
 	for ((i = 1; i <= PT_TRIES; i++)); do
 		echo "$i" >"$RAW/$tag.attempts"
-		# a fresh port for every attempt: no TIME_WAIT clash
-		perftest_run "$tag" $((port + i - 1)) "$@" || return 1
-		if out=$("$parse" "$RAW/$tag.out"); then
+		# a fresh port for every attempt: no TIME_WAIT clash;
+		# ib_read_bw exits 1 on a failed calibration, ib_write_bw 0
+		if perftest_run "$tag" $((port + i - 1)) "$@" &&
+			out=$("$parse" "$RAW/$tag.out"); then
 			echo "$out"
 			return 0
 		fi
