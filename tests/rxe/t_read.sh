@@ -11,7 +11,8 @@
 #   --outs above the devices' maximum: exit 1 with one line naming the
 #   value and the maximum; the server serves the next client (-R) at once.
 #   tests/rxe/rxe-run bash tests/rxe/t_read.sh /abs/path/to/ibgap
-# Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).
+# Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).  28 s in the QEMU guest
+# (plain build, a loaded host); CI runs it in the ASan build (.ci/run).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 rx_init t_read 300 "$@"
 rx_start_server --timeout 10
