@@ -354,6 +354,9 @@ static const struct err_case client_errs[] = {
 	{ { "client", "--window", "1K,x", "h" }, "x", "1K,x" },
 	{ { "client", "--window", "1K,2G", "h" }, "2G", "1K,2G" },
 	{ { "client", "--window", "1K,0", "h" }, "0", "1K,0" },
+	{ { "client", "--window", "default,1K,default", "h" },
+	  "default",
+	  "default,1K,default" },
 	{ { "client", "--window", "64K,65536", "h" }, "65536", "64K,65536" },
 	/* the product: 27 sizes x 4 x 3 = 324 > 256 */
 	{ { "client", "-s", "1:64M", "-P", "1,2,4,8", "--window", "1K,2K,4K",
@@ -573,6 +576,12 @@ START_TEST(test_client_lists)
 	ck_assert_uint_eq(o.lists.nwindows, 1);
 	ck_assert_uint_eq(o.lists.windows[0], 0);
 	ck_assert_uint_eq(ig_client_plan_count(&o), 2);
+	/* "default" in a window list: the kernel's buffers (0), once */
+	client_ok(WORDS("client", "--window", "default,256K", "h"), &o);
+	ck_assert_uint_eq(o.lists.nwindows, 2);
+	ck_assert_uint_eq(o.lists.windows[0], 0);
+	ck_assert_uint_eq(o.lists.windows[1], 262144);
+	ck_assert_uint_eq(o.p.window, 0);
 }
 END_TEST
 
