@@ -106,6 +106,7 @@ static int finish(const struct ig_client_opts *o, FILE *f,
 		fprintf(stderr, "ibgap: out of memory comparing results\n");
 		return ret;
 	}
+	ig_client_diag_ipoib(diag, &cmp);
 	ig_client_diag_top(diag, &cmp, o->p.window);
 	env->findings = diag->f;
 	env->nfindings = diag->nf;

@@ -29,7 +29,8 @@ int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 #define IG_CLIENT_DIAG_MAX 8
 struct ig_client_diag {
 	struct sockaddr_storage peer;
-	bool have_peer;
+	bool peer_known; /* peer holds the server's address */
+	bool have_peer;	 /* and the counters could be read */
 	struct ig_dr_counters c0;
 	struct ig_dr_finding f[IG_CLIENT_DIAG_MAX];
 	size_t nf;
@@ -39,6 +40,8 @@ void ig_client_diag_begin(struct ig_client_diag *d, int fd);
 void ig_client_diag_end(struct ig_client_diag *d);
 void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,
 			uint64_t window);
+/* The IPoIB mode of the path to the server, for the like-for-like pairs. */
+void ig_client_diag_ipoib(const struct ig_client_diag *d, struct ig_compare *c);
 
 /* client_baseline.c */
 void ig_client_fingerprints(struct ig_report_env *env,
