@@ -200,6 +200,39 @@ START_TEST(test_client_reverse)
 }
 END_TEST
 
+/* --also ADDR: the column's name; with -t it needs a tcp test. */
+START_TEST(test_client_also)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "h"), &o, err, sizeof(err)),
+			 0);
+	ck_assert_ptr_null(o.also);
+	ck_assert_int_eq(client(&a, WORDS("client", "--also", "127.0.0.2", "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(o.also, "127.0.0.2");
+	ck_assert_str_eq(o.also_label, "tcp@127.0.0.2");
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "-t", "write_bw,tcp_lat",
+				      "--also", "fe80::1:2:3:4", "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(o.also_label, "tcp@fe80::1:2:3:4");
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "--also",
+				      "ffff:ffff:ffff:ffff:ffff:ffff:255.255."
+				      "255.255",
+				      "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(o.also_label, "tcp@ffff:ffff:ffff:ffff:ffff:ffff:"
+				       "255.255.255.255");
+}
+END_TEST
+
 START_TEST(test_client_long_opts)
 {
 	struct ig_client_opts o;
@@ -367,6 +400,15 @@ static const struct err_case client_errs[] = {
 	{ { "client", "-R", "-t", "send_lat,tcp_lat", "h" },
 	  "send_lat,tcp_lat",
 	  "-R" },
+	/* --also: a numeric address, and a tcp test to run against it */
+	{ { "client", "--also", "eth-host", "h" }, "eth-host", "--also" },
+	{ { "client", "--also", "127.0.0.300", "h" }, "127.0.0.300", "--also" },
+	{ { "client", "--also", "", "h" }, "--also", NULL },
+	{ { "client", "--also", "::1::2", "h" }, "::1::2", "--also" },
+	{ { "client", "--also", "127.0.0.2", "-t", "write_bw", "h" },
+	  "127.0.0.2",
+	  "--also" },
+	{ { "client", "h", "--also" }, "--also", NULL },
 };
 
 #define N_CLIENT_ERRS (sizeof(client_errs) / sizeof(client_errs[0]))
@@ -664,6 +706,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_defaults);
 	tcase_add_test(tc, test_client_short_opts);
 	tcase_add_test(tc, test_client_reverse);
+	tcase_add_test(tc, test_client_also);
 	tcase_add_test(tc, test_client_long_opts);
 	tcase_add_test(tc, test_client_iterations);
 	tcase_add_test(tc, test_client_help);
