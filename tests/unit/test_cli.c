@@ -665,6 +665,49 @@ START_TEST(test_client_plan_order)
 }
 END_TEST
 
+/* --also's plan: the tcp tests of -t only, against ADDR, as the column
+ * tcp@ADDR; when it cannot run, every result of it failed with the
+ * reason, in the plan's order (--zerocopy both: tcp_bw twice). */
+START_TEST(test_client_also_plan)
+{
+	static const struct {
+		enum ig_test test;
+		uint64_t size;
+	} want[] = {
+		{ IG_TEST_TCP_BW, 1024 },  { IG_TEST_TCP_BW, 1024 },
+		{ IG_TEST_TCP_LAT, 1024 }, { IG_TEST_TCP_BW, 2048 },
+		{ IG_TEST_TCP_BW, 2048 },  { IG_TEST_TCP_LAT, 2048 },
+	};
+	struct ig_client_opts o, a;
+	struct ig_result *res = calloc(8, sizeof(*res));
+
+	ck_assert_ptr_nonnull(res);
+	client_ok(WORDS("client", "-t", "write_bw,tcp_bw,send_lat,tcp_lat",
+			"-s", "1K,2K", "--zerocopy", "both", "--also",
+			"127.0.0.2", "h"),
+		  &o);
+	ig_client_also_opts(&o, &a);
+	ck_assert_str_eq(a.host, "127.0.0.2");
+	ck_assert_ptr_null(a.also);
+	ck_assert_str_eq(a.column, "tcp@127.0.0.2");
+	ck_assert_uint_eq(a.ntests, 2);
+	ck_assert_uint_eq(ig_client_plan_count(&a), 6);
+	ig_client_plan_fail(&a, res, "refused");
+	for (unsigned int i = 0; i < 6; i++) {
+		ck_assert_msg(res[i].failed &&
+				      res[i].params.test == want[i].test &&
+				      res[i].params.size == want[i].size &&
+				      !strcmp(res[i].error, "refused"),
+			      "result %u: %s %llu failed %d '%s'", i,
+			      ig_test_name(res[i].params.test),
+			      (unsigned long long)res[i].params.size,
+			      res[i].failed, res[i].error);
+	}
+	ck_assert(!res[6].failed);
+	free(res);
+}
+END_TEST
+
 /* ibgap-fabric's use of the parser (no lists): one value, a list is
  * refused in one line naming it. */
 START_TEST(test_testopt_no_lists)
@@ -717,6 +760,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_host_first);
 	tcase_add_test(tc, test_client_lists);
 	tcase_add_test(tc, test_client_plan_order);
+	tcase_add_test(tc, test_client_also_plan);
 	tcase_add_test(tc, test_testopt_no_lists);
 	suite_add_tcase(s, tc);
 	tcase_add_test(ts, test_server_defaults);
