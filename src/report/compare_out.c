@@ -162,7 +162,7 @@ static const char *lfl(const struct ig_pair *p)
 	return p->like_for_like ? "  like-for-like" : "";
 }
 
-static void text_bw(FILE *f, const struct ig_pair *p)
+static void text_bw(FILE *f, const struct ig_pair *p, int w)
 {
 	char sz[24], pv[16] = "-", pt[16] = "-", cc[32], cs[32];
 	char a[12], b[12], x[12], y[12];
@@ -181,23 +181,23 @@ static void text_bw(FILE *f, const struct ig_pair *p)
 	snprintf(cc, sizeof(cc), "%s/%s", a, b);
 	snprintf(cs, sizeof(cs), "%s/%s", x, y);
 	fprintf(f,
-		"%-9s %6s %10.2f %9.2f %6.2fx %6s %6s %9.3f %9.3f "
+		"%-*s %6s %10.2f %9.2f %6.2fx %6s %6s %9.3f %9.3f "
 		"%15s %15s%s\n",
-		p->r[IG_V]->test, sz, p->bw[0], p->bw[1], p->bw_ratio, pv, pt,
-		p->rate[0] / 1e6, p->rate[1] / 1e6, cc, cs, lfl(p));
+		w, p->r[IG_V]->test, sz, p->bw[0], p->bw[1], p->bw_ratio, pv,
+		pt, p->rate[0] / 1e6, p->rate[1] / 1e6, cc, cs, lfl(p));
 }
 
-static void text_lat(FILE *f, const struct ig_pair *p)
+static void text_lat(FILE *f, const struct ig_pair *p, int w)
 {
 	char sz[24];
 
 	ig_size_str(p->size, sz, sizeof(sz));
 	if (!p->has_p50) {
-		fprintf(f, "%-9s %6s  (too few samples for percentiles)%s\n",
+		fprintf(f, "%-*s %6s  (too few samples for percentiles)%s\n", w,
 			p->r[IG_V]->test, sz, lfl(p));
 		return;
 	}
-	fprintf(f, "%-9s %6s %9.2f %9.2f %+9.2f", p->r[IG_V]->test, sz,
+	fprintf(f, "%-*s %6s %9.2f %9.2f %+9.2f", w, p->r[IG_V]->test, sz,
 		p->p50[0], p->p50[1], p->p50[1] - p->p50[0]);
 	if (p->has_p99)
 		fprintf(f, " %9.2f %9.2f %+9.2f%s\n", p->p99[0], p->p99[1],
@@ -241,7 +241,7 @@ static bool polled(const struct ig_compare *c, const struct ig_pair_group *g)
 	return false;
 }
 
-static void head_bw(FILE *f, const struct ig_pair_group *g)
+static void head_bw(FILE *f, const struct ig_pair_group *g, int w)
 {
 	char h[5][24];
 
@@ -250,15 +250,15 @@ static void head_bw(FILE *f, const struct ig_pair_group *g)
 	snprintf(h[2], sizeof(h[2]), "%s/%s", g->abbr[1], g->abbr[0]);
 	snprintf(h[3], sizeof(h[3]), "%s%%port", g->abbr[0]);
 	snprintf(h[4], sizeof(h[4]), "%s%%port", g->abbr[1]);
-	fprintf(f, "%-9s %6s %10s %9s %7s %6s %6s ", "bandwidth", "size", h[0],
-		h[1], h[2], h[3], h[4]);
+	fprintf(f, "%-*s %6s %10s %9s %7s %6s %6s ", w, "bandwidth", "size",
+		h[0], h[1], h[2], h[3], h[4]);
 	snprintf(h[0], sizeof(h[0]), "%s Mmsg/s", g->abbr[0]);
 	snprintf(h[1], sizeof(h[1]), "%s Mmsg/s", g->abbr[1]);
 	fprintf(f, "%9s %9s %15s %15s\n", h[0], h[1], "client CPU s/GB",
 		"server CPU s/GB");
 }
 
-static void head_lat(FILE *f, const struct ig_pair_group *g)
+static void head_lat(FILE *f, const struct ig_pair_group *g, int w)
 {
 	char h[4][24];
 
@@ -266,7 +266,7 @@ static void head_lat(FILE *f, const struct ig_pair_group *g)
 		snprintf(h[t], sizeof(h[t]), "%s p50", g->side[t]);
 		snprintf(h[2 + t], sizeof(h[2 + t]), "%s p99", g->side[t]);
 	}
-	fprintf(f, "%-9s %6s %9s %9s %9s %9s %9s %9s  (us)\n", "latency",
+	fprintf(f, "%-*s %6s %9s %9s %9s %9s %9s %9s  (us)\n", w, "latency",
 		"size", h[0], h[1], "added", h[2], h[3], "added");
 }
 
@@ -275,9 +275,15 @@ static void text_group(FILE *f, const struct ig_compare *c,
 		       const struct ig_pair_group *g)
 {
 	bool any = false, head = false;
+	int w = 9; /* "bandwidth"; wider for ud_send_bw */
 
-	for (size_t i = 0; i < c->npairs; i++)
-		any |= c->pairs[i].g == g;
+	for (size_t i = 0; i < c->npairs; i++) {
+		if (c->pairs[i].g != g)
+			continue;
+		any = true;
+		if ((int)strlen(c->pairs[i].r[IG_V]->test) > w)
+			w = (int)strlen(c->pairs[i].r[IG_V]->test);
+	}
 	if (!any)
 		return;
 	fprintf(f, "\n%s (%s = %s, %s = %s)\n", g->title, g->abbr[0],
@@ -286,22 +292,24 @@ static void text_group(FILE *f, const struct ig_compare *c,
 		if (c->pairs[i].g != g || c->pairs[i].lat)
 			continue;
 		if (!head)
-			head_bw(f, g);
+			head_bw(f, g, w);
 		head = true;
-		text_bw(f, &c->pairs[i]);
+		text_bw(f, &c->pairs[i], w);
 	}
 	if (head && polled(c, g))
-		fprintf(f, "(verbs busy-polled its completions: its CPU s/GB "
-			   "is a spinning core, not comparable with TCP's; "
-			   "--events gives the fair figure)\n");
+		fprintf(f,
+			"(verbs busy-polled its completions: its CPU s/GB "
+			"is a spinning core, not comparable with %s's; "
+			"--events gives the fair figure)\n",
+			g->label ? g->side[1] : "TCP");
 	head = false;
 	for (size_t i = 0; i < c->npairs; i++) {
 		if (c->pairs[i].g != g || !c->pairs[i].lat)
 			continue;
 		if (!head)
-			head_lat(f, g);
+			head_lat(f, g, w);
 		head = true;
-		text_lat(f, &c->pairs[i]);
+		text_lat(f, &c->pairs[i], w);
 	}
 }
 
