@@ -65,8 +65,11 @@ expect_grep "$TMP/diff.out" "tcp_bw 64K streams 1 bw_gbps" \
 	"diff: the tcp column's line"
 expect_grep "$TMP/diff.out" "0 results only in the old run, 0 only in the new" \
 	"diff: every result paired"
+# (a loaded machine can make a p99 worse by more than any tolerance: the
+# check is the pairing, so exit 1, a regression, is no failure here)
 ig_client 30 again "${RUN[@]}" --baseline "$TMP/base.json" --tolerance 1000
-expect_client_ok again "--also with --baseline of an --also run"
+check "--also with --baseline of an --also run: exit 0 or 1 ($RC)" \
+	test "$RC" -le 1
 expect_grep "$TMP/again.err" "tcp_lat@127.0.0.2 2 streams 1 lat_us.p50" \
 	"--baseline: the tcp@ADDR column compared"
 expect_grep "$TMP/again.err" \
