@@ -28,7 +28,9 @@ TWO_N=200
 TWO_SIZE=4096
 
 # The results of A's runs, whatever tests they hold: transport, counts,
-# arithmetic; for verbs, each side's device and GID its own host's.
+# arithmetic; for verbs, each side's device and GID its own host's; the
+# bytes B's receiving loops counted (rx_bytes: TCP exactly, send_bw
+# within the 128 requests that may be in flight, docs/design.md "Reverse").
 # $n: -n; the IPv4-mapped GID of each host's wire address is the GID
 # rdma_cm picks for it (RoCE v2).
 TWO_JQ='
@@ -43,6 +45,12 @@ def side($s; $dev; $addr):
  result_checks($x; 0),
  chk(.iterations == $n; pre + "iterations \(.iterations | tojson), want \($n)"),
  chk(.size == $size; pre + "size \(.size | tojson), want \($size)"),
+ (if .test == "tcp_bw" then
+	chk(.rx_bytes == .bytes; pre + "rx_bytes \(.rx_bytes | tojson), bytes \(.bytes)")
+  elif .test == "send_bw" then
+	chk(.rx_bytes > 0 and ((.rx_bytes - .bytes) | absv) <= 128 * .size;
+	    pre + "rx_bytes \(.rx_bytes | tojson), bytes \(.bytes) (more than 128 messages apart)")
+  else empty end),
  if $x == "verbs" then
 	if (.device | type) != "object" then pre + "no device object"
 	else side("client"; $dev; $addr), side("server"; $peer_dev; $peer_addr)
