@@ -214,8 +214,13 @@ static int list_value(int c, const char *tok, uint64_t *v, char *err,
 		*v = u;
 		return 0;
 	}
+	if (!strcmp(tok, "default")) {
+		*v = 0; /* the kernel's own buffer sizes, autotuned */
+		return 0;
+	}
 	if (parse_bytes("--window", tok, v, err, errlen) ||
-	    cap("--window", tok, *v, 1, IG_MAX_WINDOW, "1 to 1G", err, errlen))
+	    cap("--window", tok, *v, 1, IG_MAX_WINDOW, "1 to 1G, or default",
+		err, errlen))
 		return -EINVAL;
 	return 0;
 }

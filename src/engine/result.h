@@ -66,6 +66,11 @@ struct ig_result {
 	 * for MSG_ZEROCOPY; zc sums its streams over the measured interval */
 	bool zc_asked, zerocopy;
 	struct ig_zc_stats zc;
+	/* the client's --also column: this measurement did not run or did
+	 * not finish, and why (one line); only params, test and transport
+	 * are then meaningful */
+	bool failed;
+	char error[256];
 };
 
 /*

@@ -36,6 +36,8 @@ void ig_rep_lat_view(const struct ig_result *r, struct ig_rep_lat *lv);
 const char *ig_rep_test(const struct ig_result *r);
 const char *ig_rep_transport(const struct ig_result *r);
 bool ig_rep_has_window(const struct ig_result *r);
+/* --also's column: "@ADDR" of its transport "tcp@ADDR"; "" for others. */
+const char *ig_rep_at(const struct ig_result *r);
 /*
  * The CPU service demand shown for one side (u, present when have):
  * us_per_kib for bandwidth tests, us_per_tr (CPU microseconds per round

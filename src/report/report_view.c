@@ -56,9 +56,17 @@ const char *ig_rep_transport(const struct ig_result *r)
 	return r->transport ? r->transport : ig_test_transport(r->params.test);
 }
 
+const char *ig_rep_at(const struct ig_result *r)
+{
+	const char *at = strchr(ig_rep_transport(r), '@');
+
+	return at ? at : "";
+}
+
 bool ig_rep_has_window(const struct ig_result *r)
 {
-	return r->params.window != 0 || !strcmp(ig_rep_transport(r), "tcp");
+	return r->params.window != 0 ||
+	       ig_test_xport(r->params.test) == IG_XPORT_TCP;
 }
 
 double ig_rep_reverse_gbps(const struct ig_result *r)
