@@ -283,7 +283,7 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 			return ig_cli_fail(
 				err, errlen,
 				"--format: '%s' is not a format: allowed text, "
-				"json, csv",
+				"json, csv, openmetrics",
 				arg);
 		o->format = ret;
 		ret = 0;

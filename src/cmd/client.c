@@ -158,22 +158,31 @@ static void default_tests(struct ig_client_opts *o, const char **note)
 	fprintf(stderr, "ibgap: %s\n", *note);
 }
 
-static int finish(const struct ig_client_opts *o, FILE *f,
-		  struct ig_report_env *env, struct ig_result *res, size_t n,
-		  struct ig_client_diag *diag)
+/* The comparison and the doctor's findings for the report. */
+static int prepare(const struct ig_client_opts *o, struct ig_report_env *env,
+		   struct ig_result *res, size_t n, struct ig_client_diag *diag,
+		   struct ig_compare *cmp)
 {
-	struct ig_compare cmp;
-	int ret = ig_compare_build(res, n, &cmp);
+	int ret = ig_compare_build(res, n, cmp);
 
 	if (ret) {
 		fprintf(stderr, "ibgap: out of memory comparing results\n");
 		return ret;
 	}
-	ig_client_diag_ipoib(diag, &cmp);
-	ig_client_diag_top(diag, &cmp, o->p.window);
+	ig_client_diag_ipoib(diag, cmp);
+	ig_client_diag_top(diag, cmp, o->p.window);
 	env->findings = diag->f;
 	env->nfindings = diag->nf;
-	env->cmp = &cmp;
+	return 0;
+}
+
+static int write_all(const struct ig_client_opts *o, FILE *f,
+		     struct ig_report_env *env, struct ig_result *res, size_t n,
+		     struct ig_compare *cmp)
+{
+	int ret;
+
+	env->cmp = cmp;
 	ret = write_report(f, o, env, res, n);
 	if (!ret && o->plot) {
 		char err[512];
@@ -183,18 +192,41 @@ static int finish(const struct ig_client_opts *o, FILE *f,
 			fprintf(stderr, "ibgap: %s\n", err);
 	}
 	env->cmp = NULL;
-	ig_compare_free(&cmp);
 	return ret;
+}
+
+/* The baseline first (its verdict is in an openmetrics report), then the
+ * report and the plot; *written when the report is whole.  Returns the
+ * exit status (1 also for a regression, with the report written). */
+static int finish(const struct ig_client_opts *o, FILE *f,
+		  struct ig_report_env *env, struct ig_result *res, size_t n,
+		  struct ig_client_diag *diag, json_object *old, bool *written)
+{
+	struct ig_compare cmp;
+	int ret = prepare(o, env, res, n, diag, &cmp), verdict;
+
+	if (ret)
+		return 1;
+	verdict = ig_client_baseline(o, env, res, n, old);
+	if (old) {
+		env->baseline = o->baseline;
+		env->regressed = verdict == 1;
+	}
+	ret = write_all(o, f, env, res, n, &cmp);
+	ig_compare_free(&cmp);
+	*written = !ret;
+	return ret ? 1 : verdict;
 }
 
 static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 {
 	struct ig_client_opts o = *opts, a;
-	struct ig_report_env env = { 0 };
+	struct ig_report_env env = { .peer = opts->host };
 	struct ig_client_diag diag = { 0 };
+	struct ig_client_out out;
 	struct ig_result *res;
 	json_object *old;
-	FILE *f = stdout;
+	bool written = false;
 	size_t n, na = 0;
 	int ret, also = 0;
 
@@ -202,9 +234,7 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 	ret = ig_client_load_baseline(&o, &old);
 	if (ret)
 		return ret;
-	if (o.outfile && !(f = fopen(o.outfile, "w"))) {
-		fprintf(stderr, "ibgap: cannot write -o '%s': %s\n", o.outfile,
-			strerror(errno));
+	if (ig_client_out_open(&out, o.outfile)) {
 		json_object_put(old);
 		return 1;
 	}
@@ -228,12 +258,12 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 			env.note = "interrupted (SIGINT): the last result is "
 				   "partial and the rest did not run";
 		ig_client_fingerprints(&env, res, n);
-		ret = finish(&o, f, &env, res, n, &diag) ? 1 : 0;
+		ret = finish(&o, out.f, &env, res, n, &diag, old, &written);
 	} else {
 		ret = 1;
 	}
-	if (!ret)
-		ret = ig_client_baseline(&o, &env, res, n, old);
+	if (ig_client_out_close(&out, written) && !ret)
+		ret = 1;
 	if (!ret && stopped(&o))
 		ret = 130; /* as a shell reports SIGINT */
 	else if (!ret && also)
@@ -241,8 +271,6 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 			    stands, with the reason) */
 	json_object_put(old);
 	free(res);
-	if (f != stdout)
-		fclose(f);
 	return ret;
 }
 

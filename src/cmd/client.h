@@ -51,6 +51,18 @@ void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,
 /* The IPoIB mode of the path to the server, for the like-for-like pairs. */
 void ig_client_diag_ipoib(const struct ig_client_diag *d, struct ig_compare *c);
 
+/* client_out.c: -o FILE written whole or not at all (stdout without -o) */
+struct ig_client_out {
+	FILE *f;
+	const char *path; /* NULL: stdout */
+	char tmp[4096];
+};
+/* 0, or 1 after one line on stderr. */
+int ig_client_out_open(struct ig_client_out *out, const char *path);
+/* keep: rename the report over path; else remove it.  0, or 1 after one
+ * line on stderr. */
+int ig_client_out_close(struct ig_client_out *out, bool keep);
+
 /* client_baseline.c */
 void ig_client_fingerprints(struct ig_report_env *env,
 			    const struct ig_result *res, size_t n);

@@ -24,6 +24,10 @@ enum {
 /* JSON keys inside "lat_us"; the CSV columns are "lat_<key>_us". */
 extern const char *const ig_rep_lat_keys[LAT_N];
 
+/* The quantile of summary figure i: 0 min, 0.5 p50 ... 1 max; 0 for
+ * mean and stdev (not quantiles: callers skip them). */
+double ig_rep_lat_quantile(int i);
+
 /* Microseconds; has[i] false means absent (never zero-filled). */
 struct ig_rep_lat {
 	bool has[LAT_N];
@@ -77,6 +81,9 @@ int ig_rep_json(FILE *f, const struct ig_report_env *env,
 		const struct ig_result *res, size_t n);
 int ig_rep_text(FILE *f, const struct ig_report_env *env,
 		const struct ig_result *res, size_t n);
+/* report_om.c: OpenMetrics text */
+int ig_rep_om(FILE *f, const struct ig_report_env *env,
+	      const struct ig_result *res, size_t n);
 int ig_rep_csv(FILE *f, const struct ig_report_env *env,
 	       const struct ig_result *res, size_t n);
 

@@ -20,6 +20,15 @@ static const double lat_q[LAT_N] = {
 	[LAT_P999] = 0.999, [LAT_P9999] = 0.9999,
 };
 
+double ig_rep_lat_quantile(int i)
+{
+	if (i == LAT_MIN)
+		return 0;
+	if (i == LAT_MAX)
+		return 1;
+	return i >= 0 && i < LAT_N ? lat_q[i] : 0;
+}
+
 static void lat_set(struct ig_rep_lat *lv, int i, double ns)
 {
 	lv->has[i] = true;
