@@ -21,6 +21,11 @@
 #                             vs perftest t_typical (its median), plus min
 #                             and mean (perftest's t_avg drops the two
 #                             largest samples; ibgap's mean keeps all)
+#   read_bw vs ib_read_bw     (-T read_bw) as write_bw, with both tools'
+#                             default read depth: the device's
+#                             max_qp_rd_atom (ibgap --outs 0, perftest -o)
+#   read_lat vs ib_read_lat   (-T read_lat) as send_lat; both report the
+#                             whole read, not half of it
 #
 # Besides the figures it records, per run, the client's wall/user/system
 # seconds and the rxe port counters (packets, duplicate requests, retries).
@@ -79,7 +84,8 @@ usage: $SELF [options]
                         P+100 on, a new one for every run (default
                         $BASE_PORT)
   -b, --ibgap PATH      ibgap binary (default $IBGAP)
-  -T, --tests LIST      bw, lat or bw,lat (default $TESTS)
+  -T, --tests LIST      comma list of bw (write_bw), lat (send_lat),
+                        read_bw, read_lat (default $TESTS)
       --ibgap-bw-extra ARGS, --perftest-bw-extra ARGS,
       --ibgap-lat-extra ARGS, --perftest-lat-extra ARGS
                         more options (split at spaces) for one tool's runs,
@@ -163,11 +169,8 @@ parse_args() {
 	want_int "-t" "$TX_DEPTH" 1 8192
 	want_int "-Q" "$CQ_MOD" 1 "$TX_DEPTH"
 	want_int "-u" "$QP_TIMEOUT" 0 31
-	want_int "-p" "$BASE_PORT" 1024 $((65535 - 100 - 8 * ROUNDS))
-	case $TESTS in
-	bw | lat | bw,lat | lat,bw) ;;
-	*) die "-T wants bw, lat or bw,lat, not '$TESTS'" ;;
-	esac
+	want_int "-p" "$BASE_PORT" 1024 $((65535 - 100 - 16 * ROUNDS))
+	check_tests
 	[[ -z $STAMP || $STAMP =~ ^[A-Za-z0-9._-]+$ ]] ||
 		die "--stamp wants letters, digits, '.', '_' or '-', not" \
 		    "'$STAMP'"
@@ -175,10 +178,40 @@ parse_args() {
 		"cmake -S . -B build && cmake --build build, or pass -b)"
 }
 
+# The tests -T names: ibgap's test, perftest's tool, and the first of the
+# four perftest ports each round gives it (a fresh one per attempt).
+declare -A T_IBGAP=([bw]=write_bw [lat]=send_lat [read_bw]=read_bw
+	[read_lat]=read_lat)
+declare -A T_PT=([bw]=ib_write_bw [lat]=ib_send_lat [read_bw]=ib_read_bw
+	[read_lat]=ib_read_lat)
+declare -A T_PORT=([bw]=0 [lat]=4 [read_bw]=8 [read_lat]=12)
+
+# -T: known names, each once.
+check_tests() {
+	local t seen=,
+
+	[[ -n $TESTS ]] || die "-T wants a list of tests"
+	for t in ${TESTS//,/ }; do
+		[[ -n ${T_IBGAP[$t]:-} ]] ||
+			die "-T: unknown test '$t' in '$TESTS': allowed bw," \
+			    "lat, read_bw, read_lat"
+		[[ $seen != *,$t,* ]] || die "-T: '$t' twice in '$TESTS'"
+		seen+=$t,
+	done
+}
+
+# bw or lat: how a test of -T is measured and reported.
+kind() {
+	case $1 in
+	bw | read_bw) echo bw ;;
+	*) echo lat ;;
+	esac
+}
+
 need_tools() {
 	local t missing=()
 
-	for t in ib_write_bw ib_send_lat jq ss timeout awk; do
+	for t in "${T_PT[@]}" jq ss timeout awk; do
 		command -v "$t" >/dev/null 2>&1 || missing+=("$t")
 	done
 	((${#missing[@]} == 0)) ||
@@ -293,22 +326,23 @@ ibgap_run() {
 	}
 }
 
-# Prints "bw_gbps seconds".
+# ibgap_bw TAG PORT TEST: prints "bw_gbps seconds".
 ibgap_bw() {
 	# shellcheck disable=SC2086 # extra options are split on purpose
-	ibgap_run "$1" write_bw -s "$BW_BYTES" -n "$BW_ITERS" \
+	ibgap_run "$1" "${T_IBGAP[$3]}" -s "$BW_BYTES" -n "$BW_ITERS" \
 		--tx-depth "$TX_DEPTH" --cq-mod "$CQ_MOD" $IBGAP_BW_EXTRA ||
 		return 1
 	jq -er '.results[0] | "\(.bw_gbps) \(.seconds)"' "$RAW/$1.out"
 }
 
-# Prints "p50 min mean p99" in us (half round trip).
+# ibgap_lat TAG PORT TEST: prints "p50 min mean p99" in us (half round
+# trip; read_lat: the whole read).
 ibgap_lat() {
 	local pin=()
 
 	[[ -n $LAT_PIN ]] && pin=(--cpu "$LAT_PIN")
 	# shellcheck disable=SC2086 # extra options are split on purpose
-	ibgap_run "$1" send_lat -s "$LAT_BYTES" -n "$LAT_ITERS" "${pin[@]}" \
+	ibgap_run "$1" "${T_IBGAP[$3]}" -s "$LAT_BYTES" -n "$LAT_ITERS" "${pin[@]}" \
 		$IBGAP_LAT_EXTRA || return 1
 	echo "  $1: clock $(jq -r '.results[0] |
 		"\(.clock) \(.clock_ghz) \(.warning // "")"' "$RAW/$1.out")" >&2
@@ -371,9 +405,10 @@ pt_retry() {
 	shift 3
 	for ((i = 1; i <= PT_TRIES; i++)); do
 		echo "$i" >"$RAW/$tag.attempts"
-		# a fresh port for every attempt: no TIME_WAIT clash
-		perftest_run "$tag" $((port + i - 1)) "$@" || return 1
-		if out=$("$parse" "$RAW/$tag.out"); then
+		# a fresh port for every attempt: no TIME_WAIT clash;
+		# ib_read_bw exits 1 on a failed calibration, ib_write_bw 0
+		if perftest_run "$tag" $((port + i - 1)) "$@" &&
+			out=$("$parse" "$RAW/$tag.out"); then
 			echo "$out"
 			return 0
 		fi
@@ -411,22 +446,24 @@ parse_pt_lat() {
 		END { exit !ok }' "$1"
 }
 
-# Prints "bw_gbps seconds"; seconds = bytes * 8 / bw, perftest's interval.
+# perftest_bw TAG PORT TEST: prints "bw_gbps seconds"; seconds = bytes * 8
+# / bw, perftest's interval.
 perftest_bw() {
 	local args=(-s "$BW_BYTES" -n "$BW_ITERS" -t "$TX_DEPTH" -Q "$CQ_MOD")
 
 	# shellcheck disable=SC2086 # extra options are split on purpose
-	pt_retry "$1" "$2" parse_pt_bw ib_write_bw "${PT_COMMON[@]}" \
+	pt_retry "$1" "$2" parse_pt_bw "${T_PT[$3]}" "${PT_COMMON[@]}" \
 		"${args[@]}" $PT_BW_EXTRA
 }
 
-# Prints "t_typical t_min t_avg p99" in us (half round trip).
+# perftest_lat TAG PORT TEST: prints "t_typical t_min t_avg p99" in us
+# (half round trip; ib_read_lat: the whole read).
 perftest_lat() {
 	local PT_CLI_WRAP=()
 
 	[[ -n $LAT_PIN ]] && PT_CLI_WRAP=(taskset -c "$LAT_PIN")
 	# shellcheck disable=SC2086 # extra options are split on purpose
-	pt_retry "$1" "$2" parse_pt_lat ib_send_lat "${PT_COMMON[@]}" \
+	pt_retry "$1" "$2" parse_pt_lat "${T_PT[$3]}" "${PT_COMMON[@]}" \
 		-s "$LAT_BYTES" -n "$LAT_ITERS" $PT_LAT_EXTRA
 }
 
@@ -444,7 +481,7 @@ measure() {
 	shift 5
 	tag=r${round}_${test}_$tool
 	c0=$(counters)
-	if ! vals=$("$fn" "$tag" "$port") || [[ -z $vals ]]; then
+	if ! vals=$("$fn" "$tag" "$port" "$test") || [[ -z $vals ]]; then
 		echo "  round $round: $tool $test gave no figure (see $tag.*)" >&2
 		FAILED=1
 		vals=
@@ -483,37 +520,26 @@ spread() {
 		END { if (NR) printf "%s..%s\n", lo, hi; else print "NA" }'
 }
 
-# perftest's ports: 8 a round, from P+100: write_bw 0-3, send_lat 4-7.
-bw_pair() {
-	local r=$1 port=$((BASE_PORT + 100 + 8 * ($1 - 1))) first=$2
+# pair ROUND FIRST TEST: both tools' run of TEST, FIRST's first; sets A
+# (ibgap's figure) and B (perftest's).  perftest's ports: 16 a round, from
+# P+100, four for each test (T_PORT).
+pair() {
+	local r=$1 first=$2 tst=$3 k port
+	local -a m
 
-	if [[ $first == ibgap ]]; then
-		measure "$r" bw ibgap ibgap_bw "$port" gbps:Gb/s seconds:s
-		A=$FIRST
-		measure "$r" bw perftest perftest_bw "$port" gbps:Gb/s seconds:s
+	k=$(kind "$tst")
+	port=$((BASE_PORT + 100 + 16 * (r - 1) + T_PORT[$tst]))
+	m=(gbps:Gb/s seconds:s)
+	[[ $k == lat ]] && m=(p50:us min:us mean:us p99:us)
+	if [[ $first == perftest ]]; then
+		measure "$r" "$tst" perftest "perftest_$k" "$port" "${m[@]}"
 		B=$FIRST
-	else
-		measure "$r" bw perftest perftest_bw "$port" gbps:Gb/s seconds:s
-		B=$FIRST
-		measure "$r" bw ibgap ibgap_bw "$port" gbps:Gb/s seconds:s
-		A=$FIRST
 	fi
-}
-
-lat_pair() {
-	local r=$1 port=$((BASE_PORT + 104 + 8 * ($1 - 1))) first=$2
-	local m=(p50:us min:us mean:us p99:us)
-
+	measure "$r" "$tst" ibgap "ibgap_$k" "$port" "${m[@]}"
+	A=$FIRST
 	if [[ $first == ibgap ]]; then
-		measure "$r" lat ibgap ibgap_lat "$port" "${m[@]}"
-		LA=$FIRST
-		measure "$r" lat perftest perftest_lat "$port" "${m[@]}"
-		LB=$FIRST
-	else
-		measure "$r" lat perftest perftest_lat "$port" "${m[@]}"
-		LB=$FIRST
-		measure "$r" lat ibgap ibgap_lat "$port" "${m[@]}"
-		LA=$FIRST
+		measure "$r" "$tst" perftest "perftest_$k" "$port" "${m[@]}"
+		B=$FIRST
 	fi
 }
 
@@ -523,96 +549,104 @@ value() {
 		'$1 == r && $2 == t && $3 == o && $4 == m { print $5 }' "$TSV"
 }
 
-has_test() {
-	[[ ,$TESTS, == *,$1,* ]]
-}
-
 one_round() {
-	local r=$1 first=ibgap
+	local r=$1 first=ibgap t n=0
 
 	((r % 2)) || first=perftest
 	record "$r" host guest loadavg1 "$(cut -d' ' -f1 /proc/loadavg)" x
 	printf 'round %d (%s first):' "$r" "$first"
-	if has_test bw; then
-		bw_pair "$r" "$first"
-		record "$r" bw ratio ibgap/perftest "$(ratio "$A" "$B")" x
-		printf ' write_bw ibgap %s perftest %s Gb/s (ratio %s);' \
-			"$(fmt 4 "$A")" "$(fmt 4 "$B")" "$(ratio "$A" "$B")"
-		printf ' user %s/%s s, ksoftirqd %s/%s s, retries %s/%s\n' \
-			"$(value bw ibgap user "$r")" \
-			"$(value bw perftest user "$r")" \
-			"$(value bw ibgap ksoftirqd "$r")" \
-			"$(value bw perftest ksoftirqd "$r")" \
-			"$(value bw ibgap retries "$r")" \
-			"$(value bw perftest retries "$r")"
-		has_test lat && printf '        '
-	fi
-	has_test lat || return 0
-	lat_pair "$r" "$first"
-	record "$r" lat ratio ibgap/perftest "$(ratio "$LA" "$LB")" x
-	printf ' send_lat p50/typical ibgap %s perftest %s us' \
-		"$(fmt 2 "$LA")" "$(fmt 2 "$LB")"
+	for t in ${TESTS//,/ }; do
+		((n++)) && printf '        '
+		pair "$r" "$first" "$t"
+		record "$r" "$t" ratio ibgap/perftest "$(ratio "$A" "$B")" x
+		"round_$(kind "$t")" "$r" "$t"
+	done
+}
+
+# round_bw ROUND TEST: the round's line for a bandwidth test.
+round_bw() {
+	printf ' %s ibgap %s perftest %s Gb/s (ratio %s);' "${T_IBGAP[$2]}" \
+		"$(fmt 4 "$A")" "$(fmt 4 "$B")" "$(ratio "$A" "$B")"
+	printf ' user %s/%s s, ksoftirqd %s/%s s, retries %s/%s\n' \
+		"$(value "$2" ibgap user "$1")" \
+		"$(value "$2" perftest user "$1")" \
+		"$(value "$2" ibgap ksoftirqd "$1")" \
+		"$(value "$2" perftest ksoftirqd "$1")" \
+		"$(value "$2" ibgap retries "$1")" \
+		"$(value "$2" perftest retries "$1")"
+}
+
+# round_lat ROUND TEST: the round's line for a latency test.
+round_lat() {
+	printf ' %s p50/typical ibgap %s perftest %s us' "${T_IBGAP[$2]}" \
+		"$(fmt 2 "$A")" "$(fmt 2 "$B")"
 	printf ' (ratio %s); min %s/%s, mean %s/%s us\n' \
-		"$(ratio "$LA" "$LB")" \
-		"$(fmt 2 "$(value lat ibgap min "$r")")" \
-		"$(fmt 2 "$(value lat perftest min "$r")")" \
-		"$(fmt 1 "$(value lat ibgap mean "$r")")" \
-		"$(fmt 1 "$(value lat perftest mean "$r")")"
+		"$(ratio "$A" "$B")" \
+		"$(fmt 2 "$(value "$2" ibgap min "$1")")" \
+		"$(fmt 2 "$(value "$2" perftest min "$1")")" \
+		"$(fmt 1 "$(value "$2" ibgap mean "$1")")" \
+		"$(fmt 1 "$(value "$2" perftest mean "$1")")"
 }
 
 summary() {
+	local t
+
 	echo
 	echo "medians over $ROUNDS rounds:"
-	! has_test bw || summary_bw
-	! has_test lat || summary_lat
+	for t in ${TESTS//,/ }; do
+		"summary_$(kind "$t")" "$t"
+	done
 }
 
+# summary_bw TEST
 summary_bw() {
-	local bi bp
+	local t=$1 bi bp
 
-	bi=$(column bw ibgap gbps | median)
-	bp=$(column bw perftest gbps | median)
-	printf '  write_bw %s B x %s: ibgap %s Gb/s, perftest %s Gb/s\n' \
-		"$BW_BYTES" "$BW_ITERS" "$bi" "$bp"
+	bi=$(column "$t" ibgap gbps | median)
+	bp=$(column "$t" perftest gbps | median)
+	printf '  %s %s B x %s: ibgap %s Gb/s, perftest %s Gb/s\n' \
+		"${T_IBGAP[$t]}" "$BW_BYTES" "$BW_ITERS" "$bi" "$bp"
 	printf '    median of per-round ibgap/perftest: %s (range %s;' \
-		"$(column bw ratio ibgap/perftest | median)" \
-		"$(column bw ratio ibgap/perftest | spread)"
+		"$(column "$t" ratio ibgap/perftest | median)" \
+		"$(column "$t" ratio ibgap/perftest | spread)"
 	printf ' ratio of medians %s; >= 1 is the target)\n' \
 		"$(ratio "$bi" "$bp")"
 	printf '    retransmission events (completer retries): ibgap %s,' \
-		"$(column bw ibgap retries | median)"
+		"$(column "$t" ibgap retries | median)"
 	printf ' perftest %s; duplicate requests ibgap %s, perftest %s\n' \
-		"$(column bw perftest retries | median)" \
-		"$(column bw ibgap dup_req | median)" \
-		"$(column bw perftest dup_req | median)"
+		"$(column "$t" perftest retries | median)" \
+		"$(column "$t" ibgap dup_req | median)" \
+		"$(column "$t" perftest dup_req | median)"
 	printf '    client user time ibgap %s s, perftest %s s;' \
-		"$(column bw ibgap user | median)" \
-		"$(column bw perftest user | median)"
+		"$(column "$t" ibgap user | median)" \
+		"$(column "$t" perftest user | median)"
 	printf ' ksoftirqd time ibgap %s s, perftest %s s\n' \
-		"$(column bw ibgap ksoftirqd | median)" \
-		"$(column bw perftest ksoftirqd | median)"
+		"$(column "$t" ibgap ksoftirqd | median)" \
+		"$(column "$t" perftest ksoftirqd | median)"
 }
 
+# summary_lat TEST
 summary_lat() {
-	local li lp
+	local t=$1 li lp
 
-	li=$(column lat ibgap p50 | median)
-	lp=$(column lat perftest p50 | median)
-	printf '  send_lat %s B x %s: p50 ibgap %s us, t_typical' \
-		"$LAT_BYTES" "$LAT_ITERS" "$li"
+	li=$(column "$t" ibgap p50 | median)
+	lp=$(column "$t" perftest p50 | median)
+	printf '  %s %s B x %s: p50 ibgap %s us, t_typical' \
+		"${T_IBGAP[$t]}" "$LAT_BYTES" "$LAT_ITERS" "$li"
 	printf ' perftest %s us\n' "$lp"
 	printf '    median of per-round ibgap/perftest: %s (range %s;' \
-		"$(column lat ratio ibgap/perftest | median)" \
-		"$(column lat ratio ibgap/perftest | spread)"
+		"$(column "$t" ratio ibgap/perftest | median)" \
+		"$(column "$t" ratio ibgap/perftest | spread)"
 	printf ' ratio of medians %s; <= 1 is the target)\n' \
 		"$(ratio "$li" "$lp")"
 	printf '    min: ibgap %s, perftest %s us; mean: ibgap %s,' \
-		"$(column lat ibgap min | median)" \
-		"$(column lat perftest min | median)" \
-		"$(column lat ibgap mean | median)"
-	printf ' perftest t_avg %s us\n' "$(column lat perftest mean | median)"
+		"$(column "$t" ibgap min | median)" \
+		"$(column "$t" perftest min | median)" \
+		"$(column "$t" ibgap mean | median)"
+	printf ' perftest t_avg %s us\n' \
+		"$(column "$t" perftest mean | median)"
 	printf '    perftest attempts (clock calibration retries): %s\n' \
-		"$(column lat perftest attempts | paste -sd' ')"
+		"$(column "$t" perftest attempts | paste -sd' ')"
 }
 
 # Prints the TSV and every raw file between @@begin/@@end lines.
@@ -644,10 +678,12 @@ header() {
 	     "perftest $pv ($(ib_write_bw -V 2>&1 | head -1))"
 	echo "$ROUNDS rounds, alternating (odd rounds ibgap first);" \
 	     "no warm-up on either side"
-	echo "write_bw: $BW_BYTES B x $BW_ITERS, tx depth $TX_DEPTH," \
+	echo "write_bw (and read_bw): $BW_BYTES B x $BW_ITERS, tx depth $TX_DEPTH," \
 	     "CQ moderation $CQ_MOD; perftest -u ${PT_TIMEOUT_TXT};" \
 	     "extra: ibgap '$IBGAP_BW_EXTRA' perftest '$PT_BW_EXTRA'"
-	echo "send_lat: $LAT_BYTES B x $LAT_ITERS; ibgap defaults otherwise" \
+	echo "tests: $TESTS (read_bw, read_lat: both tools' default read" \
+	     "depth, the device's max_qp_rd_atom)"
+	echo "send_lat (and read_lat): $LAT_BYTES B x $LAT_ITERS; ibgap defaults otherwise" \
 	     "(tx depth 128, cq-mod 16, inline 0); perftest -u" \
 	     "${PT_TIMEOUT_TXT}; extra: ibgap '$IBGAP_LAT_EXTRA' perftest" \
 	     "'$PT_LAT_EXTRA'"

@@ -11,6 +11,10 @@
 #                             half round trip; ibgap/perftest <= 1 is the
 #                             target
 #
+#   read_bw vs ib_read_bw,    with -T read_bw,read_lat (or any list of bw,
+#   read_lat vs ib_read_lat   lat, read_bw, read_lat): the same figures;
+#                             read_lat, like ib_read_lat, is the whole read
+#
 # The measuring is done by verbs_vs_perftest.guest.sh (options below are
 # its options, except -o).  In the guest only /tmp is writable and vanishes
 # at power-off, so the guest prints its TSV and raw outputs and this script

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Command-line parsing of "ibgap client" and "ibgap server". */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
@@ -24,6 +25,7 @@ enum {
 	OPT_TOLERANCE,
 	OPT_AUTH_FILE,
 	OPT_ZEROCOPY,
+	OPT_ALSO,
 };
 
 int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -78,6 +80,7 @@ static const struct option client_longopts[] = {
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
 	{ "zerocopy", optional_argument, NULL, OPT_ZEROCOPY },
+	{ "also", required_argument, NULL, OPT_ALSO },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
@@ -241,6 +244,24 @@ static int analysis_opt(int c, const char *arg, struct ig_client_opts *o,
 	}
 }
 
+/* --also ADDR: a numeric IPv4 or IPv6 address, the column "tcp@ADDR". */
+static int also_opt(const char *arg, struct ig_client_opts *o, char *err,
+		    size_t errlen)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+
+	if (inet_pton(AF_INET, arg, buf) != 1 &&
+	    inet_pton(AF_INET6, arg, buf) != 1)
+		return ig_cli_fail(err, errlen,
+				   "--also: '%s' is not an address: allowed a "
+				   "numeric IPv4 or IPv6 address of the "
+				   "server (e.g. 192.0.2.7)",
+				   arg);
+	o->also = arg;
+	snprintf(o->also_label, sizeof(o->also_label), "tcp@%s", arg);
+	return 0;
+}
+
 static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		      char *err, size_t errlen)
 {
@@ -262,7 +283,7 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 			return ig_cli_fail(
 				err, errlen,
 				"--format: '%s' is not a format: allowed text, "
-				"json, csv",
+				"json, csv, openmetrics",
 				arg);
 		o->format = ret;
 		ret = 0;
@@ -272,6 +293,9 @@ static int client_opt(int c, const char *arg, struct ig_client_opts *o,
 		break;
 	case OPT_AUTH_FILE:
 		o->auth_file = arg; /* loaded (and checked) by the client run */
+		break;
+	case OPT_ALSO:
+		ret = also_opt(arg, o, err, errlen);
 		break;
 	case OPT_REPEAT:
 	case OPT_CONFIDENCE:
@@ -310,6 +334,13 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 				   "--zerocopy %s: it is tcp_bw's sender, and "
 				   "-t has no tcp_bw: add it",
 				   zc_modes[o->local.zerocopy]);
+	if (o->also && o->tests_given && !has_test(o, IG_TEST_TCP_BW) &&
+	    !has_test(o, IG_TEST_TCP_LAT))
+		return ig_cli_fail(err, errlen,
+				   "--also %s: it runs the tcp tests again, "
+				   "and -t has neither tcp_bw nor tcp_lat: add "
+				   "one",
+				   o->also);
 	if (iters_given)
 		o->p.duration_ns = 0;
 	if (combos > IG_MAX_COMBOS)

@@ -14,6 +14,8 @@
 #define IG_MAX_SIZES 64
 /* sizes x streams x windows: the measurements of each test */
 #define IG_MAX_COMBOS 256
+/* "tcp@" and a numeric IPv6 address (INET6_ADDRSTRLEN) */
+#define IG_ALSO_LABEL_LEN 52
 
 struct ig_client_opts {
 	const char *host;
@@ -38,6 +40,13 @@ struct ig_client_opts {
 	enum ig_format format;
 	const char *outfile;
 	const char *auth_file; /* --auth-file: the shared secret, or NULL */
+	/* --also ADDR: the tcp tests again against ADDR (another address of
+	 * the server), reported as transport also_label, "tcp@ADDR" */
+	const char *also;
+	char also_label[IG_ALSO_LABEL_LEN];
+	/* the transport name of this plan's results: NULL for the run's
+	 * own, also_label for --also's second connection */
+	const char *column;
 };
 
 /*

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The client: connects, says HELLO, runs each test, writes the report. */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <infiniband/verbs.h>
 
@@ -34,39 +36,100 @@ static int write_report(FILE *f, const struct ig_client_opts *o,
 	return ret;
 }
 
-/* Connects, runs every test, says BYE; fills env and res. */
-static int session(const struct ig_client_opts *o, struct ig_report_env *env,
-		   struct ig_result *res, size_t *done,
-		   struct ig_client_diag *diag, const struct ig_auth_key *key)
+/* Connects to host and says HELLO: 0, or a negative errno with one line
+ * in err. */
+static int open_ctrl(const struct ig_client_opts *o, const char *host,
+		     struct ig_ctrl *c, struct ig_report_env *env,
+		     const struct ig_auth_key *key, char *err, size_t len)
 {
-	struct ig_ctrl c;
-	char err[512], port[16];
+	char port[16];
 	int fd, ret;
 
 	if (o->port)
 		snprintf(port, sizeof(port), "%s", o->port);
 	else
 		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
-	fd = ig_net_connect(o->host, port, (int)o->p.timeout_ms, err,
-			    sizeof(err));
-	if (fd < 0) {
-		fprintf(stderr, "ibgap: %s\n", err);
+	fd = ig_net_connect(host, port, (int)o->p.timeout_ms, err, len);
+	if (fd < 0)
 		return fd;
+	ig_ctrl_init(c, fd, (int)o->p.timeout_ms);
+	if (!o->column)
+		ig_fault_point(false, IG_FAULT_CONNECT);
+	ret = ig_hello(c, &env->client, &env->server, key);
+	if (ret) {
+		snprintf(err, len, "%s", c->err);
+		ig_ctrl_close(c);
 	}
-	ig_ctrl_init(&c, fd, (int)o->p.timeout_ms);
-	ig_fault_point(false, IG_FAULT_CONNECT);
-	ret = ig_hello(&c, &env->client, &env->server, key);
-	if (ret)
-		fprintf(stderr, "ibgap: %s\n", c.err);
+	return ret;
+}
+
+/* After BYE: until the server closes (within the timeout), so that its
+ * session has ended before --also opens the next one (else BUSY). */
+static void wait_close(const struct ig_ctrl *c, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	char buf[256];
+
+	while (poll(&pfd, 1, timeout_ms) > 0 &&
+	       recv(c->fd, buf, sizeof(buf), 0) > 0)
+		;
+}
+
+/* Connects, runs every test, says BYE; fills env and res. */
+static int session(const struct ig_client_opts *o, struct ig_report_env *env,
+		   struct ig_result *res, size_t *done,
+		   struct ig_client_diag *diag, const struct ig_auth_key *key)
+{
+	struct ig_ctrl c;
+	char err[512];
+	int ret = open_ctrl(o, o->host, &c, env, key, err, sizeof(err));
+
+	if (ret) {
+		fprintf(stderr, "ibgap: %s\n", err);
+		return ret;
+	}
+	ig_client_diag_begin(diag, c.fd);
+	ret = ig_client_run_plan(o, &c, res, done);
+	ig_client_diag_end(diag);
 	if (!ret) {
-		ig_client_diag_begin(diag, c.fd);
-		ret = ig_client_run_plan(o, &c, res, done);
-		ig_client_diag_end(diag);
-	}
-	if (!ret)
 		ig_ctrl_send(&c, IG_MSG_BYE, NULL);
+		if (o->also)
+			wait_close(&c, (int)o->p.timeout_ms);
+	}
 	ig_ctrl_close(&c);
 	return ret;
+}
+
+/* --also ADDR: the plan a (ig_client_also_opts) on a second control
+ * connection, to ADDR.  Fills *n results, each of the column a->column
+ * (a failure fails this column only, each result saying why); 0, or -1
+ * when some failed. */
+static int also_session(const struct ig_client_opts *a, struct ig_result *res,
+			size_t *n, const struct ig_auth_key *key)
+{
+	struct ig_report_env env = { 0 };
+	struct ig_ctrl c;
+	char err[512];
+	int ret = open_ctrl(a, a->host, &c, &env, key, err, sizeof(err));
+
+	if (ret) {
+		fprintf(stderr, "ibgap: %s: %s\n", a->column, err);
+		ig_client_plan_fail(a, res, err);
+		*n = ig_client_plan_count(a);
+	} else {
+		ret = ig_client_run_plan(a, &c, res, n);
+		if (!ret)
+			ig_ctrl_send(&c, IG_MSG_BYE, NULL);
+		ig_ctrl_close(&c);
+	}
+	for (size_t i = 0; i < *n; i++)
+		res[i].transport = a->column;
+	return ret ? -1 : 0;
+}
+
+static bool stopped(const struct ig_client_opts *o)
+{
+	return o->local.interrupt && *o->local.interrupt;
 }
 
 /* Without -t: the comparison where this host has an RDMA device, TCP
@@ -95,21 +158,31 @@ static void default_tests(struct ig_client_opts *o, const char **note)
 	fprintf(stderr, "ibgap: %s\n", *note);
 }
 
-static int finish(const struct ig_client_opts *o, FILE *f,
-		  struct ig_report_env *env, struct ig_result *res, size_t n,
-		  struct ig_client_diag *diag)
+/* The comparison and the doctor's findings for the report. */
+static int prepare(const struct ig_client_opts *o, struct ig_report_env *env,
+		   struct ig_result *res, size_t n, struct ig_client_diag *diag,
+		   struct ig_compare *cmp)
 {
-	struct ig_compare cmp;
-	int ret = ig_compare_build(res, n, &cmp);
+	int ret = ig_compare_build(res, n, cmp);
 
 	if (ret) {
 		fprintf(stderr, "ibgap: out of memory comparing results\n");
 		return ret;
 	}
-	ig_client_diag_top(diag, &cmp, o->p.window);
+	ig_client_diag_ipoib(diag, cmp);
+	ig_client_diag_top(diag, cmp, o->p.window);
 	env->findings = diag->f;
 	env->nfindings = diag->nf;
-	env->cmp = &cmp;
+	return 0;
+}
+
+static int write_all(const struct ig_client_opts *o, FILE *f,
+		     struct ig_report_env *env, struct ig_result *res, size_t n,
+		     struct ig_compare *cmp)
+{
+	int ret;
+
+	env->cmp = cmp;
 	ret = write_report(f, o, env, res, n);
 	if (!ret && o->plot) {
 		char err[512];
@@ -119,55 +192,86 @@ static int finish(const struct ig_client_opts *o, FILE *f,
 			fprintf(stderr, "ibgap: %s\n", err);
 	}
 	env->cmp = NULL;
-	ig_compare_free(&cmp);
 	return ret;
+}
+
+/* The baseline first (its verdict is in an openmetrics report), then the
+ * report and the plot; *written when the report is whole.  Returns the
+ * exit status (1 also for a regression, with the report written). */
+static int finish(const struct ig_client_opts *o, FILE *f,
+		  struct ig_report_env *env, struct ig_result *res, size_t n,
+		  struct ig_client_diag *diag, json_object *old, bool *written)
+{
+	struct ig_compare cmp;
+	int ret = prepare(o, env, res, n, diag, &cmp), verdict;
+
+	if (ret)
+		return 1;
+	verdict = ig_client_baseline(o, env, res, n, old);
+	if (old) {
+		env->baseline = o->baseline;
+		env->regressed = verdict == 1;
+	}
+	ret = write_all(o, f, env, res, n, &cmp);
+	ig_compare_free(&cmp);
+	*written = !ret;
+	return ret ? 1 : verdict;
 }
 
 static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 {
-	struct ig_client_opts o = *opts;
-	struct ig_report_env env = { 0 };
+	struct ig_client_opts o = *opts, a;
+	struct ig_report_env env = { .peer = opts->host };
 	struct ig_client_diag diag = { 0 };
+	struct ig_client_out out;
 	struct ig_result *res;
 	json_object *old;
-	FILE *f = stdout;
-	size_t n;
-	int ret;
+	bool written = false;
+	size_t n, na = 0;
+	int ret, also = 0;
 
 	/* fail on a bad --baseline or -o before spending time on tests */
 	ret = ig_client_load_baseline(&o, &old);
 	if (ret)
 		return ret;
-	if (o.outfile && !(f = fopen(o.outfile, "w"))) {
-		fprintf(stderr, "ibgap: cannot write -o '%s': %s\n", o.outfile,
-			strerror(errno));
+	if (ig_client_out_open(&out, o.outfile)) {
 		json_object_put(old);
 		return 1;
 	}
 	default_tests(&o, &env.note);
 	n = ig_client_plan_count(&o);
-	res = calloc(n, sizeof(*res));
+	if (o.also) {
+		ig_client_also_opts(&o, &a);
+		na = ig_client_plan_count(&a);
+	}
+	res = calloc(n + na, sizeof(*res));
 	ret = res ? session(&o, &env, res, &n, &diag, key) : -ENOMEM;
 	if (!res)
-		fprintf(stderr, "ibgap: out of memory for %zu results\n", n);
+		fprintf(stderr, "ibgap: out of memory for %zu results\n",
+			n + na);
+	if (!ret && o.also && !stopped(&o)) {
+		also = also_session(&a, res + n, &na, key);
+		n += na;
+	}
 	if (!ret) {
-		if (o.local.interrupt && *o.local.interrupt)
+		if (stopped(&o))
 			env.note = "interrupted (SIGINT): the last result is "
 				   "partial and the rest did not run";
 		ig_client_fingerprints(&env, res, n);
-		ret = finish(&o, f, &env, res, n, &diag) ? 1 : 0;
+		ret = finish(&o, out.f, &env, res, n, &diag, old, &written);
 	} else {
 		/* a value the link cannot carry, found at set-up */
 		ret = ret == -IG_EBADVALUE ? 2 : 1;
 	}
-	if (!ret)
-		ret = ig_client_baseline(&o, &env, res, n, old);
-	if (!ret && o.local.interrupt && *o.local.interrupt)
+	if (ig_client_out_close(&out, written) && !ret)
+		ret = 1;
+	if (!ret && stopped(&o))
 		ret = 130; /* as a shell reports SIGINT */
+	else if (!ret && also)
+		ret = 1; /* a test failed, as without --also (its report
+			    stands, with the reason) */
 	json_object_put(old);
 	free(res);
-	if (f != stdout)
-		fclose(f);
 	return ret;
 }
 

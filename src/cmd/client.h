@@ -21,15 +21,24 @@ unsigned int ig_client_plan_count(const struct ig_client_opts *o);
 void ig_client_plan_params(const struct ig_client_opts *o, unsigned int k,
 			   struct ig_params *p);
 /* Runs every measurement of the plan on c into res.  0 or -1 after one
- * line on stderr. */
+ * line on stderr; then the failed result and every one after it are
+ * failed (ig_result.error says why) and *done counts them all. */
 int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		       struct ig_result *res, size_t *done);
+/* --also's plan: o's tcp tests, against o->also, as the column
+ * o->also_label (a points into o: o must outlive a's results). */
+void ig_client_also_opts(const struct ig_client_opts *o,
+			 struct ig_client_opts *a);
+/* Every result of the plan failed, why (it could not start). */
+void ig_client_plan_fail(const struct ig_client_opts *o, struct ig_result *res,
+			 const char *why);
 
 /* client_diag.c: the doctor around a run */
 #define IG_CLIENT_DIAG_MAX 8
 struct ig_client_diag {
 	struct sockaddr_storage peer;
-	bool have_peer;
+	bool peer_known; /* peer holds the server's address */
+	bool have_peer;	 /* and the counters could be read */
 	struct ig_dr_counters c0;
 	struct ig_dr_finding f[IG_CLIENT_DIAG_MAX];
 	size_t nf;
@@ -39,6 +48,20 @@ void ig_client_diag_begin(struct ig_client_diag *d, int fd);
 void ig_client_diag_end(struct ig_client_diag *d);
 void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,
 			uint64_t window);
+/* The IPoIB mode of the path to the server, for the like-for-like pairs. */
+void ig_client_diag_ipoib(const struct ig_client_diag *d, struct ig_compare *c);
+
+/* client_out.c: -o FILE written whole or not at all (stdout without -o) */
+struct ig_client_out {
+	FILE *f;
+	const char *path; /* NULL: stdout */
+	char tmp[4096];
+};
+/* 0, or 1 after one line on stderr. */
+int ig_client_out_open(struct ig_client_out *out, const char *path);
+/* keep: rename the report over path; else remove it.  0, or 1 after one
+ * line on stderr. */
+int ig_client_out_close(struct ig_client_out *out, bool keep);
 
 /* client_baseline.c */
 void ig_client_fingerprints(struct ig_report_env *env,

@@ -17,6 +17,7 @@ void ig_client_diag_begin(struct ig_client_diag *d, int fd)
 	if (getpeername(fd, (struct sockaddr *)&d->peer, &sl))
 		return;
 	ig_sockaddr_unmap(&d->peer, &sl);
+	d->peer_known = true;
 	d->have_peer =
 		!ig_dr_counters_read(NULL, (struct sockaddr *)&d->peer, &d->c0);
 }
@@ -31,13 +32,27 @@ void ig_client_diag_end(struct ig_client_diag *d)
 	d->nf = ig_dr_counters_diff(&d->c0, &c1, d->f, IG_CLIENT_DIAG_MAX);
 }
 
-/* True when some bandwidth pair has TCP below half of verbs. */
+/* True when some bandwidth pair has TCP below half of its RDMA side. */
 static bool tcp_far_behind(const struct ig_compare *c)
 {
-	for (size_t i = 0; i < c->npairs; i++)
-		if (!c->pairs[i].lat && c->pairs[i].bw_ratio < 0.5)
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct ig_pair *p = &c->pairs[i];
+
+		if (!p->lat && p->bw_ratio < 0.5 &&
+		    ig_test_xport(p->r[IG_T]->params.test) == IG_XPORT_TCP)
 			return true;
+	}
 	return false;
+}
+
+void ig_client_diag_ipoib(const struct ig_client_diag *d, struct ig_compare *c)
+{
+	char mode[16] = "";
+
+	if (d->peer_known)
+		ig_dr_ipoib_mode(NULL, (const struct sockaddr *)&d->peer, mode,
+				 sizeof(mode));
+	ig_compare_set_ipoib(c, mode);
 }
 
 void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,

@@ -38,6 +38,19 @@ unsigned int ig_client_plan_count(const struct ig_client_opts *o)
 	return o->nsizes * o->lists.nstreams * o->lists.nwindows * n;
 }
 
+void ig_client_also_opts(const struct ig_client_opts *o,
+			 struct ig_client_opts *a)
+{
+	*a = *o;
+	a->host = o->also;
+	a->also = NULL;
+	a->column = o->also_label;
+	a->ntests = 0;
+	for (unsigned int t = 0; t < o->ntests; t++)
+		if (ig_test_xport(o->tests[t]) == IG_XPORT_TCP)
+			a->tests[a->ntests++] = o->tests[t];
+}
+
 /* The combinations of the plan, each one test's parameters (with
  * --zerocopy both, tcp_bw's gives two results). */
 static unsigned int plan_combos(const struct ig_client_opts *o)
@@ -122,7 +135,11 @@ static int one_run(struct plan *pl, const struct ig_params *p,
 	}
 	if (pl->tty)
 		fputs("\r\033[K", stderr);
-	fprintf(stderr, "ibgap: %s\n", err);
+	fprintf(stderr, "ibgap: %s%s%s\n", pl->o->column ? pl->o->column : "",
+		pl->o->column ? ": " : "", err);
+	r->failed = true;
+	snprintf(r->error, sizeof(r->error), "%.*s", (int)sizeof(r->error) - 1,
+		 err);
 	return ret;
 }
 
@@ -190,6 +207,39 @@ static int measure_runs(struct plan *pl, const struct ig_params *p,
 	return ret;
 }
 
+/* The plan's results from pl->done on did not run: failed, why. */
+static void fail_rest(struct plan *pl, struct ig_result *res, const char *why)
+{
+	unsigned int i = 0;
+
+	for (unsigned int k = 0; k < plan_combos(pl->o); k++) {
+		struct ig_params p;
+
+		ig_client_plan_params(pl->o, k, &p);
+		for (unsigned int z = 0; z < zc_runs(pl->o, p.test); z++, i++) {
+			struct ig_result *r = &res[i];
+
+			if (i < pl->done)
+				continue;
+			memset(r, 0, sizeof(*r));
+			r->params = p;
+			r->test = ig_test_name(p.test);
+			r->failed = true;
+			snprintf(r->error, sizeof(r->error), "%.*s",
+				 (int)sizeof(r->error) - 1, why);
+		}
+	}
+	pl->done = i;
+}
+
+void ig_client_plan_fail(const struct ig_client_opts *o, struct ig_result *res,
+			 const char *why)
+{
+	struct plan pl = { .o = o };
+
+	fail_rest(&pl, res, why);
+}
+
 int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		       struct ig_result *res, size_t *done)
 {
@@ -207,6 +257,9 @@ int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
 		ig_client_plan_params(o, k, &p);
 		ret = measure_runs(&pl, &p, res);
 	}
+	if (ret)
+		fail_rest(&pl, res,
+			  "not run: an earlier test on this connection failed");
 	if (pl.tty)
 		fputs("\r\033[K", stderr);
 	*done = pl.done;

@@ -10,7 +10,6 @@
 #include "client.h"
 #include "cli.h"
 #include "serve/server.h"
-#include "host/sysinfo.h"
 #include "commands.h"
 #include "usage.h"
 #include "verbs/vb_find.h"
@@ -148,12 +147,6 @@ int ig_cmd_local(void)
 			"alone over loopback (to compare, create a Soft-RoCE "
 			"device: rdma link add rxe0 type rxe netdev IFACE)\n");
 	return run_local("127.0.0.1", true);
-}
-
-int ig_cmd_version(int argc, char **argv)
-{
-	printf("ibgap %s\n", IG_VERSION);
-	return 0;
 }
 
 int ig_cmd_help(int argc, char **argv)

@@ -55,6 +55,21 @@ const char *ig_test_transport(enum ig_test t)
 	return x < IG_XPORT_COUNT ? xport_names[x] : "unknown";
 }
 
+bool ig_test_is_read(enum ig_test t)
+{
+	return t == IG_TEST_READ_BW || t == IG_TEST_READ_LAT;
+}
+
+bool ig_test_one_sided(enum ig_test t)
+{
+	return t == IG_TEST_WRITE_BW || t == IG_TEST_READ_BW;
+}
+
+unsigned int ig_test_lat_div(enum ig_test t)
+{
+	return t == IG_TEST_READ_LAT ? 1 : 2;
+}
+
 enum ig_pattern ig_test_pattern(enum ig_test t)
 {
 	if ((unsigned int)t >= IG_TEST_COUNT)
@@ -207,6 +222,7 @@ static int check_fields(const struct ig_params *p, char *err, size_t errlen)
 		{ p->bidir, 0, 1, "bidir" },
 		{ p->events, 0, 1, "events" },
 		{ p->reverse, 0, 1, "reverse" },
+		{ p->outs, 0, IG_MAX_OUTS, "outs" },
 	};
 
 	return check_ranges(r, sizeof(r) / sizeof(r[0]), err, errlen);

@@ -25,6 +25,8 @@
 #define IG_MAX_TOTAL_MEM (1ull << 30) /* buffers of all streams */
 #define IG_MAX_TIMEOUT_MS 3600000
 #define IG_MAX_TX_DEPTH 8192
+/* --outs: rdma_cm carries the read depth in 8 bits */
+#define IG_MAX_OUTS 255
 
 enum ig_test {
 	IG_TEST_TCP_BW,
@@ -81,6 +83,9 @@ struct ig_params {
 	 * (--events), 0 = busy-poll the CQs (as perftest does by default);
 	 * write_lat always polls (its reply is a flag in memory) */
 	uint32_t events;
+	/* read tests: RDMA reads in flight per QP (--outs); 0 = as many as
+	 * both devices allow (max_qp_rd_atom, max_qp_init_rd_atom) */
+	uint32_t outs;
 };
 
 /* --zerocopy: how tcp_bw's sender hands data to the kernel.  BOTH is the
@@ -118,6 +123,14 @@ enum ig_pattern ig_test_pattern(enum ig_test t);
 enum ig_xport_id ig_test_xport(enum ig_test t);
 /* Its name: "tcp", "verbs" or "rsockets" ("unknown" for no test). */
 const char *ig_test_transport(enum ig_test t);
+/* RDMA read tests (read_bw, read_lat). */
+bool ig_test_is_read(enum ig_test t);
+/* One-sided bandwidth tests (write_bw, read_bw): the passive side's
+ * receiver sees no completion and counts nothing. */
+bool ig_test_one_sided(enum ig_test t);
+/* What a latency sample is of a round: 2 (half of it) for the ping-pongs,
+ * 1 (all of it) for read_lat, as perftest reports them. */
+unsigned int ig_test_lat_div(enum ig_test t);
 
 void ig_params_default(struct ig_params *p);
 /* Makes p test t; a latency test drops --bidir and -R (a ping-pong goes

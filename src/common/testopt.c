@@ -214,8 +214,13 @@ static int list_value(int c, const char *tok, uint64_t *v, char *err,
 		*v = u;
 		return 0;
 	}
+	if (!strcmp(tok, "default")) {
+		*v = 0; /* the kernel's own buffer sizes, autotuned */
+		return 0;
+	}
 	if (parse_bytes("--window", tok, v, err, errlen) ||
-	    cap("--window", tok, *v, 1, IG_MAX_WINDOW, "1 to 1G", err, errlen))
+	    cap("--window", tok, *v, 1, IG_MAX_WINDOW, "1 to 1G, or default",
+		err, errlen))
 		return -EINVAL;
 	return 0;
 }
@@ -346,6 +351,11 @@ static int param_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 			  errlen);
 		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
 		break;
+	case IG_OPT_OUTS:
+		ret = parse_u32("--outs", arg, &p->outs, err, errlen) ||
+		      cap("--outs", arg, p->outs, 0, IG_MAX_OUTS,
+			  "0 (the devices' maximum) to 255", err, errlen);
+		break;
 	case IG_OPT_BIDIR:
 		p->bidir = 1;
 		break;
@@ -376,6 +386,7 @@ int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
 	case IG_OPT_TX_DEPTH:
 	case IG_OPT_CQ_MOD:
 	case IG_OPT_INLINE:
+	case IG_OPT_OUTS:
 	case IG_OPT_BIDIR:
 	case IG_OPT_EVENTS:
 	case 'R':
@@ -410,7 +421,7 @@ int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen)
 					ig_test_name(o->tests[i]));
 	}
 	return ig_fail(-EINVAL, err, errlen,
-		       "-R: no bandwidth test in -t %s: -R is for tcp_bw, "
-		       "send_bw and write_bw (a ping-pong has no direction)",
+		       "-R: no bandwidth test in -t %s: -R is for the _bw "
+		       "tests (a ping-pong has no direction)",
 		       list);
 }

@@ -4,7 +4,7 @@
 
 /*
  * The options that set a test (-t -D -n --warmup -P --window --timeout
- * --tx-depth --cq-mod --inline --bidir -R --events --device --ib-port
+ * --tx-depth --cq-mod --inline --bidir -R --events --outs --device --ib-port
  * --gid-index --cpu), parsed the same way for "ibgap client" and
  * ibgap-fabric.
  */
@@ -31,6 +31,7 @@ enum ig_testopt_code {
 	IG_OPT_CPU,
 	IG_OPT_BIDIR,
 	IG_OPT_EVENTS,
+	IG_OPT_OUTS,
 	IG_OPT_NEXT
 };
 
@@ -56,6 +57,7 @@ enum ig_testopt_code {
 	{ "cpu", required_argument, NULL, IG_OPT_CPU },			\
 	{ "bidir", no_argument, NULL, IG_OPT_BIDIR },			\
 	{ "events", no_argument, NULL, IG_OPT_EVENTS },			\
+	{ "outs", required_argument, NULL, IG_OPT_OUTS },		\
 	{ "reverse", no_argument, NULL, 'R' }
 /* clang-format on */
 

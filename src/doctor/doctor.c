@@ -81,19 +81,27 @@ int ig_dr_run(const struct ig_dr_opts *o, struct ig_dr_report *r)
 	return d.nomem;
 }
 
-int ig_dr_top(const char *root, const struct sockaddr *addr, uint64_t window,
-	      struct ig_dr_finding *out, size_t max)
+/* The doctor for the path to addr. */
+static int run_for(const char *root, const struct sockaddr *addr,
+		   uint64_t window, struct ig_dr_report *r)
 {
 	struct ig_dr_opts o = { .root = root, .window = window };
-	struct ig_dr_report r;
 	char host[64];
-	size_t n = 0;
 	int ret = ig_sockaddr_host(addr, host, sizeof(host));
 
 	if (ret)
 		return ret;
 	o.addr = host;
-	ret = ig_dr_run(&o, &r);
+	return ig_dr_run(&o, r);
+}
+
+int ig_dr_top(const char *root, const struct sockaddr *addr, uint64_t window,
+	      struct ig_dr_finding *out, size_t max)
+{
+	struct ig_dr_report r;
+	size_t n = 0;
+	int ret = run_for(root, addr, window, &r);
+
 	if (ret)
 		return ret;
 	/* sorted: crit, then warn, then info */
@@ -102,4 +110,28 @@ int ig_dr_top(const char *root, const struct sockaddr *addr, uint64_t window,
 		out[n++] = r.f[i];
 	ig_dr_report_free(&r);
 	return (int)n;
+}
+
+int ig_dr_ipoib_mode(const char *root, const struct sockaddr *addr, char *mode,
+		     size_t len)
+{
+	static const struct {
+		const char *id, *mode;
+	} ids[] = {
+		{ "ipoib.mode.datagram", "datagram" },
+		{ "ipoib.enhanced", "datagram" }, /* datagram only */
+		{ "ipoib.mode.connected", "connected" },
+	};
+	struct ig_dr_report r;
+	int ret = run_for(root, addr, 0, &r);
+
+	snprintf(mode, len, "%s", "");
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < r.n; i++)
+		for (size_t k = 0; k < sizeof(ids) / sizeof(*ids); k++)
+			if (!strcmp(r.f[i].id, ids[k].id))
+				snprintf(mode, len, "%s", ids[k].mode);
+	ig_dr_report_free(&r);
+	return 0;
 }

@@ -109,6 +109,15 @@ int ig_dr_top(const char *root, const struct sockaddr *addr, uint64_t window,
 	      struct ig_dr_finding *out, size_t max);
 
 /*
+ * The IPoIB mode of the path to addr, from the doctor's IPoIB checks:
+ * "datagram" (legacy datagram or enhanced IPoIB, which is datagram only),
+ * "connected", or "" (not IPoIB, or the mode could not be read).  Returns
+ * 0 or a negative errno (mode is then "").
+ */
+int ig_dr_ipoib_mode(const char *root, const struct sockaddr *addr, char *mode,
+		     size_t len);
+
+/*
  * Error counters of the HCA port behind addr and the host's TCP
  * retransmits, for a before/after comparison around a run.
  */

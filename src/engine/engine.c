@@ -416,7 +416,8 @@ static int ping_timed(struct ig_stream *st, uint64_t left, atomic_int *stop)
 {
 	const struct ig_xport_ops *ops = st->s->ops;
 	uint64_t (*now)(void) = st->clk.read;
-	double half = st->clk.ns_per_tick / 2;
+	/* half a round trip; read_lat: the whole read (docs/design.md) */
+	double half = st->clk.ns_per_tick / ig_test_lat_div(st->s->p.test);
 	uint64_t t0 = now(), t1;
 
 	while (left-- && !atomic_load_explicit(stop, memory_order_relaxed)) {

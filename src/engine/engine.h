@@ -32,7 +32,7 @@ struct ig_stream {
 	_Atomic uint64_t rx_target;
 	uint64_t lat_rounds; /* initiator: measured round trips */
 	int cpu;	     /* pin the thread here; -1: don't */
-	struct ig_hist *lat; /* initiator: half round trips, ns */
+	struct ig_hist *lat; /* initiator: samples, ns (ig_test_lat_div) */
 	struct ig_lclk clk;  /* initiator: the samples' clock */
 	int err;
 	/* ops->stream_info at the start of the measured interval */

@@ -231,7 +231,7 @@ static int reverse_result(struct ig_session *s, const struct ig_eng_follow *f,
 			json_object_get_uint64(json_object_array_get_idx(a, i));
 	ig_eng_totals(r, s->nstreams, s->p.size, ns);
 	r->rx_bytes = f->rx;
-	r->has_rx_bytes = s->p.test != IG_TEST_WRITE_BW;
+	r->has_rx_bytes = !ig_test_one_sided(s->p.test);
 	if (s->lossy)
 		ig_result_delivered(r, s->p.size);
 	ig_cpu_usage(&f->c0, &f->c1, r->bytes, &r->cpu_client);

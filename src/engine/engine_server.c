@@ -50,9 +50,9 @@ static int on_end(struct ig_session *s, const struct ig_eng_follow *f)
 		json_object_object_add(r, "rev_ns",
 				       json_object_new_uint64(f->ns));
 	}
-	/* a write's receiver sees no completion: nothing counted there */
+	/* a write's target, a read's source: no completion, nothing counted */
 	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW &&
-	    s->p.test != IG_TEST_WRITE_BW)
+	    !ig_test_one_sided(s->p.test))
 		json_object_object_add(r, "rx_bytes",
 				       json_object_new_uint64(f->rx));
 	return send_result(s, &u, &f->info, r);

@@ -20,7 +20,8 @@
  *   seconds    first post -> last delivery confirmation, sender's clock
  *   bw_gbps    bytes * 8 / seconds / 1e9   (Gb/s = 10^9 bit/s)
  *   msg_rate   messages / seconds          (messages per second)
- *   lat        half round trip, nanoseconds, in the histogram
+ *   lat        half round trip (read_lat: the whole read), nanoseconds,
+ *              in the histogram
  */
 struct ig_result {
 	struct ig_params params;
@@ -70,6 +71,11 @@ struct ig_result {
 	 * for MSG_ZEROCOPY; zc sums its streams over the measured interval */
 	bool zc_asked, zerocopy;
 	struct ig_zc_stats zc;
+	/* the client's --also column: this measurement did not run or did
+	 * not finish, and why (one line); only params, test and transport
+	 * are then meaningful */
+	bool failed;
+	char error[256];
 };
 
 /*

@@ -16,6 +16,7 @@ struct ig_xinfo {
 	double rate_gbps; /* port data rate after line encoding */
 	int numa_node;	  /* the HCA's, -1 unknown */
 	int cpu;	  /* CPU the test thread ran on, -1 not pinned */
+	int outs;	  /* read tests: RDMA reads in flight per QP, 0 else */
 };
 
 #endif

@@ -14,6 +14,7 @@
 /* What identifies a result; idx is its place in its results array. */
 struct ig_bl_key {
 	const char *test;
+	const char *at; /* --also's column: "@ADDR" of "tcp@ADDR", else "" */
 	uint64_t size;
 	uint64_t streams; /* 1 when absent */
 	uint64_t window;  /* window.requested; 0 (the default) when absent */
@@ -23,7 +24,8 @@ struct ig_bl_key {
 /* s with control characters as '?', cut to fit buf. */
 const char *ig_bl_clean(const char *s, char *buf, size_t len);
 
-/* "write_bw 64K streams 1", then " window 256K" when one was set */
+/* "write_bw 64K streams 1", then " window 256K" when one was set;
+ * --also's column: "tcp_bw@192.0.2.7 64K streams 1" */
 void ig_bl_label(const struct ig_bl_key *k, char *buf, size_t len);
 
 struct ig_bl_match_ops {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pairing the results of two reports by (test, size, streams, window) for the
- * comparison.  The new run's keys are sorted once, so a pair is found by
- * binary search: a report of any size (the fuzzer's too) is matched in
- * O(n log n), duplicates included.
+ * Pairing the results of two reports by (test, size, streams, window, and
+ * the address of --also's column) for the comparison.  The new run's keys are
+ * sorted once, so a pair is found by binary search: a report of any size (the
+ * fuzzer's too) is matched in O(n log n), duplicates included.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,27 +28,31 @@ const char *ig_bl_clean(const char *s, char *buf, size_t len)
 
 void ig_bl_label(const struct ig_bl_key *k, char *buf, size_t len)
 {
-	char test[64], size[32], win[48] = "";
+	char test[64], at[64], size[32], win[48] = "";
 
 	ig_size_str(k->size, size, sizeof(size));
 	if (k->window) {
 		memcpy(win, " window ", 8);
 		ig_size_str(k->window, win + 8, sizeof(win) - 8);
 	}
-	snprintf(buf, len, "%s %s streams %" PRIu64 "%s",
-		 ig_bl_clean(k->test, test, sizeof(test)), size, k->streams,
-		 win);
+	snprintf(buf, len, "%s%s %s streams %" PRIu64 "%s",
+		 ig_bl_clean(k->test, test, sizeof(test)),
+		 ig_bl_clean(k->at, at, sizeof(at)), size, k->streams, win);
 }
 
 /* A result's key; a member absent or of another type takes its default. */
 static void key_of(json_object *r, size_t idx, struct ig_bl_key *k)
 {
+	const char *transport = NULL;
 	json_object *w;
 
 	*k = (struct ig_bl_key){
-		.test = "", .size = 0, .streams = 1, .idx = idx
+		.test = "", .at = "", .size = 0, .streams = 1, .idx = idx
 	};
 	ig_json_get_str(r, "test", &k->test);
+	if (!ig_json_get_str(r, "transport", &transport) &&
+	    strchr(transport, '@'))
+		k->at = strchr(transport, '@');
 	ig_json_get_u64(r, "size", &k->size);
 	ig_json_get_u64(r, "streams", &k->streams);
 	if (json_object_object_get_ex(r, "window", &w))
@@ -59,6 +63,8 @@ static int key_cmp(const struct ig_bl_key *a, const struct ig_bl_key *b)
 {
 	int c = strcmp(a->test, b->test);
 
+	if (!c)
+		c = strcmp(a->at, b->at);
 	if (c)
 		return c;
 	if (a->size != b->size)

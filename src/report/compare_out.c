@@ -6,12 +6,20 @@
 
 #include "compare.h"
 
-static json_object *trio(double v, double t, const char *third, double x)
+/* A side's JSON name: its transport ("verbs", "tcp", "rsockets"). */
+static const char *side(const struct ig_pair *p, int t)
+{
+	return ig_test_transport(p->r[t]->params.test);
+}
+
+/* {a's transport: v, b's transport: t, third: x} */
+static json_object *trio(const struct ig_pair *p, double v, double t,
+			 const char *third, double x)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "verbs", json_object_new_double(v));
-	json_object_object_add(o, "tcp", json_object_new_double(t));
+	json_object_object_add(o, side(p, IG_V), json_object_new_double(v));
+	json_object_object_add(o, side(p, IG_T), json_object_new_double(t));
 	json_object_object_add(o, third, json_object_new_double(x));
 	return o;
 }
@@ -19,35 +27,44 @@ static json_object *trio(double v, double t, const char *third, double x)
 static json_object *cpu_json(const struct ig_pair *p)
 {
 	json_object *o = json_object_new_object();
-	static const char *const side[2] = { "client", "server" };
+	static const char *const sides[2] = { "client", "server" };
 
 	for (int s = 0; s < 2; s++) {
 		const double *g = p->cpu_gb[s];
 
 		if (g[IG_V] < 0 || g[IG_T] < 0)
 			continue;
-		json_object_object_add(o, side[s],
-				       trio(g[IG_V], g[IG_T], "ratio",
+		json_object_object_add(o, sides[s],
+				       trio(p, g[IG_V], g[IG_T], "ratio",
 					    g[IG_V] > 0 ? g[IG_T] / g[IG_V]
 							: 0));
 	}
 	return o;
 }
 
-static json_object *pair_json(const struct ig_pair *p)
+static json_object *pair_json(const struct ig_pair *p, bool dgram)
 {
 	json_object *o = json_object_new_object();
+	char key[2][32];
 
-	json_object_object_add(o, "verbs_test",
-			       json_object_new_string(p->r[IG_V]->test));
-	json_object_object_add(o, "tcp_test",
-			       json_object_new_string(p->r[IG_T]->test));
+	for (int t = 0; t < 2; t++) {
+		snprintf(key[t], sizeof(key[t]), "%s_test", side(p, t));
+		json_object_object_add(o, key[t],
+				       json_object_new_string(p->r[t]->test));
+	}
+	if (p->g->label)
+		json_object_object_add(o, "label",
+				       json_object_new_string(p->g->label));
+	if (dgram && !p->g->label)
+		json_object_object_add(
+			o, "like_for_like",
+			json_object_new_boolean(p->like_for_like));
 	json_object_object_add(o, "size", json_object_new_uint64(p->size));
 	json_object_object_add(
 		o, "streams",
 		json_object_new_uint64(p->r[IG_V]->params.streams));
 	json_object_object_add(o, "msg_rate",
-			       trio(p->rate[IG_V], p->rate[IG_T], "ratio",
+			       trio(p, p->rate[IG_V], p->rate[IG_T], "ratio",
 				    p->rate_ratio));
 	if (p->lat) {
 		json_object *l = json_object_new_object();
@@ -55,18 +72,18 @@ static json_object *pair_json(const struct ig_pair *p)
 		if (p->has_p50)
 			json_object_object_add(
 				l, "p50",
-				trio(p->p50[IG_V], p->p50[IG_T], "added",
+				trio(p, p->p50[IG_V], p->p50[IG_T], "added",
 				     p->p50[IG_T] - p->p50[IG_V]));
 		if (p->has_p99)
 			json_object_object_add(
 				l, "p99",
-				trio(p->p99[IG_V], p->p99[IG_T], "added",
+				trio(p, p->p99[IG_V], p->p99[IG_T], "added",
 				     p->p99[IG_T] - p->p99[IG_V]));
 		json_object_object_add(o, "lat_us", l);
 		return o;
 	}
 	json_object_object_add(o, "bw_gbps",
-			       trio(p->bw[IG_V], p->bw[IG_T], "ratio",
+			       trio(p, p->bw[IG_V], p->bw[IG_T], "ratio",
 				    p->bw_ratio));
 	json_object_object_add(o, "cpu_s_per_gb", cpu_json(p));
 	if (p->port_gbps > 0) {
@@ -74,7 +91,7 @@ static json_object *pair_json(const struct ig_pair *p)
 				       json_object_new_double(p->port_gbps));
 		json_object_object_add(
 			o, "port_share",
-			trio(p->bw[IG_V] / p->port_gbps,
+			trio(p, p->bw[IG_V] / p->port_gbps,
 			     p->bw[IG_T] / p->port_gbps, "limit",
 			     p->bw[IG_V] / p->port_gbps >= 0.8 ? 1 : 0));
 	}
@@ -88,8 +105,10 @@ json_object *ig_compare_to_json(const struct ig_compare *c)
 	json_object *nh = json_object_new_array();
 	json_object *cr = json_object_new_array();
 
+	bool dgram = !strcmp(c->ipoib_mode, "datagram");
+
 	for (size_t i = 0; i < c->npairs; i++)
-		json_object_array_add(pairs, pair_json(&c->pairs[i]));
+		json_object_array_add(pairs, pair_json(&c->pairs[i], dgram));
 	for (size_t i = 0; i < c->nnhalf; i++) {
 		json_object *e = json_object_new_object();
 
@@ -124,6 +143,9 @@ json_object *ig_compare_to_json(const struct ig_compare *c)
 	json_object_object_add(o, "pairs", pairs);
 	json_object_object_add(o, "n_half", nh);
 	json_object_object_add(o, "crossings", cr);
+	if (dgram)
+		json_object_object_add(o, "ipoib_mode",
+				       json_object_new_string(c->ipoib_mode));
 	return o;
 }
 
@@ -135,7 +157,12 @@ static void num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3f", v);
 }
 
-static void text_bw(FILE *f, const struct ig_pair *p)
+static const char *lfl(const struct ig_pair *p)
+{
+	return p->like_for_like ? "  like-for-like" : "";
+}
+
+static void text_bw(FILE *f, const struct ig_pair *p, int w)
 {
 	char sz[24], pv[16] = "-", pt[16] = "-", cc[32], cs[32];
 	char a[12], b[12], x[12], y[12];
@@ -154,29 +181,29 @@ static void text_bw(FILE *f, const struct ig_pair *p)
 	snprintf(cc, sizeof(cc), "%s/%s", a, b);
 	snprintf(cs, sizeof(cs), "%s/%s", x, y);
 	fprintf(f,
-		"%-9s %6s %10.2f %9.2f %6.2fx %6s %6s %9.3f %9.3f "
-		"%15s %15s\n",
-		p->r[IG_V]->test, sz, p->bw[0], p->bw[1], p->bw_ratio, pv, pt,
-		p->rate[0] / 1e6, p->rate[1] / 1e6, cc, cs);
+		"%-*s %6s %10.2f %9.2f %6.2fx %6s %6s %9.3f %9.3f "
+		"%15s %15s%s\n",
+		w, p->r[IG_V]->test, sz, p->bw[0], p->bw[1], p->bw_ratio, pv,
+		pt, p->rate[0] / 1e6, p->rate[1] / 1e6, cc, cs, lfl(p));
 }
 
-static void text_lat(FILE *f, const struct ig_pair *p)
+static void text_lat(FILE *f, const struct ig_pair *p, int w)
 {
 	char sz[24];
 
 	ig_size_str(p->size, sz, sizeof(sz));
 	if (!p->has_p50) {
-		fprintf(f, "%-9s %6s  (too few samples for percentiles)\n",
-			p->r[IG_V]->test, sz);
+		fprintf(f, "%-*s %6s  (too few samples for percentiles)%s\n", w,
+			p->r[IG_V]->test, sz, lfl(p));
 		return;
 	}
-	fprintf(f, "%-9s %6s %9.2f %9.2f %+9.2f", p->r[IG_V]->test, sz,
+	fprintf(f, "%-*s %6s %9.2f %9.2f %+9.2f", w, p->r[IG_V]->test, sz,
 		p->p50[0], p->p50[1], p->p50[1] - p->p50[0]);
 	if (p->has_p99)
-		fprintf(f, " %9.2f %9.2f %+9.2f\n", p->p99[0], p->p99[1],
-			p->p99[1] - p->p99[0]);
+		fprintf(f, " %9.2f %9.2f %+9.2f%s\n", p->p99[0], p->p99[1],
+			p->p99[1] - p->p99[0], lfl(p));
 	else
-		fprintf(f, " %9s %9s %9s\n", "-", "-", "-");
+		fprintf(f, " %9s %9s %9s%s\n", "-", "-", "-", lfl(p));
 }
 
 static void text_sweep(FILE *f, const struct ig_compare *c)
@@ -199,13 +226,13 @@ static void text_sweep(FILE *f, const struct ig_compare *c)
 	}
 }
 
-/* Did a bandwidth pair's verbs side busy-poll? */
-static bool polled(const struct ig_compare *c)
+/* Did a bandwidth pair of group g have a verbs side that busy-polled? */
+static bool polled(const struct ig_compare *c, const struct ig_pair_group *g)
 {
 	for (size_t i = 0; i < c->npairs; i++) {
 		const char *how;
 
-		if (c->pairs[i].lat || !c->pairs[i].r[IG_V])
+		if (c->pairs[i].lat || c->pairs[i].g != g)
 			continue;
 		how = ig_params_completion(&c->pairs[i].r[IG_V]->params);
 		if (how && !strcmp(how, "poll"))
@@ -214,43 +241,118 @@ static bool polled(const struct ig_compare *c)
 	return false;
 }
 
+static void head_bw(FILE *f, const struct ig_pair_group *g, int w)
+{
+	char h[5][24];
+
+	snprintf(h[0], sizeof(h[0]), "%s Gb/s", g->side[0]);
+	snprintf(h[1], sizeof(h[1]), "%s Gb/s", g->side[1]);
+	snprintf(h[2], sizeof(h[2]), "%s/%s", g->abbr[1], g->abbr[0]);
+	snprintf(h[3], sizeof(h[3]), "%s%%port", g->abbr[0]);
+	snprintf(h[4], sizeof(h[4]), "%s%%port", g->abbr[1]);
+	fprintf(f, "%-*s %6s %10s %9s %7s %6s %6s ", w, "bandwidth", "size",
+		h[0], h[1], h[2], h[3], h[4]);
+	snprintf(h[0], sizeof(h[0]), "%s Mmsg/s", g->abbr[0]);
+	snprintf(h[1], sizeof(h[1]), "%s Mmsg/s", g->abbr[1]);
+	fprintf(f, "%9s %9s %15s %15s\n", h[0], h[1], "client CPU s/GB",
+		"server CPU s/GB");
+}
+
+static void head_lat(FILE *f, const struct ig_pair_group *g, int w)
+{
+	char h[4][24];
+
+	for (int t = 0; t < 2; t++) {
+		snprintf(h[t], sizeof(h[t]), "%s p50", g->side[t]);
+		snprintf(h[2 + t], sizeof(h[2 + t]), "%s p99", g->side[t]);
+	}
+	fprintf(f, "%-*s %6s %9s %9s %9s %9s %9s %9s  (us)\n", w, "latency",
+		"size", h[0], h[1], "added", h[2], h[3], "added");
+}
+
+/* The title and both tables of the pairs of group g (none: nothing). */
+static void text_group(FILE *f, const struct ig_compare *c,
+		       const struct ig_pair_group *g)
+{
+	bool any = false, head = false;
+	int w = 9; /* "bandwidth"; wider for ud_send_bw */
+
+	for (size_t i = 0; i < c->npairs; i++) {
+		if (c->pairs[i].g != g)
+			continue;
+		any = true;
+		if ((int)strlen(c->pairs[i].r[IG_V]->test) > w)
+			w = (int)strlen(c->pairs[i].r[IG_V]->test);
+	}
+	if (!any)
+		return;
+	fprintf(f, "\n%s (%s = %s, %s = %s)\n", g->title, g->abbr[0],
+		g->side[0], g->abbr[1], g->side[1]);
+	for (size_t i = 0; i < c->npairs; i++) {
+		if (c->pairs[i].g != g || c->pairs[i].lat)
+			continue;
+		if (!head)
+			head_bw(f, g, w);
+		head = true;
+		text_bw(f, &c->pairs[i], w);
+	}
+	if (head && polled(c, g))
+		fprintf(f,
+			"(verbs busy-polled its completions: its CPU s/GB "
+			"is a spinning core, not comparable with %s's; "
+			"--events gives the fair figure)\n",
+			g->label ? g->side[1] : "TCP");
+	head = false;
+	for (size_t i = 0; i < c->npairs; i++) {
+		if (c->pairs[i].g != g || !c->pairs[i].lat)
+			continue;
+		if (!head)
+			head_lat(f, g, w);
+		head = true;
+		text_lat(f, &c->pairs[i], w);
+	}
+}
+
+/* Datagram IPoIB: which pairs are like for like. */
+static void text_ipoib(FILE *f, const struct ig_compare *c)
+{
+	bool ud = false;
+
+	if (strcmp(c->ipoib_mode, "datagram"))
+		return;
+	for (size_t i = 0; i < c->npairs; i++)
+		ud |= c->pairs[i].like_for_like;
+	fprintf(f, "IPoIB runs in datagram mode (UD, packets of the path MTU): "
+		   "its like-for-like verbs counterpart is UD send, ");
+	if (ud)
+		fprintf(f, "the pairs marked like-for-like; the RC pairs show "
+			   "what a connection would give, which datagram "
+			   "IPoIB never uses\n");
+	else
+		fprintf(f, "which did not run (-t all, or add ud_send_bw and "
+			   "ud_send_lat to -t); the RC pairs above show what a "
+			   "connection would give\n");
+}
+
 void ig_compare_text(FILE *f, const struct ig_compare *c)
 {
-	bool head_bw = false, head_lat = false;
+	const struct ig_pair_group *seen[8]; /* more than the groups */
+	size_t ng = 0;
 
-	if (!c->npairs) {
-		text_sweep(f, c);
-		return;
-	}
-	fprintf(f, "\nverbs next to TCP on the same port: the cost of the IP "
-		   "stack (v = verbs, t = tcp)\n");
+	/* each group once, in the order of its first pair */
 	for (size_t i = 0; i < c->npairs; i++) {
-		if (c->pairs[i].lat || head_bw)
-			continue;
-		fprintf(f, "%-9s %6s %10s %9s %7s %6s %6s %9s %9s %15s %15s\n",
-			"bandwidth", "size", "verbs Gb/s", "tcp Gb/s", "t/v",
-			"v%port", "t%port", "v Mmsg/s", "t Mmsg/s",
-			"client CPU s/GB", "server CPU s/GB");
-		head_bw = true;
+		size_t k = 0;
+
+		while (k < ng && seen[k] != c->pairs[i].g)
+			k++;
+		if (k == ng && ng < sizeof(seen) / sizeof(*seen))
+			seen[ng++] = c->pairs[i].g;
 	}
-	for (size_t i = 0; i < c->npairs; i++)
-		if (!c->pairs[i].lat)
-			text_bw(f, &c->pairs[i]);
-	if (head_bw && polled(c))
-		fprintf(f, "(verbs busy-polled its completions: its CPU s/GB "
-			   "is a spinning core, not comparable with TCP's; "
-			   "--events gives the fair figure)\n");
-	for (size_t i = 0; i < c->npairs; i++) {
-		if (!c->pairs[i].lat)
-			continue;
-		if (!head_lat)
-			fprintf(f, "%-9s %6s %9s %9s %9s %9s %9s %9s  (us)\n",
-				"latency", "size", "verbs p50", "tcp p50",
-				"added", "verbs p99", "tcp p99", "added");
-		head_lat = true;
-		text_lat(f, &c->pairs[i]);
-	}
+	for (size_t k = 0; k < ng; k++)
+		text_group(f, c, seen[k]);
 	text_sweep(f, c);
+	if (c->npairs)
+		text_ipoib(f, c);
 }
 
 void ig_compare_csv(FILE *f, const struct ig_compare *c)

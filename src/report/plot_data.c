@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +26,13 @@ static unsigned int known_style(const char *name)
 static struct ig_plot_series *series_get(struct ig_plot_panel *p,
 					 const struct ig_result *r)
 {
-	const char *name = r->test ? r->test : "unknown";
+	const char *at = r->transport ? strchr(r->transport, '@') : NULL;
 	struct ig_plot_series *s;
 	unsigned int style;
+	char name[80];
 
+	snprintf(name, sizeof(name), "%s%s", r->test ? r->test : "unknown",
+		 at ? at : "");
 	for (size_t i = 0; i < p->nseries; i++)
 		if (!strcmp(p->series[i].name, name))
 			return &p->series[i];
@@ -36,7 +40,7 @@ static struct ig_plot_series *series_get(struct ig_plot_panel *p,
 	if (style == IG_TEST_COUNT) /* unknown: after the known, in order */
 		style += (unsigned int)p->nseries;
 	s = &p->series[p->nseries++];
-	s->name = name;
+	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->dashed = !(r->transport && !strcmp(r->transport, "verbs"));
 	s->style = style;
 	return s;
@@ -67,7 +71,7 @@ static bool result_value(const struct ig_plot_panel *p,
 {
 	double ns;
 
-	if (!r->params.size || r->has_lat != p->lat)
+	if (!r->params.size || r->failed || r->has_lat != p->lat)
 		return false;
 	if (!p->lat) {
 		*v = r->bw_gbps;

@@ -17,9 +17,9 @@
 #define IG_PLOT_WIDTH 1200
 #define IG_PLOT_HEIGHT 500
 
-/* One line of a panel: one test name. */
+/* One line of a panel: one test name ("tcp_bw@ADDR" for --also's). */
 struct ig_plot_series {
-	const char *name;
+	char name[80];
 	bool dashed;	    /* TCP: every transport but "verbs" */
 	unsigned int style; /* enum ig_test for known names, else more */
 };

@@ -13,6 +13,7 @@ int ig_format_parse(const char *s)
 		[IG_FMT_TEXT] = "text",
 		[IG_FMT_JSON] = "json",
 		[IG_FMT_CSV] = "csv",
+		[IG_FMT_OPENMETRICS] = "openmetrics",
 	};
 
 	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
@@ -44,9 +45,13 @@ int ig_report_write(FILE *f, enum ig_format fmt,
 	case IG_FMT_CSV:
 		ret = ig_rep_csv(f, env, res, n);
 		break;
+	case IG_FMT_OPENMETRICS:
+		ret = ig_rep_om(f, env, res, n);
+		break;
 	default:
 		fprintf(stderr,
-			"ibgap: report: unknown format %d (text, json or csv)\n",
+			"ibgap: report: unknown format %d (text, json, csv or "
+			"openmetrics)\n",
 			(int)fmt);
 		return -EINVAL;
 	}

@@ -25,15 +25,21 @@ struct ig_report_env {
 	const char *note;	      /* one line for the reader, or NULL */
 	const struct ig_dr_finding *findings; /* the doctor's, for the run */
 	size_t nfindings;
+	const char *peer; /* the server as the client named it (openmetrics) */
+	/* --baseline's verdict (openmetrics): baseline is the file's name,
+	 * NULL when there was no check; regressed when a metric was worse */
+	const char *baseline;
+	bool regressed;
 };
 
 enum ig_format {
 	IG_FMT_TEXT,
 	IG_FMT_JSON,
 	IG_FMT_CSV,
+	IG_FMT_OPENMETRICS,
 };
 
-/* "text", "json" or "csv" -> enum value, else -EINVAL. */
+/* "text", "json", "csv" or "openmetrics" -> enum value, else -EINVAL. */
 int ig_format_parse(const char *s);
 
 /*
@@ -41,6 +47,8 @@ int ig_format_parse(const char *s);
  *   text  a table for people (both sides' CPU shown)
  *   json  one document: {"schema": "ibgap/1", "env": {...}, "results": [...]}
  *   csv   a header row and one row per result
+ *   openmetrics  OpenMetrics text: bandwidth, message rate, latency
+ *         quantiles, CPU, and the baseline's verdict (report_om.c)
  * Returns 0 or a negative errno.
  */
 int ig_report_write(FILE *f, enum ig_format fmt,

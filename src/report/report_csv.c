@@ -54,6 +54,31 @@ static void csv_demand(FILE *f, const struct ig_result *r,
 	csv_num(f, r->has_lat && d >= 0, d);
 }
 
+static size_t commas(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == ',';
+	return n;
+}
+
+/* --also's column, a measurement that did not run or finish: test,
+ * transport, size, streams, every figure empty, and "failed: why" in
+ * the warning column. */
+static void csv_failed(FILE *f, const struct ig_result *r)
+{
+	/* a comma before each column after streams, the warning too */
+	size_t empty = commas(csv_head_pre) - 2 + LAT_N + commas(csv_head_post);
+	char why[sizeof(r->error) + 16];
+
+	for (size_t i = 0; i < empty; i++)
+		fputc(',', f);
+	snprintf(why, sizeof(why), "failed: %s", r->error);
+	csv_str(f, why);
+	fputc('\n', f);
+}
+
 static void csv_row(FILE *f, const struct ig_result *r)
 {
 	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
@@ -64,8 +89,12 @@ static void csv_row(FILE *f, const struct ig_result *r)
 	csv_str(f, ig_rep_test(r));
 	fputc(',', f);
 	csv_str(f, ig_rep_transport(r));
-	fprintf(f, ",%" PRIu64 ",%" PRIu32 ",", r->params.size,
-		r->params.streams);
+	fprintf(f, ",%" PRIu64 ",%" PRIu32, r->params.size, r->params.streams);
+	if (r->failed) {
+		csv_failed(f, r);
+		return;
+	}
+	fputc(',', f);
 	if (ig_params_direction(&r->params))
 		csv_str(f, ig_params_direction(&r->params));
 	if (ig_rep_has_window(r))

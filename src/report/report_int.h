@@ -24,6 +24,10 @@ enum {
 /* JSON keys inside "lat_us"; the CSV columns are "lat_<key>_us". */
 extern const char *const ig_rep_lat_keys[LAT_N];
 
+/* The quantile of summary figure i: 0 min, 0.5 p50 ... 1 max; 0 for
+ * mean and stdev (not quantiles: callers skip them). */
+double ig_rep_lat_quantile(int i);
+
 /* Microseconds; has[i] false means absent (never zero-filled). */
 struct ig_rep_lat {
 	bool has[LAT_N];
@@ -36,6 +40,8 @@ void ig_rep_lat_view(const struct ig_result *r, struct ig_rep_lat *lv);
 const char *ig_rep_test(const struct ig_result *r);
 const char *ig_rep_transport(const struct ig_result *r);
 bool ig_rep_has_window(const struct ig_result *r);
+/* --also's column: "@ADDR" of its transport "tcp@ADDR"; "" for others. */
+const char *ig_rep_at(const struct ig_result *r);
 /*
  * The CPU service demand shown for one side (u, present when have):
  * us_per_kib for bandwidth tests, us_per_tr (CPU microseconds per round
@@ -75,6 +81,9 @@ int ig_rep_json(FILE *f, const struct ig_report_env *env,
 		const struct ig_result *res, size_t n);
 int ig_rep_text(FILE *f, const struct ig_report_env *env,
 		const struct ig_result *res, size_t n);
+/* report_om.c: OpenMetrics text */
+int ig_rep_om(FILE *f, const struct ig_report_env *env,
+	      const struct ig_result *res, size_t n);
 int ig_rep_csv(FILE *f, const struct ig_report_env *env,
 	       const struct ig_result *res, size_t n);
 

@@ -156,10 +156,32 @@ static json_object *repeat_json(const struct ig_repeat *p)
 	return o;
 }
 
-json_object *ig_result_to_json(const struct ig_result *r)
+/* A measurement of --also's column that did not run or finish: what it
+ * was, and why; no figures. */
+static json_object *failed_to_json(const struct ig_result *r)
 {
 	json_object *o = json_object_new_object();
 
+	if (!o)
+		return NULL;
+	if (ig_json_add_str(o, "test", ig_rep_test(r)) ||
+	    ig_json_add_str(o, "transport", ig_rep_transport(r)) ||
+	    ig_json_add_u64(o, "size", r->params.size) ||
+	    ig_json_add_u64(o, "streams", r->params.streams) ||
+	    ig_json_add_str(o, "error", r->error)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_object *ig_result_to_json(const struct ig_result *r)
+{
+	json_object *o;
+
+	if (r->failed)
+		return failed_to_json(r);
+	o = json_object_new_object();
 	if (!o)
 		return NULL;
 	if (ig_json_add_str(o, "test", ig_rep_test(r)) ||
@@ -169,6 +191,8 @@ json_object *ig_result_to_json(const struct ig_result *r)
 			     ig_params_completion(&r->params))) ||
 	    ig_json_add_u64(o, "size", r->params.size) ||
 	    ig_json_add_u64(o, "streams", r->params.streams) ||
+	    (r->xinfo.outs &&
+	     ig_json_add_u64(o, "outs", (uint64_t)r->xinfo.outs)) ||
 	    (ig_params_direction(&r->params) &&
 	     ig_json_add_str(o, "direction",
 			     ig_params_direction(&r->params))) ||

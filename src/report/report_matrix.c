@@ -22,7 +22,8 @@ struct axes {
 static bool same_group(const struct ig_result *a, const struct ig_result *b)
 {
 	return a->params.size == b->params.size &&
-	       !strcmp(ig_rep_test(a), ig_rep_test(b));
+	       !strcmp(ig_rep_test(a), ig_rep_test(b)) &&
+	       !strcmp(ig_rep_transport(a), ig_rep_transport(b));
 }
 
 static void axis_add(struct axes *ax, int k, uint64_t v)
@@ -61,7 +62,9 @@ static void cell(const struct ig_result *res, size_t n,
 		    r->params.window != window)
 			continue;
 		ig_rep_lat_view(r, &lv);
-		if (!r->has_lat)
+		if (r->failed)
+			snprintf(buf, len, "failed");
+		else if (!r->has_lat)
 			snprintf(buf, len, "%.2f", r->bw_gbps);
 		else if (lv.has[LAT_P50])
 			snprintf(buf, len, "%.2f", lv.us[LAT_P50]);
@@ -75,8 +78,9 @@ static void block(FILE *f, const struct ig_result *res, size_t n,
 	char sz[24], buf[32];
 
 	ig_size_str(g->params.size, sz, sizeof(sz));
-	fprintf(f, "\n%s %s, %s: streams down, window across\n", ig_rep_test(g),
-		sz, g->has_lat ? "p50 us" : "Gb/s");
+	fprintf(f, "\n%s%s %s, %s: streams down, window across\n",
+		ig_rep_test(g), ig_rep_at(g), sz,
+		g->has_lat ? "p50 us" : "Gb/s");
 	fprintf(f, "%7s", "streams");
 	for (unsigned int w = 0; w < ax->n[1]; w++) {
 		if (ax->v[1][w])

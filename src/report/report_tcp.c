@@ -85,10 +85,10 @@ static void retrans_warning(FILE *f, const struct ig_result *r)
 	if (r->has_tcpinfo_server)
 		retrans_list(who, sizeof(who), "server", r->tcpinfo_server, ns);
 	fprintf(f,
-		"warning: %s: TCP retransmitted %" PRIu64 " segments during "
+		"warning: %s%s: TCP retransmitted %" PRIu64 " segments during "
 		"the measured interval (%s): loss or reordering on the path, "
 		"see tcp_info\n",
-		ig_rep_test(r), ig_rep_retrans(r), who);
+		ig_rep_test(r), ig_rep_at(r), ig_rep_retrans(r), who);
 }
 
 static void zc_warning(FILE *f, const struct ig_result *r)
@@ -99,17 +99,17 @@ static void zc_warning(FILE *f, const struct ig_result *r)
 		return;
 	if (z->copied)
 		fprintf(f,
-			"warning: %s: --zerocopy: the kernel copied %" PRIu64
+			"warning: %s%s: --zerocopy: the kernel copied %" PRIu64
 			" of %" PRIu64 " zero-copy sends "
 			"(SO_EE_CODE_ZEROCOPY_COPIED: loopback and devices "
 			"without scatter-gather always copy)\n",
-			ig_rep_test(r), z->copied, z->sends);
+			ig_rep_test(r), ig_rep_at(r), z->copied, z->sends);
 	if (z->enobufs)
 		fprintf(f,
-			"warning: %s: --zerocopy: the kernel refused %" PRIu64
+			"warning: %s%s: --zerocopy: the kernel refused %" PRIu64
 			" sends with ENOBUFS (net.core.optmem_max), %" PRIu64
 			" of them went out copying\n",
-			ig_rep_test(r), z->enobufs, z->fallback);
+			ig_rep_test(r), ig_rep_at(r), z->enobufs, z->fallback);
 }
 
 /* --zerocopy both: the copying run of the same test, size and streams,
@@ -133,8 +133,8 @@ static void zc_line(FILE *f, const struct ig_result *res, size_t i)
 	char sz[24];
 
 	ig_size_str(r->params.size, sz, sizeof(sz));
-	fprintf(f, "zerocopy: %s %s: MSG_ZEROCOPY, %" PRIu64 " sends",
-		ig_rep_test(r), sz, r->zc.sends);
+	fprintf(f, "zerocopy: %s%s %s: MSG_ZEROCOPY, %" PRIu64 " sends",
+		ig_rep_test(r), ig_rep_at(r), sz, r->zc.sends);
 	if (zc >= 0)
 		fprintf(f, ", sender (client) CPU %.3f s/GB", zc);
 	cp = c ? ig_rep_cpu_per_gb(&c->cpu_client, true) : -1;

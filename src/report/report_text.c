@@ -54,30 +54,41 @@ static const char *const units_line =
 	"of payload (netperf service demand), bandwidth tests; us/Tr = CPU "
 	"microseconds per round trip, latency tests";
 
-/* win: the window column is shown. */
-static bool col_on(int c, bool win)
+/* What the results make the table look like. */
+struct layout {
+	bool win; /* the window column is shown */
+	int tw;	  /* the transport column's width: wider for tcp@ADDR */
+};
+
+static bool col_on(int c, const struct layout *l)
 {
-	return c != C_WINDOW || win;
+	return c != C_WINDOW || l->win;
 }
 
-static int col_offset(int c, bool win)
+/* Negative: left-aligned. */
+static int col_width(int c, const struct layout *l)
+{
+	return c == C_TRANSPORT ? -l->tw : cols[c].width;
+}
+
+static int col_offset(int c, const struct layout *l)
 {
 	int off = 0;
 
 	for (int i = 0; i < c; i++)
-		if (col_on(i, win))
-			off += abs(cols[i].width) + 1;
+		if (col_on(i, l))
+			off += abs(col_width(i, l)) + 1;
 	return off;
 }
 
-/* The row (the window column when win), then suffix (a result's TCP
- * figures, or ""). */
-static void print_cells(FILE *f, char cell[NCOL][CELL_LEN], bool win,
-			const char *suffix)
+/* The cells up to column last (the window column when shown), then
+ * suffix (a result's TCP figures, or ""). */
+static void print_cells(FILE *f, char cell[NCOL][CELL_LEN],
+			const struct layout *l, int last, const char *suffix)
 {
-	for (int i = 0; i < NCOL; i++)
-		if (col_on(i, win))
-			fprintf(f, "%s%*s", i ? " " : "", cols[i].width,
+	for (int i = 0; i <= last; i++)
+		if (col_on(i, l))
+			fprintf(f, "%s%*s", i ? " " : "", col_width(i, l),
 				cell[i]);
 	fprintf(f, "%s\n", suffix);
 }
@@ -101,11 +112,11 @@ static const char *row_suffix(const struct ig_result *r, char *buf, size_t len)
 
 /* "---- label ----" over columns a..b; *pos is the current column. */
 static void print_group(FILE *f, int *pos, int a, int b, const char *label,
-			bool win)
+			const struct layout *l)
 {
 	static const char dash[] = "----------------------------------------";
-	int start = col_offset(a, win);
-	int w = col_offset(b, win) + abs(cols[b].width) - start;
+	int start = col_offset(a, l);
+	int w = col_offset(b, l) + abs(col_width(b, l)) - start;
 	int fill = w - (int)strlen(label) - 2;
 	int left = fill > 0 ? fill / 2 : 0;
 	int right = fill > 0 ? fill - left : 0;
@@ -115,18 +126,18 @@ static void print_group(FILE *f, int *pos, int a, int b, const char *label,
 	*pos = start + w;
 }
 
-static void text_head(FILE *f, bool win)
+static void text_head(FILE *f, const struct layout *l)
 {
 	char cell[NCOL][CELL_LEN];
 	int pos = 0;
 
-	print_group(f, &pos, C_P50, C_MAX, "latency, us", win);
-	print_group(f, &pos, C_CPU_CL, C_CPU_SV, "CPU %", win);
-	print_group(f, &pos, C_DEM_CL, C_DEM_SV, "us/KiB, us/Tr", win);
+	print_group(f, &pos, C_P50, C_MAX, "latency, us", l);
+	print_group(f, &pos, C_CPU_CL, C_CPU_SV, "CPU %", l);
+	print_group(f, &pos, C_DEM_CL, C_DEM_SV, "us/KiB, us/Tr", l);
 	fputc('\n', f);
 	for (int i = 0; i < NCOL; i++)
 		snprintf(cell[i], CELL_LEN, "%s", cols[i].head);
-	print_cells(f, cell, win, "");
+	print_cells(f, cell, l, NCOL - 1, "");
 }
 
 /* 64K, 1M, 2G when an exact multiple, else plain bytes. */
@@ -148,14 +159,9 @@ static void demand_cell(char *cell, const struct ig_result *r,
 	cell_num(cell, d >= 0, 3, d);
 }
 
-static void text_row(FILE *f, const struct ig_result *r, bool win)
+/* What the result is: test, transport, size, streams, window. */
+static void id_cells(char cell[NCOL][CELL_LEN], const struct ig_result *r)
 {
-	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
-	bool sv = r->has_cpu_server;
-	char cell[NCOL][CELL_LEN], sfx[96];
-	struct ig_rep_lat lv;
-
-	ig_rep_lat_view(r, &lv);
 	snprintf(cell[C_TEST], CELL_LEN, "%s", ig_rep_test(r));
 	snprintf(cell[C_TRANSPORT], CELL_LEN, "%s", ig_rep_transport(r));
 	ig_size_str(r->params.size, cell[C_SIZE], CELL_LEN);
@@ -164,6 +170,32 @@ static void text_row(FILE *f, const struct ig_result *r, bool win)
 		ig_size_str(r->params.window, cell[C_WINDOW], CELL_LEN);
 	else
 		snprintf(cell[C_WINDOW], CELL_LEN, "default");
+}
+
+/* --also's column, a measurement that did not run or finish: why. */
+static void failed_row(FILE *f, const struct ig_result *r,
+		       const struct layout *l)
+{
+	char cell[NCOL][CELL_LEN], why[sizeof(r->error) + 16];
+
+	id_cells(cell, r);
+	snprintf(why, sizeof(why), "  failed: %s", r->error);
+	print_cells(f, cell, l, C_WINDOW, why);
+}
+
+static void text_row(FILE *f, const struct ig_result *r, const struct layout *l)
+{
+	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
+	bool sv = r->has_cpu_server;
+	char cell[NCOL][CELL_LEN], sfx[96];
+	struct ig_rep_lat lv;
+
+	if (r->failed) {
+		failed_row(f, r, l);
+		return;
+	}
+	ig_rep_lat_view(r, &lv);
+	id_cells(cell, r);
 	cell_num(cell[C_SECONDS], true, 3, r->seconds);
 	cell_num(cell[C_GBPS], true, 2, r->bw_gbps);
 	cell_num(cell[C_MMSG], true, 3, r->msg_rate / 1e6);
@@ -175,7 +207,7 @@ static void text_row(FILE *f, const struct ig_result *r, bool win)
 	cell_num(cell[C_CPU_SV], sv, 1, cs->total_pct);
 	demand_cell(cell[C_DEM_CL], r, cc, true);
 	demand_cell(cell[C_DEM_SV], r, cs, sv);
-	print_cells(f, cell, win, row_suffix(r, sfx, sizeof(sfx)));
+	print_cells(f, cell, l, NCOL - 1, row_suffix(r, sfx, sizeof(sfx)));
 }
 
 static const char *or_dash(const char *s)
@@ -228,10 +260,10 @@ static void text_repeats(FILE *f, const struct ig_result *res, size_t n)
 			continue;
 		ig_size_str(res[i].params.size, sz, sizeof(sz));
 		fprintf(f,
-			"repeat: %s %s: %u runs, %s mean %.4g, %u%% "
+			"repeat: %s%s %s: %u runs, %s mean %.4g, %u%% "
 			"interval [%.4g, %.4g]",
-			ig_rep_test(&res[i]), sz, p->n, p->metric, p->mean,
-			p->level, p->ci_lo, p->ci_hi);
+			ig_rep_test(&res[i]), ig_rep_at(&res[i]), sz, p->n,
+			p->metric, p->mean, p->level, p->ci_lo, p->ci_hi);
 		if (p->width_pct > 0)
 			fprintf(f, ", +/-%.3g%% %s", p->width_pct / 2,
 				p->met ? "met" : "NOT met");
@@ -244,7 +276,7 @@ static void text_clock(FILE *f, const struct ig_result *r)
 {
 	if (!r->clock)
 		return;
-	fprintf(f, "clock: %s: %s", ig_rep_test(r), r->clock);
+	fprintf(f, "clock: %s%s: %s", ig_rep_test(r), ig_rep_at(r), r->clock);
 	if (r->clock_ghz > 0)
 		fprintf(f, " at %.4f GHz, checked against CLOCK_MONOTONIC",
 			r->clock_ghz);
@@ -268,42 +300,50 @@ static void text_findings(FILE *f, const struct ig_report_env *env)
 int ig_rep_text(FILE *f, const struct ig_report_env *env,
 		const struct ig_result *res, size_t n)
 {
-	bool win = ig_rep_windows_vary(res, n);
+	struct layout l = { .win = ig_rep_windows_vary(res, n),
+			    .tw = abs(cols[C_TRANSPORT].width) };
 
+	for (size_t i = 0; i < n; i++) {
+		int w = (int)strlen(ig_rep_transport(&res[i]));
+
+		if (w > l.tw && w < CELL_LEN)
+			l.tw = w;
+	}
 	if (env->note)
 		fprintf(f, "note: %s\n", env->note);
 	fprintf(f, "%s\n", units_line);
 	text_env(f, "client", &env->client);
 	text_env(f, "server", &env->server);
 	fputc('\n', f);
-	text_head(f, win);
+	text_head(f, &l);
 	for (size_t i = 0; i < n; i++)
-		text_row(f, &res[i], win);
+		text_row(f, &res[i], &l);
 	ig_rep_matrix_text(f, res, n);
 	for (size_t i = 0; i < n; i++)
 		text_clock(f, &res[i]);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].warning[0])
-			fprintf(f, "warning: %s: %s\n", ig_rep_test(&res[i]),
-				res[i].warning);
+			fprintf(f, "warning: %s%s: %s\n", ig_rep_test(&res[i]),
+				ig_rep_at(&res[i]), res[i].warning);
 	ig_rep_tcp_text(f, res, n);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].has_bidir)
 			fprintf(f,
-				"bidir: %s: client->server %.2f Gb/s, "
+				"bidir: %s%s: client->server %.2f Gb/s, "
 				"server->client %.2f Gb/s, total %.2f Gb/s\n",
-				ig_rep_test(&res[i]), res[i].bw_gbps,
-				ig_rep_reverse_gbps(&res[i]),
+				ig_rep_test(&res[i]), ig_rep_at(&res[i]),
+				res[i].bw_gbps, ig_rep_reverse_gbps(&res[i]),
 				res[i].bw_gbps + ig_rep_reverse_gbps(&res[i]));
 	for (size_t i = 0; i < n; i++)
 		if (res[i].params.reverse)
 			fprintf(f,
-				"direction: %s: reverse (server -> client)\n",
-				ig_rep_test(&res[i]));
+				"direction: %s%s: reverse (server -> client)\n",
+				ig_rep_test(&res[i]), ig_rep_at(&res[i]));
 	for (size_t i = 0; i < n; i++)
 		if (res[i].partial)
-			fprintf(f, "partial: %s: interrupted after %.3f s\n",
-				ig_rep_test(&res[i]), res[i].seconds);
+			fprintf(f, "partial: %s%s: interrupted after %.3f s\n",
+				ig_rep_test(&res[i]), ig_rep_at(&res[i]),
+				res[i].seconds);
 	text_devices(f, res, n);
 	text_repeats(f, res, n);
 	if (env->cmp)

@@ -20,6 +20,15 @@ static const double lat_q[LAT_N] = {
 	[LAT_P999] = 0.999, [LAT_P9999] = 0.9999,
 };
 
+double ig_rep_lat_quantile(int i)
+{
+	if (i == LAT_MIN)
+		return 0;
+	if (i == LAT_MAX)
+		return 1;
+	return i >= 0 && i < LAT_N ? lat_q[i] : 0;
+}
+
 static void lat_set(struct ig_rep_lat *lv, int i, double ns)
 {
 	lv->has[i] = true;
@@ -56,9 +65,17 @@ const char *ig_rep_transport(const struct ig_result *r)
 	return r->transport ? r->transport : ig_test_transport(r->params.test);
 }
 
+const char *ig_rep_at(const struct ig_result *r)
+{
+	const char *at = strchr(ig_rep_transport(r), '@');
+
+	return at ? at : "";
+}
+
 bool ig_rep_has_window(const struct ig_result *r)
 {
-	return r->params.window != 0 || !strcmp(ig_rep_transport(r), "tcp");
+	return r->params.window != 0 ||
+	       ig_test_xport(r->params.test) == IG_XPORT_TCP;
 }
 
 double ig_rep_reverse_gbps(const struct ig_result *r)

@@ -165,6 +165,11 @@ int ig_vb_adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 	if (!vb->pd)
 		return ig_session_fail(s, errno, "ibv_alloc_pd on %s: %s",
 				       s->xinfo.device, strerror(errno));
+	if (!s->server && ig_test_is_read(s->p.test)) {
+		ret = ig_vb_read_client_depth(s, vb->ctx);
+		if (ret)
+			return ret;
+	}
 	return ig_vb_pick_cpu(s, vb->ctx);
 }
 
@@ -181,24 +186,27 @@ static int prepare_stream(struct ig_session *s, struct ig_stream *st,
 		ret = ig_vb_stream_res(s, st);
 	if (!ret)
 		ret = modify(s, st, IBV_QPS_INIT);
-	if (!ret && s->p.test != IG_TEST_WRITE_BW &&
-	    s->p.test != IG_TEST_WRITE_LAT)
+	if (!ret && !ig_vb_rdma_test(s->p.test))
 		ret = ig_vb_post_recvs(
 			st, ((struct vb_stream *)st->priv)->rx_depth);
 	return ret;
 }
 
+/* Reads in flight, both ways: read tests' agreed depth (vb_read.c), else
+ * one (no reads). */
 static void conn_param(struct rdma_conn_param *cp, uint8_t *priv,
-		       struct vb_stream *vs)
+		       struct vb_stream *vs, uint32_t outs)
 {
+	uint8_t depth = outs ? (uint8_t)outs : 1;
+
 	*cp = (struct rdma_conn_param){
 		.private_data = priv,
 		.private_data_len = priv ? IG_STREAM_TAG_LEN : 0,
-		.responder_resources = 1,
-		.initiator_depth = 1,
+		.responder_resources = depth,
+		.initiator_depth = depth,
 		.retry_count = 7,
 		.rnr_retry_count = 7,
-		.qp_num = vs ? vs->qp->qp_num : 0,
+		.qp_num = vs->qp->qp_num,
 	};
 }
 
@@ -217,9 +225,9 @@ static int tagged_stream(struct ig_session *s, const void *priv, size_t len)
 }
 
 int ig_vb_answer(struct ig_session *s, struct rdma_cm_event *ev,
-		 const void *priv, size_t len, ig_vb_prepare_fn *prep,
-		 struct rdma_conn_param *cp)
+		 const void *priv, size_t len, ig_vb_prepare_fn *prep)
 {
+	struct rdma_conn_param cp = { 0 };
 	struct ig_stream *st;
 	int idx, ret;
 
@@ -230,13 +238,12 @@ int ig_vb_answer(struct ig_session *s, struct rdma_cm_event *ev,
 	}
 	st = &s->st[idx];
 	ev->id->context = st;
-	ret = prep(s, st, ev->id);
+	ret = prep(s, st, ev, &cp);
 	if (ret) {
 		rdma_reject(ev->id, NULL, 0);
 		return ret;
 	}
-	cp->qp_num = ((struct vb_stream *)st->priv)->qp->qp_num;
-	if (rdma_accept(ev->id, cp))
+	if (rdma_accept(ev->id, &cp))
 		return ig_session_fail(s, errno,
 				       "rdma_accept of stream %u: "
 				       "%s",
@@ -245,22 +252,29 @@ int ig_vb_answer(struct ig_session *s, struct rdma_cm_event *ev,
 	return 0;
 }
 
-/* RC: resources, receives, then RTR and RTS before the accept. */
+/* RC: the read depth (read tests), resources, receives, then RTR and RTS
+ * before the accept. */
 static int prepare_rts(struct ig_session *s, struct ig_stream *st,
-		       struct rdma_cm_id *id)
+		       struct rdma_cm_event *ev, struct rdma_conn_param *cp)
 {
-	int ret = prepare_stream(s, st, id);
+	struct vb_session *vb = s->xpriv;
+	int ret = ig_test_is_read(s->p.test)
+			  ? ig_vb_read_server_depth(s, &ev->param.conn)
+			  : 0;
 
-	return ret ? ret : ig_vb_qp_to_rts(s, st);
+	if (!ret)
+		ret = prepare_stream(s, st, ev->id);
+	if (!ret)
+		ret = ig_vb_qp_to_rts(s, st);
+	if (!ret)
+		conn_param(cp, NULL, st->priv, vb->outs);
+	return ret;
 }
 
 static int on_request(struct ig_session *s, struct rdma_cm_event *ev)
 {
-	struct rdma_conn_param cp;
-
-	conn_param(&cp, NULL, NULL);
 	return ig_vb_answer(s, ev, ev->param.conn.private_data,
-			    ev->param.conn.private_data_len, prepare_rts, &cp);
+			    ev->param.conn.private_data_len, prepare_rts);
 }
 
 int ig_vb_accept_all(struct ig_session *s, ig_vb_request_fn *on_req, bool sidr)
@@ -345,8 +359,18 @@ int ig_vb_listen(struct ig_session *s, enum rdma_port_space ps)
 	ret = listen_rdma(s, ps, &port);
 	if (ret)
 		return ret;
+	/* read tests: the depth this device allows, for the client to
+	 * agree on (bound to the address, listen_id has the device) */
+	if (ig_test_is_read(s->p.test) && vb->listen_id->verbs) {
+		ret = ig_vb_read_cap(s, vb->listen_id->verbs, &vb->rd_cap);
+		if (ret)
+			return ret;
+	}
 	o = json_object_new_object();
 	json_object_object_add(o, "port", json_object_new_int(port));
+	if (vb->rd_cap)
+		json_object_object_add(o, "rd_atom",
+				       json_object_new_uint64(vb->rd_cap));
 	json_object_object_add(o, "cookie", json_object_new_uint64(vb->cookie));
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_XPORT, o);
 	json_object_put(o);
@@ -410,7 +434,7 @@ static int connect_one(struct ig_session *s, struct ig_stream *st,
 	if (ret)
 		return ret;
 	ig_stream_tag_put(priv, vb->cookie, st->idx);
-	conn_param(&cp, priv, st->priv);
+	conn_param(&cp, priv, st->priv, vb->outs);
 	if (rdma_connect(id, &cp))
 		return ig_session_fail(s, errno, "rdma_connect to %s: %s", a,
 				       strerror(errno));
@@ -435,7 +459,7 @@ int ig_vb_server_addr(struct ig_session *s, struct sockaddr_storage *ss,
 {
 	struct vb_session *vb = s->xpriv;
 	socklen_t sl = sizeof(*ss);
-	uint64_t port;
+	uint64_t port, rd_atom;
 	json_object *o;
 	int ret;
 
@@ -445,6 +469,9 @@ int ig_vb_server_addr(struct ig_session *s, struct sockaddr_storage *ss,
 	ret = ig_json_get_u64(o, "port", &port) ||
 	      ig_json_get_u64(o, "cookie", &vb->cookie) || !port ||
 	      port > 65535;
+	/* optional: a server says it for read tests */
+	if (!ig_json_get_u64(o, "rd_atom", &rd_atom) && rd_atom <= IG_MAX_OUTS)
+		vb->peer_rd_atom = (uint32_t)rd_atom;
 	json_object_put(o);
 	if (ret)
 		return ig_session_fail(s, EPROTO,

@@ -178,7 +178,7 @@ int ig_vb_reap(struct ig_stream *st)
 int ig_vb_post_chain(struct ig_stream *st, uint32_t k)
 {
 	struct vb_stream *vs = st->priv;
-	uint32_t mod = st->s->p.cq_mod;
+	uint32_t mod = vs->mod;
 	struct ibv_send_wr *bad, *saved = vs->wr[k - 1].next;
 	int ret;
 
@@ -205,7 +205,8 @@ int ig_vb_post_chain(struct ig_stream *st, uint32_t k)
 ssize_t ig_vb_bw_send(struct ig_stream *st, uint64_t n)
 {
 	struct vb_stream *vs = st->priv;
-	uint32_t k = st->s->p.tx_depth - vs->outstanding;
+	uint32_t k = vs->outstanding < vs->depth ? vs->depth - vs->outstanding
+						 : 0;
 	struct vb_wait w = { .cqs = VB_CQ_SEND };
 	int ret;
 
@@ -260,15 +261,15 @@ int ig_vb_bw_flush(struct ig_stream *st)
 	return 0;
 }
 
-/* send_bw receiver: count (UD: without the GRH), repost; write_bw
- * receiver: nothing to do. */
+/* send_bw receiver: count (UD: without the GRH), repost; write_bw's
+ * target and read_bw's source: nothing to do. */
 int ig_vb_bw_recv(struct ig_stream *st)
 {
 	struct vb_stream *vs = st->priv;
 	struct vb_wait w = { .cqs = VB_CQ_RECV };
 	struct ibv_wc wc[VB_POLL];
 
-	if (st->s->p.test == IG_TEST_WRITE_BW) {
+	if (ig_test_one_sided(st->s->p.test)) {
 		ig_stream_park(st);
 		return 0;
 	}

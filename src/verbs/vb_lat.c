@@ -10,6 +10,8 @@
  * byte arriving means the whole message has; the InfiniBand specification
  * does not promise that, but Mellanox/NVIDIA HCAs and rxe do it, and
  * perftest's ib_write_lat relies on it too (docs/design.md).
+ * read_lat: one RDMA READ of the peer's target buffer per round, timed to
+ * its completion; the peer does nothing.
  */
 #include <errno.h>
 
@@ -108,8 +110,28 @@ static int write_ping(struct ig_stream *st)
 	return ret;
 }
 
+/* read_lat: one read of size bytes, timed by the engine from the post to
+ * its completion (the data is then in our memory). */
+static int read_ping(struct ig_stream *st)
+{
+	struct vb_stream *vs = st->priv;
+	struct vb_wait w = { .cqs = VB_CQ_SEND };
+	int ret = ig_vb_post_chain(st, 1);
+
+	while (!ret && vs->outstanding) {
+		ret = ig_vb_reap(st);
+		if (!ret)
+			ret = ig_vb_idle(st, &w, "read completion");
+		else if (ret > 0)
+			ret = 0;
+	}
+	return ret;
+}
+
 int ig_vb_lat_ping(struct ig_stream *st)
 {
+	if (st->s->p.test == IG_TEST_READ_LAT)
+		return read_ping(st);
 	if (st->s->p.test == IG_TEST_WRITE_LAT)
 		return write_ping(st);
 	return send_ping(st);
@@ -164,6 +186,10 @@ static int write_pong(struct ig_stream *st)
 
 int ig_vb_lat_pong(struct ig_stream *st)
 {
+	if (st->s->p.test == IG_TEST_READ_LAT) {
+		ig_stream_park(st); /* read from: nothing to do */
+		return 0;
+	}
 	if (st->s->p.test == IG_TEST_WRITE_LAT)
 		return write_pong(st);
 	return send_pong(st);

@@ -74,8 +74,7 @@ static int create_qp(struct ig_session *s, struct vb_stream *vs)
 /* Prepares the chain of send WRs the bandwidth loop posts. */
 static void build_wrs(struct ig_session *s, struct vb_stream *vs)
 {
-	bool write = s->p.test == IG_TEST_WRITE_BW ||
-		     s->p.test == IG_TEST_WRITE_LAT;
+	enum ibv_wr_opcode op = ig_vb_opcode(s->p.test);
 
 	for (int i = 0; i < VB_POST_BATCH; i++) {
 		vs->sge[i] = (struct ibv_sge){ .addr = (uintptr_t)vs->buf,
@@ -84,10 +83,10 @@ static void build_wrs(struct ig_session *s, struct vb_stream *vs)
 		vs->wr[i] = (struct ibv_send_wr){
 			.sg_list = &vs->sge[i],
 			.num_sge = 1,
-			.opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_SEND,
+			.opcode = op,
 			.next = i + 1 < VB_POST_BATCH ? &vs->wr[i + 1] : NULL,
 		};
-		if (s->p.size <= s->p.inline_size)
+		if (s->p.size <= s->p.inline_size && op != IBV_WR_RDMA_READ)
 			vs->wr[i].send_flags = IBV_SEND_INLINE;
 	}
 }
@@ -145,6 +144,7 @@ int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	if (ret)
 		return ret;
 	build_wrs(s, vs);
+	ig_vb_read_window(s, vs);
 	vs->batch = s->p.size >= VB_POST_BYTES
 			    ? 1
 			    : (uint32_t)(VB_POST_BYTES / s->p.size);

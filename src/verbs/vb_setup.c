@@ -25,8 +25,7 @@ static int vb_setup(struct ig_session *s)
 		return ig_session_fail(s, ENOMEM, "out of memory");
 	s->xpriv = vb;
 	vb->numa_node = -1;
-	if (s->p.test == IG_TEST_WRITE_BW || s->p.test == IG_TEST_WRITE_LAT)
-		vb->access = IBV_ACCESS_REMOTE_WRITE;
+	vb->access = ig_vb_access(s);
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		s->st[i].priv = calloc(1, sizeof(struct vb_stream));
 		if (!s->st[i].priv)
@@ -48,7 +47,7 @@ static int vb_setup(struct ig_session *s)
 				: ig_vb_ud_setup_client(s);
 	else
 		ret = s->server ? ig_vb_setup_server(s) : ig_vb_setup_client(s);
-	if (!ret && vb->access)
+	if (!ret && ig_vb_rdma_test(s->p.test))
 		ret = exchange_mrs(s);
 	return ret;
 }
@@ -108,7 +107,8 @@ static int recv_mrs(struct ig_session *s)
 	return 0;
 }
 
-/* Write tests: each side learns where it may write in the other's. */
+/* Write and read tests: each side learns where in the other's memory it
+ * may write or read (the peer's MR grants what the test needs alone). */
 static int exchange_mrs(struct ig_session *s)
 {
 	int ret;

@@ -153,18 +153,28 @@ static int ud_poll_one(struct ig_session *s, struct ig_stream *st,
  * bits, big endian: the path MTU when the client's -s was not given). */
 #define UD_PRIV_LEN (IG_STREAM_TAG_LEN + 4)
 
+/* The server's side of ud_prepare: our QPN answers the request. */
+static int ud_prepare_req(struct ig_session *s, struct ig_stream *st,
+			  struct rdma_cm_event *ev, struct rdma_conn_param *cp)
+{
+	int ret = ud_prepare(s, st, ev->id);
+
+	if (!ret)
+		cp->qp_num = ((struct vb_stream *)st->priv)->qp->qp_num;
+	return ret;
+}
+
 static int ud_on_request(struct ig_session *s, struct rdma_cm_event *ev)
 {
 	struct vb_session *vb = s->xpriv;
 	const uint8_t *priv = ev->param.ud.private_data;
-	struct rdma_conn_param cp = { 0 };
 
 	if (!s->p.size && priv &&
 	    ev->param.ud.private_data_len >= UD_PRIV_LEN &&
 	    ig_stream_tag_get(priv, vb->cookie, s->nstreams) >= 0)
 		s->p.size = ig_be_get(priv + IG_STREAM_TAG_LEN, 4);
 	return ig_vb_answer(s, ev, ev->param.ud.private_data,
-			    ev->param.ud.private_data_len, ud_prepare, &cp);
+			    ev->param.ud.private_data_len, ud_prepare_req);
 }
 
 /* The client's first datagram: its QPN and address; the receive is

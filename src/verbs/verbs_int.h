@@ -46,6 +46,8 @@ struct vb_stream {
 	uint32_t rx_posted;
 	uint32_t rx_depth;
 	uint32_t batch; /* requests per post: 1..VB_POST_BATCH */
+	uint32_t depth; /* requests in flight at most: tx_depth (reads: outs) */
+	uint32_t mod;	/* every mod'th request is signaled (--cq-mod) */
 	uint64_t sends; /* latency: sends so far */
 	uint8_t seq;	/* write_lat: flag value */
 	bool established;
@@ -69,6 +71,9 @@ struct vb_session {
 	int numa_node;
 	uint64_t cookie;
 	enum ibv_access_flags access; /* what the peer may do to our MR */
+	/* read tests (vb_read.c): reads in flight per QP, agreed with the
+	 * peer; the server's device's cap; the cap the server said */
+	uint32_t outs, rd_cap, peer_rd_atom;
 };
 
 static inline bool ig_vb_is_ud(const struct ig_session *s)
@@ -130,6 +135,24 @@ int ig_vb_bw_recv(struct ig_stream *st);
 int ig_vb_lat_ping(struct ig_stream *st);
 int ig_vb_lat_pong(struct ig_stream *st);
 
+/* vb_read.c */
+/* Write and read tests: memory keys traded, no receives posted. */
+bool ig_vb_rdma_test(enum ig_test t);
+enum ibv_wr_opcode ig_vb_opcode(enum ig_test t);
+/* What the peer may do to our memory: write tests write, read tests read
+ * the side that is read from; send tests nothing. */
+enum ibv_access_flags ig_vb_access(const struct ig_session *s);
+/* The most reads ctx's device keeps in flight and serves at once. */
+int ig_vb_read_cap(struct ig_session *s, struct ibv_context *ctx,
+		   uint32_t *cap);
+/* Client: the read depth of its device and the server's, or --outs. */
+int ig_vb_read_client_depth(struct ig_session *s, struct ibv_context *ctx);
+/* Server: the depth the client's connect request asks for. */
+int ig_vb_read_server_depth(struct ig_session *s,
+			    const struct rdma_conn_param *req);
+/* vs->depth and vs->mod of the test. */
+void ig_vb_read_window(struct ig_session *s, struct vb_stream *vs);
+
 /* vb_conn.c */
 int ig_vb_setup_server(struct ig_session *s);
 int ig_vb_setup_client(struct ig_session *s);
@@ -148,15 +171,16 @@ typedef int ig_vb_request_fn(struct ig_session *s, struct rdma_cm_event *ev);
 /* Server: every stream connected, on_req answering each request; sidr
  * (UD): a stream is up once accepted (the server sees no ESTABLISHED). */
 int ig_vb_accept_all(struct ig_session *s, ig_vb_request_fn *on_req, bool sidr);
-/* Readies stream st on id (resources, QP states, receives posted). */
+/* Readies stream st for the connection request ev (resources, QP states,
+ * receives posted) and fills what the accept answers in cp (zeroed). */
 typedef int ig_vb_prepare_fn(struct ig_session *s, struct ig_stream *st,
-			     struct rdma_cm_id *id);
+			     struct rdma_cm_event *ev,
+			     struct rdma_conn_param *cp);
 /* A CONNECT_REQUEST whose private data (priv, len) names a stream of ours
- * not yet connected: prep readies it and cp (qp_num filled here) accepts
- * it; anything else is rejected (returns 1, a stranger). */
+ * not yet connected: prep readies it and the accept answers; anything
+ * else is rejected (returns 1, a stranger). */
 int ig_vb_answer(struct ig_session *s, struct rdma_cm_event *ev,
-		 const void *priv, size_t len, ig_vb_prepare_fn *prep,
-		 struct rdma_conn_param *cp);
+		 const void *priv, size_t len, ig_vb_prepare_fn *prep);
 /* Client: the server's rdma_cm address from its XPORT message (a: the
  * host as text, for errors). */
 int ig_vb_server_addr(struct ig_session *s, struct sockaddr_storage *ss,

@@ -116,7 +116,7 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 	X(bidir)
 /* Fields newer than protocol version 1's first peers: a SETUP without
  * one means its default (0: the old behaviour). */
-#define PARAM_OPTIONAL(X) X(reverse) X(events)
+#define PARAM_OPTIONAL(X) X(reverse) X(events) X(outs)
 /* clang-format on */
 
 json_object *ig_params_to_json(const struct ig_params *p)

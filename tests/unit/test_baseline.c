@@ -336,6 +336,52 @@ START_TEST(windows_matched)
 }
 END_TEST
 
+static void add_at(json_object *doc, const char *transport, double bw)
+{
+	json_object *r = add_result(doc, "tcp_bw", 65536, 1, bw);
+
+	json_object_object_add(r, "transport",
+			       json_object_new_string(transport));
+}
+
+/* --also's column (transport tcp@ADDR) is a key of its own: it pairs with
+ * the same column of the other run, whatever the order, never with tcp;
+ * a failed result (no figures) compares nothing. */
+START_TEST(also_column_matched)
+{
+	static const char *const want[] = {
+		"tcp_bw 64K streams 1 bw_gbps 10.00 -> 10.00 (+0.0%) ok\n",
+		"tcp_bw@192.0.2.7 64K streams 1 bw_gbps 1.00 -> 1.00 (+0.0%) "
+		"ok\n",
+		"tcp_bw@192.0.2.8 64K streams 1 only in the old run\n",
+		"tcp_bw@192.0.2.9 64K streams 1 only in the new run\n",
+	};
+	json_object *a = load_ok("baseline/no_results.json");
+	json_object *b = load_ok("baseline/no_results.json");
+	json_object *r;
+	char *text;
+
+	add_at(a, "tcp", 10.0);
+	add_at(a, "tcp@192.0.2.7", 1.0);
+	add_at(a, "tcp@192.0.2.8", 3.0);
+	add_at(b, "tcp@192.0.2.7", 1.0);
+	add_at(b, "tcp", 10.0);
+	r = add_result(b, "tcp_bw", 65536, 1, 0);
+	json_object_object_add(r, "transport",
+			       json_object_new_string("tcp@192.0.2.9"));
+	json_object_object_del(r, "bw_gbps");
+	json_object_object_add(r, "error", json_object_new_string("refused"));
+	ck_assert_int_eq(compare(a, b, 5, &text), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++)
+		ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s", want[i],
+			      text);
+	ck_assert_ptr_null(strstr(text, "REGRESSION"));
+	free(text);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
 /* The same key twice pairs up in file order; absent metrics are named. */
 START_TEST(duplicates_and_absent_metrics)
 {
@@ -686,6 +732,7 @@ static Suite *baseline_suite(void)
 	tcase_add_test(tc, fingerprint_changes_listed);
 	tcase_add_test(tc, results_in_one_file_only);
 	tcase_add_test(tc, windows_matched);
+	tcase_add_test(tc, also_column_matched);
 	tcase_add_test(tc, duplicates_and_absent_metrics);
 	tcase_add_test(tc, load_errors);
 	tcase_add_test(tc, load_17mib_refused);

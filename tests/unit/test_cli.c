@@ -179,6 +179,37 @@ START_TEST(test_client_short_opts)
 }
 END_TEST
 
+/* --outs: reads in flight for the read tests, 0 (the default) the
+ * devices' maximum, 255 the most rdma_cm carries. */
+START_TEST(test_client_outs)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "-t", "read_bw", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.outs, 0);
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "-t", "read_bw,read_lat",
+				      "--outs", "16", "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.outs, 16);
+	ck_assert_int_eq(o.tests[0], IG_TEST_READ_BW);
+	ck_assert_int_eq(o.tests[1], IG_TEST_READ_LAT);
+	ck_assert_int_eq(client(&a, WORDS("client", "--outs", "255", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.outs, 255);
+	ck_assert_int_eq(client(&a, WORDS("client", "--outs", "0", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.outs, 0);
+}
+END_TEST
+
 /* -R sets reverse and keeps a list with a latency test in it: the latency
  * tests then run as always (client_run clears it per test). */
 START_TEST(test_client_reverse)
@@ -197,6 +228,39 @@ START_TEST(test_client_reverse)
 				sizeof(err)),
 			 0);
 	ck_assert_uint_eq(o.p.reverse, 1);
+}
+END_TEST
+
+/* --also ADDR: the column's name; with -t it needs a tcp test. */
+START_TEST(test_client_also)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "h"), &o, err, sizeof(err)),
+			 0);
+	ck_assert_ptr_null(o.also);
+	ck_assert_int_eq(client(&a, WORDS("client", "--also", "127.0.0.2", "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(o.also, "127.0.0.2");
+	ck_assert_str_eq(o.also_label, "tcp@127.0.0.2");
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "-t", "write_bw,tcp_lat",
+				      "--also", "fe80::1:2:3:4", "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(o.also_label, "tcp@fe80::1:2:3:4");
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "--also",
+				      "ffff:ffff:ffff:ffff:ffff:ffff:255.255."
+				      "255.255",
+				      "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(o.also_label, "tcp@ffff:ffff:ffff:ffff:ffff:ffff:"
+				       "255.255.255.255");
 }
 END_TEST
 
@@ -335,6 +399,10 @@ static const struct err_case client_errs[] = {
 	{ { "client", "--window", "2G", "h" }, "2G", "--window" },
 	{ { "client", "--inline", "2000", "h" }, "2000", "inline" },
 	{ { "client", "--cq-mod", "200", "h" }, "200", "cq-mod" },
+	{ { "client", "--outs", "256", "h" }, "256", "--outs" },
+	{ { "client", "--outs", "x", "h" }, "x", "--outs" },
+	{ { "client", "--outs", "-1", "h" }, "-1", "--outs" },
+	{ { "client", "--outs", "4294967296", "h" }, "4294967296", "--outs" },
 	{ { "client", "-n", "1000000001", "h" }, "1000000001", NULL },
 	{ { "client" }, "HOST", NULL },
 	{ { "client", "-s", "1K" }, "HOST", NULL },
@@ -354,6 +422,9 @@ static const struct err_case client_errs[] = {
 	{ { "client", "--window", "1K,x", "h" }, "x", "1K,x" },
 	{ { "client", "--window", "1K,2G", "h" }, "2G", "1K,2G" },
 	{ { "client", "--window", "1K,0", "h" }, "0", "1K,0" },
+	{ { "client", "--window", "default,1K,default", "h" },
+	  "default",
+	  "default,1K,default" },
 	{ { "client", "--window", "64K,65536", "h" }, "65536", "64K,65536" },
 	/* the product: 27 sizes x 4 x 3 = 324 > 256 */
 	{ { "client", "-s", "1:64M", "-P", "1,2,4,8", "--window", "1K,2K,4K",
@@ -367,6 +438,15 @@ static const struct err_case client_errs[] = {
 	{ { "client", "-R", "-t", "send_lat,tcp_lat", "h" },
 	  "send_lat,tcp_lat",
 	  "-R" },
+	/* --also: a numeric address, and a tcp test to run against it */
+	{ { "client", "--also", "eth-host", "h" }, "eth-host", "--also" },
+	{ { "client", "--also", "127.0.0.300", "h" }, "127.0.0.300", "--also" },
+	{ { "client", "--also", "", "h" }, "--also", NULL },
+	{ { "client", "--also", "::1::2", "h" }, "::1::2", "--also" },
+	{ { "client", "--also", "127.0.0.2", "-t", "write_bw", "h" },
+	  "127.0.0.2",
+	  "--also" },
+	{ { "client", "h", "--also" }, "--also", NULL },
 };
 
 #define N_CLIENT_ERRS (sizeof(client_errs) / sizeof(client_errs[0]))
@@ -573,6 +653,12 @@ START_TEST(test_client_lists)
 	ck_assert_uint_eq(o.lists.nwindows, 1);
 	ck_assert_uint_eq(o.lists.windows[0], 0);
 	ck_assert_uint_eq(ig_client_plan_count(&o), 2);
+	/* "default" in a window list: the kernel's buffers (0), once */
+	client_ok(WORDS("client", "--window", "default,256K", "h"), &o);
+	ck_assert_uint_eq(o.lists.nwindows, 2);
+	ck_assert_uint_eq(o.lists.windows[0], 0);
+	ck_assert_uint_eq(o.lists.windows[1], 262144);
+	ck_assert_uint_eq(o.p.window, 0);
 }
 END_TEST
 
@@ -623,6 +709,49 @@ START_TEST(test_client_plan_order)
 }
 END_TEST
 
+/* --also's plan: the tcp tests of -t only, against ADDR, as the column
+ * tcp@ADDR; when it cannot run, every result of it failed with the
+ * reason, in the plan's order (--zerocopy both: tcp_bw twice). */
+START_TEST(test_client_also_plan)
+{
+	static const struct {
+		enum ig_test test;
+		uint64_t size;
+	} want[] = {
+		{ IG_TEST_TCP_BW, 1024 },  { IG_TEST_TCP_BW, 1024 },
+		{ IG_TEST_TCP_LAT, 1024 }, { IG_TEST_TCP_BW, 2048 },
+		{ IG_TEST_TCP_BW, 2048 },  { IG_TEST_TCP_LAT, 2048 },
+	};
+	struct ig_client_opts o, a;
+	struct ig_result *res = calloc(8, sizeof(*res));
+
+	ck_assert_ptr_nonnull(res);
+	client_ok(WORDS("client", "-t", "write_bw,tcp_bw,send_lat,tcp_lat",
+			"-s", "1K,2K", "--zerocopy", "both", "--also",
+			"127.0.0.2", "h"),
+		  &o);
+	ig_client_also_opts(&o, &a);
+	ck_assert_str_eq(a.host, "127.0.0.2");
+	ck_assert_ptr_null(a.also);
+	ck_assert_str_eq(a.column, "tcp@127.0.0.2");
+	ck_assert_uint_eq(a.ntests, 2);
+	ck_assert_uint_eq(ig_client_plan_count(&a), 6);
+	ig_client_plan_fail(&a, res, "refused");
+	for (unsigned int i = 0; i < 6; i++) {
+		ck_assert_msg(res[i].failed &&
+				      res[i].params.test == want[i].test &&
+				      res[i].params.size == want[i].size &&
+				      !strcmp(res[i].error, "refused"),
+			      "result %u: %s %llu failed %d '%s'", i,
+			      ig_test_name(res[i].params.test),
+			      (unsigned long long)res[i].params.size,
+			      res[i].failed, res[i].error);
+	}
+	ck_assert(!res[6].failed);
+	free(res);
+}
+END_TEST
+
 /* ibgap-fabric's use of the parser (no lists): one value, a list is
  * refused in one line naming it. */
 START_TEST(test_testopt_no_lists)
@@ -664,6 +793,8 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_defaults);
 	tcase_add_test(tc, test_client_short_opts);
 	tcase_add_test(tc, test_client_reverse);
+	tcase_add_test(tc, test_client_outs);
+	tcase_add_test(tc, test_client_also);
 	tcase_add_test(tc, test_client_long_opts);
 	tcase_add_test(tc, test_client_iterations);
 	tcase_add_test(tc, test_client_help);
@@ -674,6 +805,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_host_first);
 	tcase_add_test(tc, test_client_lists);
 	tcase_add_test(tc, test_client_plan_order);
+	tcase_add_test(tc, test_client_also_plan);
 	tcase_add_test(tc, test_testopt_no_lists);
 	suite_add_tcase(s, tc);
 	tcase_add_test(ts, test_server_defaults);

@@ -688,16 +688,27 @@ static const struct text_case {
 	},
 };
 
-static void assert_line(const struct text_case *t, const char *out)
+/* The line of the text that starts with `start`, copied into buf. */
+static const char *text_line(const char *out, const char *start, char *buf,
+			     size_t len)
 {
-	char want[64], line[512];
+	char want[64];
 	const char *at;
 
-	snprintf(want, sizeof(want), "\n%s", t->line);
+	snprintf(want, sizeof(want), "\n%s", start);
 	at = strstr(out, want);
-	ck_assert_msg(at, "%s: no line '%s'", t->name, t->line);
-	snprintf(line, sizeof(line), "%.*s", (int)strcspn(at + 1, "\n"),
-		 at + 1);
+	if (!at)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)strcspn(at + 1, "\n"), at + 1);
+	return buf;
+}
+
+static void assert_line(const struct text_case *t, const char *out)
+{
+	char line[512];
+
+	ck_assert_msg(text_line(out, t->line, line, sizeof(line)),
+		      "%s: no line '%s'", t->name, t->line);
 	for (size_t i = 0; i < ARRAY_SIZE(t->line_has) && t->line_has[i]; i++)
 		ck_assert_msg(strstr(line, t->line_has[i]),
 			      "%s: no '%s' in '%s'", t->name, t->line_has[i],
@@ -779,6 +790,230 @@ START_TEST(csv_output)
 	ck_assert_ptr_nonnull(strstr(out, "\nsend_bw/tcp_bw,65536,1,"));
 	ck_assert_ptr_nonnull(strstr(out, "\nsend_lat/tcp_lat,2,1,"));
 	ck_assert_ptr_nonnull(strstr(out, "\nwrite_lat/tcp_lat,2,1,"));
+	free(out);
+	ig_compare_free(&c);
+	free(s.r);
+}
+END_TEST
+
+/* ---- the pairs of -t all, datagram IPoIB ---- */
+
+/*
+ * Every test at one size (64K bandwidth, 2 B latency), as -t all runs
+ * them, plus tcp_bw and tcp_lat of --also's column (tcp@127.0.0.2), which
+ * must pair with nothing, and a failed write_bw at 128K that must not
+ * pair either.  Bandwidths (Gb/s), p50 = p99 (ns, 200 equal samples):
+ *   write 20  send 16  read 18  ud_send 10  tcp 8  rs 14  tcp@ 4
+ *   send 40   write 30 read 60  ud_send 50  tcp 100 rs 70 tcp@ 120
+ */
+static void all_tests_set(struct set *s)
+{
+	static const struct {
+		enum ig_test t;
+		double v; /* Gb/s, or the latency in ns */
+	} row[] = {
+		{ IG_TEST_WRITE_BW, 20 }, { IG_TEST_SEND_BW, 16 },
+		{ IG_TEST_READ_BW, 18 },  { IG_TEST_UD_SEND_BW, 10 },
+		{ IG_TEST_TCP_BW, 8 },	  { IG_TEST_RS_BW, 14 },
+		{ IG_TEST_SEND_LAT, 40 }, { IG_TEST_WRITE_LAT, 30 },
+		{ IG_TEST_READ_LAT, 60 }, { IG_TEST_UD_SEND_LAT, 50 },
+		{ IG_TEST_TCP_LAT, 100 }, { IG_TEST_RS_LAT, 70 },
+	};
+	struct ig_result *r;
+
+	set_init(s, 16);
+	/* first, so that a search that took any tcp_bw would take them */
+	r = add(s, IG_TEST_TCP_BW, 64 * KB, 1, 4, 4000);
+	r->transport = "tcp@127.0.0.2";
+	r = add(s, IG_TEST_TCP_LAT, 2, 1, 0, 120000);
+	r->transport = "tcp@127.0.0.2";
+	add_lat(r, 120, 200);
+	for (size_t i = 0; i < ARRAY_SIZE(row); i++) {
+		bool lat = ig_test_pattern(row[i].t) == IG_PATTERN_LAT;
+
+		r = add(s, row[i].t, lat ? 2 : 64 * KB, 1, lat ? 0 : row[i].v,
+			1000 * row[i].v);
+		if (lat)
+			add_lat(r, (uint64_t)row[i].v, 200);
+	}
+	r = add(s, IG_TEST_WRITE_BW, 128 * KB, 1, 0, 0);
+	r->failed = true;
+	add(s, IG_TEST_TCP_BW, 128 * KB, 1, 9, 9000);
+}
+
+/* The pairs of -t all: (a, b), b / a of bandwidth or b - a of p50 (us),
+ * and the pairing's label (NULL: verbs next to TCP). */
+static const struct new_pair_case {
+	const char *a, *b;
+	double want;
+	const char *label;
+} new_pair_cases[] = {
+	{ "write_bw", "tcp_bw", 8.0 / 20, NULL },
+	{ "send_bw", "tcp_bw", 8.0 / 16, NULL },
+	{ "read_bw", "tcp_bw", 8.0 / 18, NULL },
+	{ "ud_send_bw", "tcp_bw", 8.0 / 10, NULL },
+	{ "rs_bw", "tcp_bw", 8.0 / 14, "rsockets vs tcp" },
+	{ "write_bw", "rs_bw", 14.0 / 20, "verbs vs rsockets" },
+	{ "send_lat", "tcp_lat", 0.060, NULL },
+	{ "write_lat", "tcp_lat", 0.070, NULL },
+	{ "read_lat", "tcp_lat", 0.040, NULL },
+	{ "ud_send_lat", "tcp_lat", 0.050, NULL },
+	{ "rs_lat", "tcp_lat", 0.030, "rsockets vs tcp" },
+	{ "send_lat", "rs_lat", 0.030, "verbs vs rsockets" },
+};
+
+static const struct ig_pair *find_ab(const struct ig_compare *c, const char *a,
+				     const char *b)
+{
+	for (size_t i = 0; i < c->npairs; i++)
+		if (!strcmp(c->pairs[i].r[IG_V]->test, a) &&
+		    !strcmp(c->pairs[i].r[IG_T]->test, b))
+			return &c->pairs[i];
+	return NULL;
+}
+
+START_TEST(new_pairs)
+{
+	const struct new_pair_case *t = &new_pair_cases[_i];
+	struct ig_compare c;
+	const struct ig_pair *p;
+	json_object *o, *jp = NULL, *pairs;
+	char key[2][32];
+	struct set s;
+
+	build(t->a, all_tests_set, &s, &c);
+	ck_assert_uint_eq(c.npairs, ARRAY_SIZE(new_pair_cases));
+	p = find_ab(&c, t->a, t->b);
+	ck_assert_msg(p, "no pair %s/%s", t->a, t->b);
+	/* never the --also column's result, never the failed one */
+	ck_assert_str_eq(p->r[IG_T]->transport,
+			 ig_test_transport(p->r[IG_T]->params.test));
+	ck_assert(!p->r[IG_V]->failed && p->size != 128 * KB);
+	if (p->lat)
+		ck_assert_double_eq_tol(p->p50[IG_T] - p->p50[IG_V], t->want,
+					1e-12);
+	else
+		ck_assert_double_eq_tol(p->bw_ratio, t->want, 1e-12);
+	ck_assert(!p->like_for_like);
+	ck_assert(t->label ? p->g->label && !strcmp(p->g->label, t->label)
+			   : !p->g->label);
+	/* JSON: each side's test under its transport's name */
+	o = compare_json_roundtrip(&c);
+	pairs = jget(o, "pairs");
+	snprintf(key[0], sizeof(key[0]), "%s_test",
+		 ig_test_transport(p->r[IG_V]->params.test));
+	snprintf(key[1], sizeof(key[1]), "%s_test",
+		 ig_test_transport(p->r[IG_T]->params.test));
+	for (size_t i = 0; i < json_object_array_length(pairs) && !jp; i++) {
+		json_object *e = json_object_array_get_idx(pairs, i);
+
+		if (jget(e, key[0]) && jget(e, key[1]) &&
+		    !strcmp(jstr(e, key[0]), t->a) &&
+		    !strcmp(jstr(e, key[1]), t->b))
+			jp = e;
+	}
+	ck_assert_msg(jp, "no JSON pair %s=%s %s=%s", key[0], t->a, key[1],
+		      t->b);
+	if (t->label)
+		ck_assert_str_eq(jstr(jp, "label"), t->label);
+	else
+		ck_assert_ptr_null(jget(jp, "label"));
+	json_object_put(o);
+	ig_compare_free(&c);
+	free(s.r);
+}
+END_TEST
+
+/* The text of -t all: one title per group, one line per pair. */
+START_TEST(new_pairs_text)
+{
+	struct ig_compare c;
+	struct set s;
+	char *out;
+
+	build("all", all_tests_set, &s, &c);
+	out = capture(ig_compare_text, &c);
+	ck_assert_ptr_nonnull(strstr(out, "rsockets next to TCP: what "
+					  "rsockets gives a socket program "
+					  "(r = rs, t = tcp)"));
+	ck_assert_ptr_nonnull(strstr(out, "verbs next to rsockets: what "
+					  "rsockets leaves on the table"));
+	ck_assert_ptr_nonnull(strstr(out, "rs Gb/s"));
+	ck_assert_ptr_null(strstr(out, "127.0.0.2"));
+	assert_pair_lines("all", out, &c);
+	free(out);
+	ig_compare_free(&c);
+	free(s.r);
+}
+END_TEST
+
+/* Datagram IPoIB marks the UD pairs like-for-like, and only them. */
+static const struct ipoib_case {
+	const char *mode;
+	size_t like;	      /* pairs marked */
+	const char *text;     /* in the text, or NULL */
+	const char *not_text; /* never in the text */
+	bool json;	      /* like_for_like and ipoib_mode in JSON */
+} ipoib_cases[] = {
+	{ "datagram", 2, "IPoIB runs in datagram mode", NULL, true },
+	{ "connected", 0, NULL, "datagram mode", false },
+	{ "", 0, NULL, "like-for-like", false },
+};
+
+START_TEST(ipoib_like_for_like)
+{
+	const struct ipoib_case *t = &ipoib_cases[_i];
+	struct ig_compare c;
+	struct set s;
+	json_object *o;
+	char *out, line[512];
+	size_t like = 0;
+
+	build(t->mode, all_tests_set, &s, &c);
+	ig_compare_set_ipoib(&c, t->mode);
+	for (size_t i = 0; i < c.npairs; i++) {
+		const struct ig_pair *p = &c.pairs[i];
+
+		like += p->like_for_like;
+		if (p->like_for_like)
+			ck_assert(strstr(p->r[IG_V]->test, "ud_send") &&
+				  !strcmp(p->r[IG_T]->transport, "tcp"));
+	}
+	ck_assert_uint_eq(like, t->like);
+	out = capture(ig_compare_text, &c);
+	if (t->text)
+		ck_assert_msg(strstr(out, t->text), "%s: no '%s' in:\n%s",
+			      t->mode, t->text, out);
+	if (t->not_text)
+		ck_assert_msg(!strstr(out, t->not_text), "%s: '%s' in:\n%s",
+			      t->mode, t->not_text, out);
+	ck_assert(text_line(out, "ud_send_bw ", line, sizeof(line)));
+	ck_assert(!!strstr(line, "like-for-like") == (t->like > 0));
+	ck_assert(text_line(out, "write_bw ", line, sizeof(line)));
+	ck_assert_ptr_null(strstr(line, "like-for-like"));
+	free(out);
+	o = compare_json_roundtrip(&c);
+	ck_assert(!!jget(o, "ipoib_mode") == t->json);
+	ck_assert(!!jget(json_object_array_get_idx(jget(o, "pairs"), 0),
+			 "like_for_like") == t->json);
+	json_object_put(o);
+	ig_compare_free(&c);
+	free(s.r);
+}
+END_TEST
+
+/* Datagram mode in a run without UD tests: it says how to get them. */
+START_TEST(ipoib_datagram_no_ud)
+{
+	struct ig_compare c;
+	struct set s;
+	char *out;
+
+	build("one_size", one_size_set, &s, &c);
+	ig_compare_set_ipoib(&c, "datagram");
+	out = capture(ig_compare_text, &c);
+	ck_assert_ptr_nonnull(strstr(out, "which did not run (-t all"));
+	ck_assert_ptr_null(strstr(out, "  like-for-like"));
 	free(out);
 	ig_compare_free(&c);
 	free(s.r);
@@ -959,6 +1194,13 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, json_sweep);
 	tcase_add_loop_test(tc, text_table, 0, ARRAY_SIZE(text_cases));
 	tcase_add_test(tc, csv_output);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("more");
+	tcase_add_loop_test(tc, new_pairs, 0, ARRAY_SIZE(new_pair_cases));
+	tcase_add_test(tc, new_pairs_text);
+	tcase_add_loop_test(tc, ipoib_like_for_like, 0,
+			    ARRAY_SIZE(ipoib_cases));
+	tcase_add_test(tc, ipoib_datagram_no_ud);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pool");
 	tcase_add_test(tc, pool_two_runs);

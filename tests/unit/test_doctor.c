@@ -556,6 +556,38 @@ START_TEST(top_for_comparison)
 }
 END_TEST
 
+/* The IPoIB mode the comparison's like-for-like rule reads. */
+START_TEST(ipoib_mode_of_path)
+{
+	static const struct {
+		const char *fixture, *mode;
+	} cases[] = {
+		{ "ipoib_dgram_2044", "datagram" },
+		{ "ipoib_cm_65520", "connected" },
+		{ "ipoib_enhanced", "datagram" },
+		{ "roce_100g", "" },
+	};
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	char root[4096], mode[16];
+
+	inet_pton(AF_INET, PEER, &sa.sin_addr);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		fixture_root(root, sizeof(root), cases[i].fixture);
+		ck_assert_int_eq(ig_dr_ipoib_mode(root, (struct sockaddr *)&sa,
+						  mode, sizeof(mode)),
+				 0);
+		ck_assert_msg(!strcmp(mode, cases[i].mode),
+			      "%s: mode '%s', want '%s'", cases[i].fixture,
+			      mode, cases[i].mode);
+	}
+	ck_assert_int_lt(ig_dr_ipoib_mode("/nonexistent-ibgap-root",
+					  (struct sockaddr *)&sa, mode,
+					  sizeof(mode)),
+			 0);
+	ck_assert_str_eq(mode, "");
+}
+END_TEST
+
 START_TEST(counters_diff)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
@@ -745,6 +777,7 @@ static Suite *doctor_suite(void)
 
 	tcase_add_loop_test(sc, scenario, 0, ARRAY_SIZE(ig_dr_cases));
 	tcase_add_test(api, top_for_comparison);
+	tcase_add_test(api, ipoib_mode_of_path);
 	tcase_add_test(api, counters_diff);
 	tcase_add_test(api, json_round_trip);
 	tcase_add_test(api, bad_root);

@@ -340,6 +340,16 @@ static void set_reverse_lat(struct ig_params *p)
 	p->size = 1;
 	p->reverse = 1;
 }
+static void set_outs256(struct ig_params *p)
+{
+	p->test = IG_TEST_READ_BW;
+	p->outs = IG_MAX_OUTS + 1;
+}
+static void set_outs_huge(struct ig_params *p)
+{
+	p->test = IG_TEST_READ_LAT;
+	p->outs = UINT32_MAX;
+}
 static void set_test_bad(struct ig_params *p)
 {
 	p->test = IG_TEST_COUNT;
@@ -373,6 +383,8 @@ static const struct bad_case bad_cases[] = {
 	{ "reverse 2", set_reverse2, { "reverse" }, 2 },
 	/* names the test; "1" is its size */
 	{ "reverse latency", set_reverse_lat, { "send_lat" }, 1 },
+	{ "outs 256", set_outs256, { "outs" }, 256 },
+	{ "outs max", set_outs_huge, { "outs" }, UINT32_MAX },
 	{ "test past the last", set_test_bad, { "test" }, IG_TEST_COUNT },
 	{ "test 99", set_test_99, { "test" }, 99 },
 };
@@ -536,6 +548,15 @@ START_TEST(test_check_caps)
 	p.cq_mod = 1;
 	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
 		      "caps refused: %s", err);
+	/* --outs: 0 (the devices' maximum) to IG_MAX_OUTS */
+	p.test = IG_TEST_READ_BW;
+	p.outs = IG_MAX_OUTS;
+	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
+		      "outs 255 refused: %s", err);
+	p.outs = 1;
+	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
+		      "outs 1 refused: %s", err);
+	p.outs = 0;
 	/* one more byte per buffer is over the verbs cap of 1 GiB */
 	p.test = IG_TEST_WRITE_BW;
 	p.size = (1ull << 20) + 1;

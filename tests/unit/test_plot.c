@@ -331,6 +331,34 @@ START_TEST(test_scale_lat)
 }
 END_TEST
 
+/* --also's column: tcp_bw on transport tcp@ADDR is a series of its own,
+ * named with the address, dashed; a failed result is no point. */
+START_TEST(test_collect_also)
+{
+	struct ig_result *res = calloc(4, sizeof(*res));
+	struct ig_plot_fig f;
+	struct ig_plot_panel *bw = &f.panel[0];
+
+	ck_assert_ptr_nonnull(res);
+	make_bw(&res[0], "tcp_bw", "tcp", 65536, 10);
+	make_bw(&res[1], "tcp_bw", "tcp@127.0.0.2", 65536, 4);
+	make_bw(&res[2], "tcp_bw", "tcp@127.0.0.2", 1024, 2);
+	make_bw(&res[3], "tcp_bw", "tcp@127.0.0.2", 4096, 3);
+	res[3].failed = true;
+	ck_assert_int_eq(ig_plot_collect(&f, res, 4), 0);
+	ck_assert_uint_eq(bw->nseries, 2);
+	ck_assert_str_eq(bw->series[0].name, "tcp_bw");
+	ck_assert_str_eq(bw->series[1].name, "tcp_bw@127.0.0.2");
+	ck_assert(bw->series[1].dashed);
+	ck_assert_uint_eq(bw->npts, 3);
+	ck_assert_double_eq(bw->pts[0].y, 10);
+	ck_assert_double_eq(bw->pts[1].y, 2);
+	ck_assert_double_eq(bw->pts[2].y, 4);
+	ig_plot_fig_free(&f);
+	free(res);
+}
+END_TEST
+
 /* The sweep: one point per test and size with the value given, series in
  * test order whatever the order of the results, TCP dashed. */
 START_TEST(test_collect_sweep)
@@ -672,6 +700,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_scale_lin);
 	tcase_add_test(tc, test_scale_lat);
 	tcase_add_test(tc, test_collect_sweep);
+	tcase_add_test(tc, test_collect_also);
 	tcase_add_test(tc, test_collect_repeats);
 	tcase_add_test(tc, test_write_svg);
 	tcase_add_test(tc, test_write_png);

@@ -498,7 +498,8 @@ static const struct ig_params param_sets[] = {
 	  .tx_depth = 23,
 	  .cq_mod = 29,
 	  .inline_size = 31,
-	  .bidir = 1 },
+	  .bidir = 1,
+	  .outs = 37 },
 	{ .test = IG_TEST_SEND_LAT,
 	  .size = UINT64_MAX,
 	  .iterations = UINT64_MAX - 1,
@@ -509,7 +510,8 @@ static const struct ig_params param_sets[] = {
 	  .timeout_ms = UINT32_MAX - 1,
 	  .tx_depth = UINT32_MAX - 2,
 	  .cq_mod = UINT32_MAX - 3,
-	  .inline_size = UINT32_MAX - 4 },
+	  .inline_size = UINT32_MAX - 4,
+	  .outs = UINT32_MAX },
 	{ .test = IG_TEST_SEND_BW,
 	  .size = 1ull << 40,
 	  .iterations = 1,
@@ -562,6 +564,7 @@ static void assert_params_eq(const struct ig_params *a,
 	ck_assert_uint_eq(a->bidir, b->bidir);
 	ck_assert_uint_eq(a->events, b->events);
 	ck_assert_uint_eq(a->reverse, b->reverse);
+	ck_assert_uint_eq(a->outs, b->outs);
 }
 
 START_TEST(test_params_round_trip)
@@ -572,8 +575,9 @@ START_TEST(test_params_round_trip)
 	char err[256] = "";
 
 	ck_assert_ptr_nonnull(o);
-	/* the test, the twelve numeric fields and the optional events */
-	ck_assert_int_eq(json_object_object_length(o), 14);
+	/* the test, the twelve numeric fields and the optional reverse,
+	 * events and outs */
+	ck_assert_int_eq(json_object_object_length(o), 15);
 	memset(&got, 0x5a, sizeof(got));
 	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
 	assert_params_eq(&got, want);
@@ -616,7 +620,7 @@ static void expect_from_json_error(json_object *o, const char *field)
 }
 
 /* Every key to_json writes is required by from_json, except the ones
- * newer peers added (reverse, events), whose absence means the old
+ * newer peers added (reverse, events, outs), whose absence means the old
  * behaviour. */
 START_TEST(test_params_missing_field)
 {
@@ -627,7 +631,8 @@ START_TEST(test_params_missing_field)
 		json_object *o = NULL;
 
 		(void)val;
-		if (!strcmp(key, "reverse") || !strcmp(key, "events"))
+		if (!strcmp(key, "reverse") || !strcmp(key, "events") ||
+		    !strcmp(key, "outs"))
 			continue;
 		ck_assert_int_eq(json_object_deep_copy(full, &o, NULL), 0);
 		json_object_object_del(o, key);
@@ -689,6 +694,39 @@ START_TEST(test_params_reverse_optional)
 	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
 	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "reverse 2"), "'%s'", err);
+	json_object_put(o);
+}
+END_TEST
+
+/* An older client sends no "outs": 0, the devices' maximum; a present
+ * one must be an integer that fits, and the check allows 0 to 255. */
+START_TEST(test_params_outs_optional)
+{
+	struct ig_params want = param_sets[0], got;
+	json_object *o;
+	char err[256] = "";
+
+	want.test = IG_TEST_READ_BW;
+	want.outs = 16;
+	o = ig_params_to_json(&want);
+	memset(&got, 0x5a, sizeof(got));
+	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_uint_eq(got.outs, 16);
+	ck_assert_int_eq(got.test, IG_TEST_READ_BW);
+	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), 0);
+	json_object_object_del(o, "outs");
+	memset(&got, 0x5a, sizeof(got));
+	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_uint_eq(got.outs, 0);
+	json_object_object_add(o, "outs", json_object_new_string("max"));
+	expect_from_json_error(o, "outs");
+	json_object_object_add(o, "outs", json_object_new_int64(1ll << 32));
+	expect_from_json_error(o, "outs");
+	json_object_object_add(o, "outs", json_object_new_int(256));
+	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "outs 256") && strstr(err, "0 to 255"),
+		      "'%s'", err);
 	json_object_put(o);
 }
 END_TEST
@@ -840,6 +878,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tp, test_params_missing_field);
 	tcase_add_test(tp, test_params_events_optional);
 	tcase_add_test(tp, test_params_reverse_optional);
+	tcase_add_test(tp, test_params_outs_optional);
 	tcase_add_test(tp, test_params_bad_values);
 	tcase_add_test(tp, test_params_u32_edge);
 	tcase_add_test(tp, test_json_get);

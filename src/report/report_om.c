@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report as OpenMetrics text (--format openmetrics), for Prometheus'
+ * node_exporter textfile collector: a family per metric, every sample of
+ * a family together, labels that tell results apart, "# EOF" at the end.
+ * Gauges are in the units of their names (Gb/s, messages per second,
+ * percent); latency is a summary in microseconds.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_int.h"
+
+struct om_family {
+	const char *name, *type, *help;
+	/* writes r's samples of this family; false when r has none */
+	bool (*has)(const struct ig_result *r);
+	void (*emit)(FILE *f, const struct ig_report_env *env,
+		     const struct ig_result *r, const char *name);
+};
+
+/* A label value with \, " and newline escaped. */
+static void om_str(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void om_label(FILE *f, const char *key, const char *val)
+{
+	fprintf(f, ",%s=\"", key);
+	om_str(f, val);
+	fputc('"', f);
+}
+
+/* The labels that tell r apart from the other results of one run. */
+static void om_labels(FILE *f, const struct ig_report_env *env,
+		      const struct ig_result *r)
+{
+	const char *dir = ig_params_direction(&r->params);
+	char num[32];
+
+	fputs("{test=\"", f);
+	om_str(f, ig_rep_test(r));
+	fputc('"', f);
+	om_label(f, "transport", ig_rep_transport(r));
+	snprintf(num, sizeof(num), "%" PRIu64, r->params.size);
+	om_label(f, "size", num);
+	snprintf(num, sizeof(num), "%" PRIu32, r->params.streams);
+	om_label(f, "streams", num);
+	if (r->params.window)
+		snprintf(num, sizeof(num), "%" PRIu64, r->params.window);
+	else
+		snprintf(num, sizeof(num), "default");
+	om_label(f, "window", num);
+	if (dir)
+		om_label(f, "direction", dir);
+	if (r->zc_asked)
+		om_label(f, "zerocopy", r->zerocopy ? "true" : "false");
+	om_label(f, "peer", env->peer ? env->peer : "");
+}
+
+static bool is_bw(const struct ig_result *r)
+{
+	return !r->has_lat;
+}
+
+static bool is_lat(const struct ig_result *r)
+{
+	return r->has_lat && r->lat.count > 0;
+}
+
+static bool always(const struct ig_result *r)
+{
+	return true;
+}
+
+static void emit_bw(FILE *f, const struct ig_report_env *env,
+		    const struct ig_result *r, const char *name)
+{
+	fputs(name, f);
+	om_labels(f, env, r);
+	fprintf(f, "} %.9g\n", r->bw_gbps);
+}
+
+static void emit_rate(FILE *f, const struct ig_report_env *env,
+		      const struct ig_result *r, const char *name)
+{
+	fputs(name, f);
+	om_labels(f, env, r);
+	fprintf(f, "} %.9g\n", r->msg_rate);
+}
+
+static void emit_lat(FILE *f, const struct ig_report_env *env,
+		     const struct ig_result *r, const char *name)
+{
+	struct ig_rep_lat lv;
+
+	ig_rep_lat_view(r, &lv);
+	for (int i = 0; i < LAT_N; i++) {
+		if (!lv.has[i] || i == LAT_MEAN || i == LAT_STDEV)
+			continue;
+		fputs(name, f);
+		om_labels(f, env, r);
+		fprintf(f, ",quantile=\"%g\"} %.9g\n", ig_rep_lat_quantile(i),
+			lv.us[i]);
+	}
+	fprintf(f, "%s_sum", name);
+	om_labels(f, env, r);
+	fprintf(f, "} %.9g\n", ig_hist_mean(&r->lat) / 1000.0 * r->lat.count);
+	fprintf(f, "%s_count", name);
+	om_labels(f, env, r);
+	fprintf(f, "} %" PRIu64 "\n", r->lat.count);
+}
+
+static void emit_cpu(FILE *f, const struct ig_report_env *env,
+		     const struct ig_result *r, const char *name)
+{
+	fputs(name, f);
+	om_labels(f, env, r);
+	fprintf(f, ",side=\"client\"} %.9g\n", r->cpu_client.total_pct);
+	if (!r->has_cpu_server)
+		return;
+	fputs(name, f);
+	om_labels(f, env, r);
+	fprintf(f, ",side=\"server\"} %.9g\n", r->cpu_server.total_pct);
+}
+
+static const struct om_family families[] = {
+	{ "ibgap_bandwidth_gbps", "gauge",
+	  "Bandwidth of a bandwidth test, Gb/s (10^9 bit/s).", is_bw, emit_bw },
+	{ "ibgap_message_rate", "gauge",
+	  "Messages (bandwidth tests) or round trips (latency tests) per "
+	  "second.",
+	  always, emit_rate },
+	{ "ibgap_latency_us", "summary",
+	  "Latency of a latency test, microseconds (half round trip as "
+	  "ibgap reports it; quantile 0 is the minimum, 1 the maximum).",
+	  is_lat, emit_lat },
+	{ "ibgap_cpu_percent", "gauge",
+	  "CPU used during the measured interval, percent of one CPU, "
+	  "by side.",
+	  always, emit_cpu },
+};
+
+static void om_family(FILE *f, const struct om_family *fam,
+		      const struct ig_report_env *env,
+		      const struct ig_result *res, size_t n)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!fam->has(&res[i]))
+			continue;
+		if (!head)
+			fprintf(f, "# TYPE %s %s\n# HELP %s %s\n", fam->name,
+				fam->type, fam->name, fam->help);
+		head = true;
+		fam->emit(f, env, &res[i], fam->name);
+	}
+}
+
+int ig_rep_om(FILE *f, const struct ig_report_env *env,
+	      const struct ig_result *res, size_t n)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(*families); i++)
+		om_family(f, &families[i], env, res, n);
+	if (env->baseline) {
+		fputs("# TYPE ibgap_regression gauge\n"
+		      "# HELP ibgap_regression 1 when a metric was worse than "
+		      "the baseline by more than the tolerance, else 0.\n"
+		      "ibgap_regression{baseline=\"",
+		      f);
+		om_str(f, env->baseline);
+		fprintf(f, "\",peer=\"");
+		om_str(f, env->peer ? env->peer : "");
+		fprintf(f, "\"} %d\n", env->regressed ? 1 : 0);
+	}
+	fputs("# EOF\n", f);
+	return 0;
+}
