@@ -26,6 +26,10 @@
 #                             max_qp_rd_atom (ibgap --outs 0, perftest -o)
 #   read_lat vs ib_read_lat   (-T read_lat) as send_lat; both report the
 #                             whole read, not half of it
+#   ud_send_bw vs ib_send_bw -c UD   (-T ud_bw) as write_bw at --ud-size
+#                             (the path MTU at most); ibgap's figure is
+#                             what its receiver got
+#   ud_send_lat vs ib_send_lat -c UD (-T ud_lat) as send_lat
 #
 # Besides the figures it records, per run, the client's wall/user/system
 # seconds and the rxe port counters (packets, duplicate requests, retries).
@@ -42,6 +46,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 IBGAP=$HERE/../build/ibgap
 ROUNDS=5
 BW_SIZE=64K
+UD_SIZE=1024
 BW_ITERS=2000
 TX_DEPTH=128
 CQ_MOD=16
@@ -85,7 +90,10 @@ usage: $SELF [options]
                         $BASE_PORT)
   -b, --ibgap PATH      ibgap binary (default $IBGAP)
   -T, --tests LIST      comma list of bw (write_bw), lat (send_lat),
-                        read_bw, read_lat (default $TESTS)
+                        read_bw, read_lat, ud_bw (ud_send_bw), ud_lat
+                        (ud_send_lat) (default $TESTS)
+      --ud-size BYTES   ud_bw's message size, at most the path MTU
+                        (default $UD_SIZE, rxe's on a 1500-byte netdev)
       --ibgap-bw-extra ARGS, --perftest-bw-extra ARGS,
       --ibgap-lat-extra ARGS, --perftest-lat-extra ARGS
                         more options (split at spaces) for one tool's runs,
@@ -142,6 +150,7 @@ parse_args() {
 		-p | --base-port) BASE_PORT=$2 ; shift ;;
 		-b | --ibgap) IBGAP=$2 ; shift ;;
 		-T | --tests) TESTS=$2 ; shift ;;
+		--ud-size) UD_SIZE=$2 ; shift ;;
 		--ibgap-bw-extra) IBGAP_BW_EXTRA=$2 ; shift ;;
 		--perftest-bw-extra) PT_BW_EXTRA=$2 ; shift ;;
 		--ibgap-lat-extra) IBGAP_LAT_EXTRA=$2 ; shift ;;
@@ -157,6 +166,9 @@ parse_args() {
 	done
 	want_int "-r" "$ROUNDS" 1 1000
 	BW_BYTES=$(to_bytes "$BW_SIZE") || die "bad -s size '$BW_SIZE'"
+	UD_BYTES=$(to_bytes "$UD_SIZE") || die "bad --ud-size '$UD_SIZE'"
+	((UD_BYTES >= 1 && UD_BYTES <= 4096)) ||
+		die "--ud-size $UD_SIZE: a UD message is one packet: 1 to 4096"
 	LAT_BYTES=$(to_bytes "$LAT_SIZE") || die "bad -m size '$LAT_SIZE'"
 	((BW_BYTES <= 8388608)) ||
 		die "-s $BW_SIZE is above perftest's 8 MiB maximum"
@@ -169,7 +181,7 @@ parse_args() {
 	want_int "-t" "$TX_DEPTH" 1 8192
 	want_int "-Q" "$CQ_MOD" 1 "$TX_DEPTH"
 	want_int "-u" "$QP_TIMEOUT" 0 31
-	want_int "-p" "$BASE_PORT" 1024 $((65535 - 100 - 16 * ROUNDS))
+	want_int "-p" "$BASE_PORT" 1024 $((65535 - 100 - 24 * ROUNDS))
 	check_tests
 	[[ -z $STAMP || $STAMP =~ ^[A-Za-z0-9._-]+$ ]] ||
 		die "--stamp wants letters, digits, '.', '_' or '-', not" \
@@ -181,10 +193,13 @@ parse_args() {
 # The tests -T names: ibgap's test, perftest's tool, and the first of the
 # four perftest ports each round gives it (a fresh one per attempt).
 declare -A T_IBGAP=([bw]=write_bw [lat]=send_lat [read_bw]=read_bw
-	[read_lat]=read_lat)
+	[read_lat]=read_lat [ud_bw]=ud_send_bw [ud_lat]=ud_send_lat)
 declare -A T_PT=([bw]=ib_write_bw [lat]=ib_send_lat [read_bw]=ib_read_bw
-	[read_lat]=ib_read_lat)
-declare -A T_PORT=([bw]=0 [lat]=4 [read_bw]=8 [read_lat]=12)
+	[read_lat]=ib_read_lat [ud_bw]=ib_send_bw [ud_lat]=ib_send_lat)
+declare -A T_PORT=([bw]=0 [lat]=4 [read_bw]=8 [read_lat]=12 [ud_bw]=16
+	[ud_lat]=20)
+# perftest's options for a test beyond the common ones
+declare -A T_PT_ARGS=([ud_bw]="-c UD" [ud_lat]="-c UD")
 
 # -T: known names, each once.
 check_tests() {
@@ -194,16 +209,21 @@ check_tests() {
 	for t in ${TESTS//,/ }; do
 		[[ -n ${T_IBGAP[$t]:-} ]] ||
 			die "-T: unknown test '$t' in '$TESTS': allowed bw," \
-			    "lat, read_bw, read_lat"
+			    "lat, read_bw, read_lat, ud_bw, ud_lat"
 		[[ $seen != *,$t,* ]] || die "-T: '$t' twice in '$TESTS'"
 		seen+=$t,
 	done
 }
 
+# A bandwidth test's message size: --ud-size for UD, else -s.
+bw_bytes() {
+	if [[ $1 == ud_bw ]]; then echo "$UD_BYTES"; else echo "$BW_BYTES"; fi
+}
+
 # bw or lat: how a test of -T is measured and reported.
 kind() {
 	case $1 in
-	bw | read_bw) echo bw ;;
+	bw | read_bw | ud_bw) echo bw ;;
 	*) echo lat ;;
 	esac
 }
@@ -329,9 +349,12 @@ ibgap_run() {
 # ibgap_bw TAG PORT TEST: prints "bw_gbps seconds".
 ibgap_bw() {
 	# shellcheck disable=SC2086 # extra options are split on purpose
-	ibgap_run "$1" "${T_IBGAP[$3]}" -s "$BW_BYTES" -n "$BW_ITERS" \
+	ibgap_run "$1" "${T_IBGAP[$3]}" -s "$(bw_bytes "$3")" -n "$BW_ITERS" \
 		--tx-depth "$TX_DEPTH" --cq-mod "$CQ_MOD" $IBGAP_BW_EXTRA ||
 		return 1
+	[[ $3 == ud_bw ]] && echo "  $1: $(jq -r '.results[0] |
+		"sent \(.sent), received \(.iterations), lost \(.lost)"' \
+		"$RAW/$1.out")" >&2
 	jq -er '.results[0] | "\(.bw_gbps) \(.seconds)"' "$RAW/$1.out"
 }
 
@@ -429,7 +452,7 @@ pt_retry() {
 # prints only 2 decimals above 0.1 Gb/s: too coarse at 0.1-0.3 Gb/s.)
 parse_pt_bw() {
 	# "#bytes #iterations BW peak BW average MsgRate"
-	awk -v b="$BW_BYTES" -v n="$BW_ITERS" '
+	awk -v b="${BW_NOW:-$BW_BYTES}" -v n="$BW_ITERS" '
 		$1 == b && $2 == n && NF >= 5 && $4 + 0 > 0 &&
 		$4 !~ /inf|nan/ {
 			g = $4 * 1048576 * 8 / 1e9
@@ -449,11 +472,14 @@ parse_pt_lat() {
 # perftest_bw TAG PORT TEST: prints "bw_gbps seconds"; seconds = bytes * 8
 # / bw, perftest's interval.
 perftest_bw() {
-	local args=(-s "$BW_BYTES" -n "$BW_ITERS" -t "$TX_DEPTH" -Q "$CQ_MOD")
+	local BW_NOW
+
+	BW_NOW=$(bw_bytes "$3") # parse_pt_bw's size
+	local args=(-s "$BW_NOW" -n "$BW_ITERS" -t "$TX_DEPTH" -Q "$CQ_MOD")
 
 	# shellcheck disable=SC2086 # extra options are split on purpose
 	pt_retry "$1" "$2" parse_pt_bw "${T_PT[$3]}" "${PT_COMMON[@]}" \
-		"${args[@]}" $PT_BW_EXTRA
+		"${args[@]}" ${T_PT_ARGS[$3]:-} $PT_BW_EXTRA
 }
 
 # perftest_lat TAG PORT TEST: prints "t_typical t_min t_avg p99" in us
@@ -464,7 +490,7 @@ perftest_lat() {
 	[[ -n $LAT_PIN ]] && PT_CLI_WRAP=(taskset -c "$LAT_PIN")
 	# shellcheck disable=SC2086 # extra options are split on purpose
 	pt_retry "$1" "$2" parse_pt_lat "${T_PT[$3]}" "${PT_COMMON[@]}" \
-		-s "$LAT_BYTES" -n "$LAT_ITERS" $PT_LAT_EXTRA
+		-s "$LAT_BYTES" -n "$LAT_ITERS" ${T_PT_ARGS[$3]:-} $PT_LAT_EXTRA
 }
 
 # ---- bookkeeping ------------------------------------------------------------
@@ -521,14 +547,14 @@ spread() {
 }
 
 # pair ROUND FIRST TEST: both tools' run of TEST, FIRST's first; sets A
-# (ibgap's figure) and B (perftest's).  perftest's ports: 16 a round, from
+# (ibgap's figure) and B (perftest's).  perftest's ports: 24 a round, from
 # P+100, four for each test (T_PORT).
 pair() {
 	local r=$1 first=$2 tst=$3 k port
 	local -a m
 
 	k=$(kind "$tst")
-	port=$((BASE_PORT + 100 + 16 * (r - 1) + T_PORT[$tst]))
+	port=$((BASE_PORT + 100 + 24 * (r - 1) + T_PORT[$tst]))
 	m=(gbps:Gb/s seconds:s)
 	[[ $k == lat ]] && m=(p50:us min:us mean:us p99:us)
 	if [[ $first == perftest ]]; then
@@ -605,7 +631,7 @@ summary_bw() {
 	bi=$(column "$t" ibgap gbps | median)
 	bp=$(column "$t" perftest gbps | median)
 	printf '  %s %s B x %s: ibgap %s Gb/s, perftest %s Gb/s\n' \
-		"${T_IBGAP[$t]}" "$BW_BYTES" "$BW_ITERS" "$bi" "$bp"
+		"${T_IBGAP[$t]}" "$(bw_bytes "$t")" "$BW_ITERS" "$bi" "$bp"
 	printf '    median of per-round ibgap/perftest: %s (range %s;' \
 		"$(column "$t" ratio ibgap/perftest | median)" \
 		"$(column "$t" ratio ibgap/perftest | spread)"
@@ -682,7 +708,8 @@ header() {
 	     "CQ moderation $CQ_MOD; perftest -u ${PT_TIMEOUT_TXT};" \
 	     "extra: ibgap '$IBGAP_BW_EXTRA' perftest '$PT_BW_EXTRA'"
 	echo "tests: $TESTS (read_bw, read_lat: both tools' default read" \
-	     "depth, the device's max_qp_rd_atom)"
+	     "depth, the device's max_qp_rd_atom; ud_bw: $UD_BYTES B, perftest" \
+	     "-c UD)"
 	echo "send_lat (and read_lat): $LAT_BYTES B x $LAT_ITERS; ibgap defaults otherwise" \
 	     "(tx depth 128, cq-mod 16, inline 0); perftest -u" \
 	     "${PT_TIMEOUT_TXT}; extra: ibgap '$IBGAP_LAT_EXTRA' perftest" \
