@@ -14,6 +14,8 @@
 #   read_bw vs ib_read_bw,    with -T read_bw,read_lat (or any list of bw,
 #   read_lat vs ib_read_lat   lat, read_bw, read_lat): the same figures;
 #                             read_lat, like ib_read_lat, is the whole read
+#   ud_send_bw vs ib_send_bw -c UD,   with -T ud_bw,ud_lat: the same
+#   ud_send_lat vs ib_send_lat -c UD  figures, ud_bw at --ud-size (1024)
 #
 # The measuring is done by verbs_vs_perftest.guest.sh (options below are
 # its options, except -o).  In the guest only /tmp is writable and vanishes
