@@ -50,25 +50,14 @@ static uint64_t deadline_of(struct ig_session *s)
 	return ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
 }
 
-/* Waits for events on fd until the absolute deadline: 0 or -ETIMEDOUT. */
+/* Waits for events on fd until the absolute deadline: 0 or -errno. */
 static int wait_fd(const struct ig_sock_calls *sc, int fd, short events,
 		   uint64_t deadline)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };
+	int n = ig_sock_poll(sc, &pfd, 1, deadline);
 
-	for (;;) {
-		uint64_t now = ig_now_ns();
-		int ret;
-
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		ret = sc->poll(&pfd, 1,
-			       (int)((deadline - now) / IG_NSEC_PER_MSEC) + 1);
-		if (ret > 0)
-			return 0;
-		if (ret < 0 && errno != EINTR)
-			return -errno;
-	}
+	return n > 0 ? 0 : n;
 }
 
 /* One line for a data socket's call that failed (errno e) for host ss:
@@ -163,10 +152,32 @@ static int read_hello(struct ig_session *s, const struct ig_sock_calls *sc,
 }
 
 /*
- * ig_session_wait() polls lfd with the kernel's poll() beside the control
- * connection: a listening rsocket's number is the fd of its rdma_cm event
- * channel, where connection requests arrive (what rpoll() itself polls).
+ * Waits until the data listener has a connection, watching the control
+ * connection too (what the peer sends there during set-up ends it: an
+ * ERROR, or a peer that vanished).  Through the table's poll: a listening
+ * rsocket is no kernel fd to poll (librdmacm's own thread takes its
+ * rdma_cm events and queues the accepted connections).  0, -ETIMEDOUT (no
+ * error text) or another negative errno with the session's error set.
  */
+static int wait_listener(struct ig_session *s, const struct ig_sock_calls *sc,
+			 int lfd, uint64_t deadline)
+{
+	struct pollfd pfd[2] = { { .fd = lfd, .events = POLLIN },
+				 { .fd = s->ctrl->fd, .events = POLLIN } };
+	int n = ig_sock_poll(sc, pfd, 2, deadline);
+
+	if (n == -ETIMEDOUT)
+		return n;
+	if (n < 0)
+		return ig_session_fail(s, -n, "%s data listener: poll: %s",
+				       sc->name, strerror(-n));
+	if (pfd[0].revents)
+		return 0;
+	/* the control connection: ig_session_wait reads it (fd -1: poll()
+	 * skips it) */
+	return ig_session_wait(s, -1, 0, deadline);
+}
+
 static int accept_streams(struct ig_session *s, const struct ig_sock_calls *sc,
 			  int lfd, uint64_t cookie)
 {
@@ -176,7 +187,7 @@ static int accept_streams(struct ig_session *s, const struct ig_sock_calls *sc,
 	while (n < s->nstreams) {
 		int fd, idx, ret;
 
-		ret = ig_session_wait(s, lfd, POLLIN, deadline);
+		ret = wait_listener(s, sc, lfd, deadline);
 		if (ret && ret != -ETIMEDOUT)
 			return ret;
 		if (ret)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <poll.h>
 #include <sys/types.h>
 
 #include "host/tcpinfo.h"
@@ -13,6 +14,14 @@
 
 struct ig_session;
 struct ig_stream;
+
+/*
+ * The longest single wait in the table's poll (ms).  Longer waits are cut
+ * into slices, each of which checks the sockets again: rpoll() was seen
+ * to miss a wake-up with two streams polled by two threads (rxe, librdmacm
+ * 44), which stalled a stream for the whole timeout.
+ */
+#define IG_SOCK_POLL_SLICE_MS 100
 
 struct tcp_stream {
 	const struct ig_sock_calls *sc; /* kernel TCP or rsockets */
@@ -34,6 +43,11 @@ int ig_tcp_setup_client(struct ig_session *s, const struct ig_sock_calls *sc);
 /* tcp_stream.c: takes ownership of fd (closed on error) as stream idx. */
 int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd,
 		       const struct ig_sock_calls *sc);
+/* tcp_stream.c: polls pfd with the table's poll, in slices, until one of
+ * them has events or the deadline (ig_now_ns) passes: how many have
+ * events, -ETIMEDOUT or -errno */
+int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
+		 uint64_t deadline);
 /* tcp_stream.c: waits up to the timeout for events on the stream's
  * socket after a call said EAGAIN: 0, or -1 with errno EAGAIN when the
  * time is up (with timeo the call itself waited: at once) */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "common/clock.h"
 #include "engine/engine.h"
 #include "tcp_int.h"
 
@@ -39,6 +40,26 @@ int ig_tcp_io_fail(struct ig_stream *st, const char *what, ssize_t n)
 			       st->idx, what, strerror(e));
 }
 
+int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
+		 uint64_t deadline)
+{
+	for (;;) {
+		uint64_t now = ig_now_ns(), ms;
+		int ret;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		ms = (deadline - now) / IG_NSEC_PER_MSEC + 1;
+		if (ms > IG_SOCK_POLL_SLICE_MS)
+			ms = IG_SOCK_POLL_SLICE_MS;
+		ret = sc->poll(pfd, n, (int)ms);
+		if (ret > 0)
+			return ret;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
 int ig_tcp_wait(struct ig_stream *st, short events)
 {
 	struct tcp_stream *ts = st->priv;
@@ -49,12 +70,12 @@ int ig_tcp_wait(struct ig_stream *st, short events)
 		errno = EAGAIN;
 		return -1;
 	}
-	do
-		n = ts->sc->poll(&pfd, 1, (int)st->s->p.timeout_ms);
-	while (n < 0 && errno == EINTR);
-	if (n == 0)
-		errno = EAGAIN;
-	return n > 0 ? 0 : -1;
+	n = ig_sock_poll(ts->sc, &pfd, 1,
+			 ig_now_ns() + st->s->p.timeout_ms * IG_NSEC_PER_MSEC);
+	if (n > 0)
+		return 0;
+	errno = n == -ETIMEDOUT ? EAGAIN : -n;
+	return -1;
 }
 
 /*
