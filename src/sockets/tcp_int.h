@@ -17,9 +17,9 @@ struct ig_stream;
 
 /*
  * The longest single wait in the table's poll (ms).  Longer waits are cut
- * into slices, each of which checks the sockets again: rpoll() was seen
- * to miss a wake-up with two streams polled by two threads (rxe, librdmacm
- * 44), which stalled a stream for the whole timeout.
+ * into slices, each of which checks the sockets again: before them, one
+ * stream of rs_bw -P 2 (two threads each in rpoll(), rxe, librdmacm 44)
+ * waited out the whole timeout once.
  */
 #define IG_SOCK_POLL_SLICE_MS 100
 
