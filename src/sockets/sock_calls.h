@@ -25,6 +25,11 @@ struct ig_sock_calls {
 	bool timeo;
 	/* TCP_INFO and MSG_ZEROCOPY exist (the kernel's TCP only) */
 	bool kernel_tcp;
+	/* poll() is only ever called with timeout 0, in a loop until the
+	 * deadline: an rpoll() whose timeout expires leaves its gate count
+	 * raised (librdmacm 44), after which every rpoll() that has to wait
+	 * spins for ever, deaf to its timeout */
+	bool spin;
 	int (*socket)(int family);
 	int (*bind)(int fd, const struct sockaddr *a, socklen_t len);
 	int (*listen)(int fd, int backlog);

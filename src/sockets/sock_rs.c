@@ -5,7 +5,8 @@
  * rsockets' own (the number of its rdma_cm event channel), so every call
  * on it, poll() included, goes through this table.  rsockets has no
  * SO_RCVTIMEO/SO_SNDTIMEO: the data path runs non-blocking and waits in
- * rpoll() (timeo false).  Built when <rdma/rsocket.h> is found
+ * rpoll(..., 0) until the timeout (timeo false, spin true: see
+ * sock_calls.h).  Built when <rdma/rsocket.h> is found
  * (CMakeLists.txt, IBGAP_RSOCKETS).
  */
 #include <fcntl.h>
@@ -34,6 +35,7 @@ const struct ig_sock_calls ig_sock_rs = {
 		"see rdma link show",
 	.timeo = false,
 	.kernel_tcp = false,
+	.spin = true,
 	.socket = rs_socket,
 	.bind = rbind,
 	.listen = rlisten,

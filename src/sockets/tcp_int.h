@@ -15,14 +15,6 @@
 struct ig_session;
 struct ig_stream;
 
-/*
- * The longest single wait in the table's poll (ms).  Longer waits are cut
- * into slices, each of which checks the sockets again: before them, one
- * stream of rs_bw -P 2 (two threads each in rpoll(), rxe, librdmacm 44)
- * waited out the whole timeout once.
- */
-#define IG_SOCK_POLL_SLICE_MS 100
-
 struct tcp_stream {
 	const struct ig_sock_calls *sc; /* kernel TCP or rsockets */
 	int fd;
@@ -43,9 +35,9 @@ int ig_tcp_setup_client(struct ig_session *s, const struct ig_sock_calls *sc);
 /* tcp_stream.c: takes ownership of fd (closed on error) as stream idx. */
 int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd,
 		       const struct ig_sock_calls *sc);
-/* tcp_stream.c: polls pfd with the table's poll, in slices, until one of
- * them has events or the deadline (ig_now_ns) passes: how many have
- * events, -ETIMEDOUT or -errno */
+/* tcp_stream.c: polls pfd with the table's poll until one of them has
+ * events or the deadline (ig_now_ns) passes (spinning where the table
+ * says so): how many have events, -ETIMEDOUT or -errno */
 int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
 		 uint64_t deadline);
 /* tcp_stream.c: waits up to the timeout for events on the stream's

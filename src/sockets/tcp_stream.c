@@ -44,15 +44,13 @@ int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
 		 uint64_t deadline)
 {
 	for (;;) {
-		uint64_t now = ig_now_ns(), ms;
-		int ret;
+		uint64_t now = ig_now_ns();
+		int ms, ret;
 
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		ms = (deadline - now) / IG_NSEC_PER_MSEC + 1;
-		if (ms > IG_SOCK_POLL_SLICE_MS)
-			ms = IG_SOCK_POLL_SLICE_MS;
-		ret = sc->poll(pfd, n, (int)ms);
+		ms = (int)((deadline - now) / IG_NSEC_PER_MSEC) + 1;
+		ret = sc->poll(pfd, n, sc->spin ? 0 : ms);
 		if (ret > 0)
 			return ret;
 		if (ret < 0 && errno != EINTR)

@@ -28,6 +28,7 @@ START_TEST(t_kernel_complete)
 	/* SO_RCVTIMEO bounds its blocking calls; TCP_INFO, MSG_ZEROCOPY */
 	ck_assert(ig_sock_kernel.timeo);
 	ck_assert(ig_sock_kernel.kernel_tcp);
+	ck_assert(!ig_sock_kernel.spin);
 }
 END_TEST
 
@@ -39,6 +40,8 @@ START_TEST(t_rs_complete)
 	/* rsetsockopt has no SO_RCVTIMEO: non-blocking with rpoll */
 	ck_assert(!ig_sock_rs.timeo);
 	ck_assert(!ig_sock_rs.kernel_tcp);
+	/* an rpoll() whose timeout expires breaks later ones: only 0 */
+	ck_assert(ig_sock_rs.spin);
 	ck_assert_ptr_nonnull(ig_sock_rs.hint);
 }
 END_TEST
