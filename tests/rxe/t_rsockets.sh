@@ -5,7 +5,7 @@
 # stream its -n) and with -R and --window (the requested buffer reported
 # back); rs_lat gives its percentiles; no TCP_INFO over rsockets.
 #   tests/rxe/rxe-run bash tests/rxe/t_rsockets.sh /abs/path/to/ibgap
-# In the TCG guest: about 22 s of client runs (57 s with the guest's boot).
+# In the TCG guest: 18-22 s of client runs (46-57 s with the guest's boot).
 # Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 rx_init t_rsockets 240 "$@"
