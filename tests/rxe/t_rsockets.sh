@@ -3,9 +3,10 @@
 # rsockets) on a real rxe device: rs_bw moves exactly -n x -s bytes and
 # the server confirms receiving them (rx_bytes), also with -P 2 (each
 # stream its -n) and with -R and --window (the requested buffer reported
-# back); rs_lat gives its percentiles; no TCP_INFO over rsockets.
+# back); rs_lat gives its percentiles; no TCP_INFO over rsockets; a
+# server stopped in the middle of rs_bw is noticed within the timeout.
 #   tests/rxe/rxe-run bash tests/rxe/t_rsockets.sh /abs/path/to/ibgap
-# In the TCG guest: 18-22 s of client runs (46-57 s with the guest's boot).
+# In the TCG guest: about 32 s (67 s with the guest's boot, host busy).
 # Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 rx_init t_rsockets 240 "$@"
@@ -48,5 +49,19 @@ expect_client_ok lat "rs_lat -n 300" &&
 	chk(.iterations == 300; pre + "iterations \(.iterations), want 300"))'
 rx_log "rs_bw -n 200: $(jq -r '.results[0].bw_gbps' "$TMP/bw.out" 2>/dev/null) Gb/s," \
 	"rs_lat p50 $(jq -r '.results[0].lat_us.p50' "$TMP/lat.out" 2>/dev/null) us (TCG: no hardware meaning)"
+
+# A stalled peer is an error within the timeout: the server stopped in
+# the middle of rs_bw, the client says so in one line (an rpoll() whose
+# timeout expired once left later ones deaf to theirs: sock_calls.h)
+rx_bg stall "$IBGAP" client "$IG_RDMA_ADDR" -p "$SRV_PORT" -t rs_bw -D 30 \
+	--warmup 0.2 --timeout 5
+sleep 6
+kill -STOP "$SRV_PID"
+rx_wait_bg 30
+kill -CONT "$SRV_PID"
+expect_rc 1 "rs_bw with the server stopped (after $ELAPSED s)"
+expect_one_line "$TMP/stall.err" "rs_bw with the server stopped"
+check "rs_bw with the server stopped: failed within 12 s (took $ELAPSED s)" \
+	rx_le "$ELAPSED" 12
 check "server still running" rx_server_alive
 rx_done
