@@ -161,13 +161,13 @@ void ig_eng_go(struct ig_session *s, unsigned int phase)
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* The ops of a transport this build does not have: set-up says so. */
+/* The ops of a transport this build does not have: set-up says so (the
+ * test's name comes before the session's error line). */
 static int absent_setup(struct ig_session *s)
 {
 	return ig_session_fail(s, ENOPROTOOPT,
-			       "%s: this ibgap was built without the %s "
+			       "this ibgap was built without the %s "
 			       "transport",
-			       ig_test_name(s->p.test),
 			       ig_test_transport(s->p.test));
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * TCP transport: one connection per stream, opened on an ephemeral port
+ * The socket transport, over the kernel's TCP (tcp_bw, tcp_lat) or over
+ * rsockets (rs_bw, rs_lat): the same code, with the socket calls of a
+ * table (sock_calls.h).  One connection per stream, opened on an ephemeral port
  * the server announces on the control channel.  Each data connection
  * starts with a 12-byte hello (the session cookie and the stream index) so
  * that a stranger connecting to the port is never taken for a stream.
@@ -8,6 +10,7 @@
  * tcp_stream.c each stream's socket options and buffer.
  */
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -21,15 +24,16 @@ static void tcp_stop(struct ig_session *s)
 		struct tcp_stream *ts = s->st[i].priv;
 
 		if (ts)
-			shutdown(ts->fd, SHUT_RDWR);
+			ts->sc->shutdown(ts->fd, SHUT_RDWR);
 	}
 }
 
 static ssize_t send_copy(struct ig_stream *st);
 
-static int setup(struct ig_session *s)
+static int setup(struct ig_session *s, const struct ig_sock_calls *sc)
 {
-	int ret = s->server ? ig_tcp_setup_server(s) : ig_tcp_setup_client(s);
+	int ret = s->server ? ig_tcp_setup_server(s, sc)
+			    : ig_tcp_setup_client(s, sc);
 
 	for (unsigned int i = 0; !ret && i < s->nstreams; i++) {
 		struct tcp_stream *ts = s->st[i].priv;
@@ -44,16 +48,17 @@ static int send_full(struct ig_stream *st, const char *buf, size_t len)
 	struct tcp_stream *ts = st->priv;
 
 	while (len) {
-		ssize_t n = send(ts->fd, buf, len, MSG_NOSIGNAL);
+		ssize_t n = ts->sc->send(ts->fd, buf, len, 0);
 
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN && !ig_tcp_wait(st, POLLOUT))
+			continue;
+		if (n <= 0)
 			return ig_tcp_io_fail(st, "send", n < 0 ? n : -1);
-		}
 		/* A blocking send returns short only when SO_SNDTIMEO
 		 * expired with part of the data queued: the peer stalled. */
-		if ((size_t)n < len) {
+		if ((size_t)n < len && ts->sc->timeo) {
 			errno = EAGAIN;
 			return ig_tcp_io_fail(st, "send", -1);
 		}
@@ -70,13 +75,15 @@ static int recv_full(struct ig_stream *st, char *buf, size_t len)
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t n = recv(ts->fd, buf + got, len - got, 0);
+		ssize_t n = ts->sc->recv(ts->fd, buf + got, len - got, 0);
 
 		if (n > 0) {
 			got += n;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN && !ig_tcp_wait(st, POLLIN))
 			continue;
 		if (n == 0 && got == 0)
 			return 1;
@@ -123,13 +130,15 @@ static int tcp_bw_recv(struct ig_stream *st)
 	struct tcp_stream *ts = st->priv;
 
 	for (;;) {
-		ssize_t n = recv(ts->fd, ts->buf, ts->buflen, 0);
+		ssize_t n = ts->sc->recv(ts->fd, ts->buf, ts->buflen, 0);
 
 		if (n > 0) {
 			ig_stream_rx(st, n);
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN && !ig_tcp_wait(st, POLLIN))
 			continue;
 		if (n == 0 || atomic_load(&st->s->stop) ||
 		    atomic_load(&st->s->rx_stop))
@@ -165,16 +174,38 @@ static int tcp_lat_pong(struct ig_stream *st)
 	}
 }
 
+/* What the kernel's TCP and rsockets share: the whole data path.
+ * rx_confirms: send() returning means the kernel (rsockets) copied the
+ * data, not that the peer has it. */
+#define SOCK_DATA_PATH                                                       \
+	.stop = tcp_stop, .cleanup = ig_tcp_cleanup, .bw_send = tcp_bw_send, \
+	.bw_flush = tcp_bw_flush, .bw_recv = tcp_bw_recv,                    \
+	.lat_ping = tcp_lat_ping, .lat_pong = tcp_lat_pong,                  \
+	.rx_confirms = true
+
+static int tcp_setup(struct ig_session *s)
+{
+	return setup(s, &ig_sock_kernel);
+}
+
 const struct ig_xport_ops ig_tcp_ops = {
 	.name = "tcp",
-	.setup = setup,
-	.stop = tcp_stop,
-	.cleanup = ig_tcp_cleanup,
-	.bw_send = tcp_bw_send,
-	.bw_flush = tcp_bw_flush,
-	.bw_recv = tcp_bw_recv,
-	.lat_ping = tcp_lat_ping,
-	.lat_pong = tcp_lat_pong,
+	.setup = tcp_setup,
 	.stream_info = tcp_stream_info,
-	.rx_confirms = true,
+	SOCK_DATA_PATH,
 };
+
+#ifdef IBGAP_HAVE_RSOCKETS
+static int rs_setup(struct ig_session *s)
+{
+	return setup(s, &ig_sock_rs);
+}
+
+/* No TCP_INFO, no MSG_ZEROCOPY (zc_on stays false) over rsockets */
+const struct ig_xport_ops ig_rs_ops = {
+	.name = "rsockets",
+	.setup = rs_setup,
+	.stream_info = NULL,
+	SOCK_DATA_PATH,
+};
+#endif

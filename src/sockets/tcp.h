@@ -4,7 +4,11 @@
 
 #include "engine/xport.h"
 
-/* The TCP transport (src/sockets), registered in src/transports. */
+/* The socket transport (src/sockets), registered in src/transports:
+ * over the kernel's TCP, and over rsockets when the build has them. */
 extern const struct ig_xport_ops ig_tcp_ops;
+#ifdef IBGAP_HAVE_RSOCKETS
+extern const struct ig_xport_ops ig_rs_ops;
+#endif
 
 #endif

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* TCP transport set-up: listen/accept on the server, connect on the
- * client, socket buffers read back for the report. */
+/* Socket transport set-up: listen/accept on the server, connect on the
+ * client, socket buffers read back for the report; every call on a data
+ * socket through the table sc (kernel TCP or rsockets).  The control
+ * connection is a kernel socket always. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -17,26 +20,28 @@
 #include "engine/engine.h"
 #include "tcp_int.h"
 
-static void set_window(struct ig_session *s, int fd)
+static void set_window(struct ig_session *s, int fd,
+		       const struct ig_sock_calls *sc)
 {
 	int w = (int)s->p.window;
 
 	if (!w)
 		return;
 	/* before listen()/connect(), so the window scale is negotiated */
-	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w));
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w));
+	sc->setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w));
+	sc->setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w));
 }
 
-static void read_window(struct ig_session *s, int fd)
+static void read_window(struct ig_session *s)
 {
+	struct tcp_stream *ts = s->st[0].priv;
 	int v;
 	socklen_t l = sizeof(v);
 
-	if (!getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &l))
+	if (!ts->sc->getsockopt(ts->fd, SOL_SOCKET, SO_SNDBUF, &v, &l))
 		s->window_snd = v;
 	l = sizeof(v);
-	if (!getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &l))
+	if (!ts->sc->getsockopt(ts->fd, SOL_SOCKET, SO_RCVBUF, &v, &l))
 		s->window_rcv = v;
 }
 
@@ -45,27 +50,51 @@ static uint64_t deadline_of(struct ig_session *s)
 	return ig_now_ns() + s->p.timeout_ms * IG_NSEC_PER_MSEC;
 }
 
-/* Waits for events on fd until the absolute deadline: 0 or -ETIMEDOUT. */
-static int wait_fd(int fd, short events, uint64_t deadline)
+/* Waits for events on fd until the absolute deadline: 0 or -errno. */
+static int wait_fd(const struct ig_sock_calls *sc, int fd, short events,
+		   uint64_t deadline)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };
+	int n = ig_sock_poll(sc, &pfd, 1, deadline);
 
-	for (;;) {
-		uint64_t now = ig_now_ns();
-		int ret;
-
-		if (now >= deadline)
-			return -ETIMEDOUT;
-		ret = poll(&pfd, 1,
-			   (int)((deadline - now) / IG_NSEC_PER_MSEC) + 1);
-		if (ret > 0)
-			return 0;
-		if (ret < 0 && errno != EINTR)
-			return -errno;
-	}
+	return n > 0 ? 0 : n;
 }
 
-static int listen_local(struct ig_session *s, uint16_t *port)
+/* One line for a data socket's call that failed (errno e) for host ss:
+ * names the calls, the address and, where the table has one, the hint. */
+static int sock_fail(struct ig_session *s, const struct ig_sock_calls *sc,
+		     const char *what, const struct sockaddr_storage *ss, int e)
+{
+	char a[NI_MAXHOST] = "?";
+
+	getnameinfo((const struct sockaddr *)ss, sizeof(*ss), a, sizeof(a),
+		    NULL, 0, NI_NUMERICHOST);
+	return ig_session_fail(s, e, "%s %s for %s: %s%s%s%s", sc->name, what,
+			       a, strerror(e), sc->hint ? " (" : "",
+			       sc->hint ? sc->hint : "", sc->hint ? ")" : "");
+}
+
+/*
+ * An IPv4 address the dual-stack control socket shows as ::ffff:a.b.c.d
+ * becomes AF_INET a.b.c.d: rdma_cm resolves IPv4 addresses to their RDMA
+ * device, and a kernel socket takes either.
+ */
+static void unmap_v4(struct sockaddr_storage *ss, socklen_t *sl)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in s4 = { .sin_family = AF_INET };
+
+	if (ss->ss_family != AF_INET6 || !IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+		return;
+	s4.sin_port = s6->sin6_port;
+	memcpy(&s4.sin_addr, &s6->sin6_addr.s6_addr[12], 4);
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, &s4, sizeof(s4));
+	*sl = sizeof(s4);
+}
+
+static int listen_local(struct ig_session *s, const struct ig_sock_calls *sc,
+			uint16_t *port)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
@@ -77,20 +106,20 @@ static int listen_local(struct ig_session *s, uint16_t *port)
 				       "getsockname on the control "
 				       "socket: %s",
 				       strerror(errno));
+	unmap_v4(&ss, &sl);
 	((struct sockaddr_in *)&ss)->sin_port = 0; /* same offset in v6 */
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = sc->socket(ss.ss_family);
 	if (fd < 0)
-		return ig_session_fail(s, errno, "data socket: %s",
-				       strerror(errno));
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	set_window(s, fd);
-	if (bind(fd, (struct sockaddr *)&ss, sl) ||
-	    listen(fd, (int)s->nstreams + 8) ||
-	    getsockname(fd, (struct sockaddr *)&ss, &sl)) {
+		return sock_fail(s, sc, "data socket", &ss, errno);
+	sc->setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	set_window(s, fd, sc);
+	if (sc->bind(fd, (struct sockaddr *)&ss, sl) ||
+	    sc->listen(fd, (int)s->nstreams + 8) ||
+	    sc->getsockname(fd, (struct sockaddr *)&ss, &sl)) {
 		int e = errno;
 
-		close(fd);
-		return ig_session_fail(s, e, "data listener: %s", strerror(e));
+		sc->close(fd);
+		return sock_fail(s, sc, "data listener", &ss, e);
 	}
 	*port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
 	return fd;
@@ -98,8 +127,8 @@ static int listen_local(struct ig_session *s, uint16_t *port)
 
 /* Reads the hello of a fresh data connection; returns the stream index,
  * or -1 when it is not one of ours (the caller drops it). */
-static int read_hello(struct ig_session *s, int fd, uint64_t cookie,
-		      uint64_t deadline)
+static int read_hello(struct ig_session *s, const struct ig_sock_calls *sc,
+		      int fd, uint64_t cookie, uint64_t deadline)
 {
 	uint8_t h[IG_STREAM_TAG_LEN];
 	size_t got = 0;
@@ -108,9 +137,9 @@ static int read_hello(struct ig_session *s, int fd, uint64_t cookie,
 	while (got < sizeof(h)) {
 		ssize_t n;
 
-		if (wait_fd(fd, POLLIN, deadline))
+		if (wait_fd(sc, fd, POLLIN, deadline))
 			return -1;
-		n = recv(fd, h + got, sizeof(h) - got, MSG_DONTWAIT);
+		n = sc->recv(fd, h + got, sizeof(h) - got, MSG_DONTWAIT);
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 			return -1;
 		if (n > 0)
@@ -122,7 +151,35 @@ static int read_hello(struct ig_session *s, int fd, uint64_t cookie,
 	return idx;
 }
 
-static int accept_streams(struct ig_session *s, int lfd, uint64_t cookie)
+/*
+ * Waits until the data listener has a connection, watching the control
+ * connection too (what the peer sends there during set-up ends it: an
+ * ERROR, or a peer that vanished).  Through the table's poll: a listening
+ * rsocket is no kernel fd to poll (librdmacm's own thread takes its
+ * rdma_cm events and queues the accepted connections).  0, -ETIMEDOUT (no
+ * error text) or another negative errno with the session's error set.
+ */
+static int wait_listener(struct ig_session *s, const struct ig_sock_calls *sc,
+			 int lfd, uint64_t deadline)
+{
+	struct pollfd pfd[2] = { { .fd = lfd, .events = POLLIN },
+				 { .fd = s->ctrl->fd, .events = POLLIN } };
+	int n = ig_sock_poll(sc, pfd, 2, deadline);
+
+	if (n == -ETIMEDOUT)
+		return n;
+	if (n < 0)
+		return ig_session_fail(s, -n, "%s data listener: poll: %s",
+				       sc->name, strerror(-n));
+	if (pfd[0].revents)
+		return 0;
+	/* the control connection: ig_session_wait reads it (fd -1: poll()
+	 * skips it) */
+	return ig_session_wait(s, -1, 0, deadline);
+}
+
+static int accept_streams(struct ig_session *s, const struct ig_sock_calls *sc,
+			  int lfd, uint64_t cookie)
 {
 	uint64_t deadline = deadline_of(s);
 	unsigned int n = 0;
@@ -130,33 +187,34 @@ static int accept_streams(struct ig_session *s, int lfd, uint64_t cookie)
 	while (n < s->nstreams) {
 		int fd, idx, ret;
 
-		ret = ig_session_wait(s, lfd, POLLIN, deadline);
+		ret = wait_listener(s, sc, lfd, deadline);
 		if (ret && ret != -ETIMEDOUT)
 			return ret;
 		if (ret)
 			return ig_session_fail(s, ETIMEDOUT,
 					       "only %u of %u "
-					       "tcp streams connected within "
+					       "%s streams connected within "
 					       "%u ms",
-					       n, s->nstreams, s->p.timeout_ms);
-		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+					       n, s->nstreams, sc->name,
+					       s->p.timeout_ms);
+		fd = sc->accept(lfd);
 		if (fd < 0)
 			continue;
-		idx = read_hello(s, fd, cookie, deadline);
+		idx = read_hello(s, sc, fd, cookie, deadline);
 		if (idx < 0) {
-			close(fd);
+			sc->close(fd);
 			continue;
 		}
-		ret = ig_tcp_stream_init(s, idx, fd);
+		ret = ig_tcp_stream_init(s, idx, fd, sc);
 		if (ret)
 			return ret;
 		n++;
 	}
-	read_window(s, ((struct tcp_stream *)s->st[0].priv)->fd);
+	read_window(s);
 	return 0;
 }
 
-int ig_tcp_setup_server(struct ig_session *s)
+int ig_tcp_setup_server(struct ig_session *s, const struct ig_sock_calls *sc)
 {
 	json_object *o;
 	uint64_t cookie = 0;
@@ -167,7 +225,7 @@ int ig_tcp_setup_server(struct ig_session *s)
 		return ig_session_fail(s, EIO,
 				       "getrandom for the session "
 				       "cookie failed");
-	lfd = listen_local(s, &port);
+	lfd = listen_local(s, sc, &port);
 	if (lfd < 0)
 		return lfd;
 	o = json_object_new_object();
@@ -176,49 +234,60 @@ int ig_tcp_setup_server(struct ig_session *s)
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_XPORT, o);
 	json_object_put(o);
 	if (!ret)
-		ret = accept_streams(s, lfd, cookie);
-	close(lfd);
+		ret = accept_streams(s, sc, lfd, cookie);
+	sc->close(lfd);
 	return ret;
 }
 
-static int connect_one(struct ig_session *s, struct sockaddr_storage *ss,
-		       socklen_t sl, uint64_t cookie, unsigned int idx)
+/* Connects fd (non-blocking until then) to ss: 0 or an errno. */
+static int connect_fd(struct ig_session *s, const struct ig_sock_calls *sc,
+		      int fd, const struct sockaddr_storage *ss, socklen_t sl)
 {
-	uint8_t h[IG_STREAM_TAG_LEN];
-	int fd, fl, err = 0;
+	int fl, err = 0;
 	socklen_t el = sizeof(err);
 
-	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return ig_session_fail(s, errno, "tcp stream %u: socket: %s",
-				       idx, strerror(errno));
-	set_window(s, fd);
-	fl = fcntl(fd, F_GETFL);
-	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	if (connect(fd, (struct sockaddr *)ss, sl) && errno != EINPROGRESS)
+	fl = sc->fcntl(fd, F_GETFL, 0);
+	sc->fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	if (sc->connect(fd, (const struct sockaddr *)ss, sl) &&
+	    errno != EINPROGRESS)
 		err = errno;
-	else if (wait_fd(fd, POLLOUT, deadline_of(s)))
+	else if (wait_fd(sc, fd, POLLOUT, deadline_of(s)))
 		err = ETIMEDOUT;
 	else
-		getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el);
-	fcntl(fd, F_SETFL, fl);
+		sc->getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el);
+	sc->fcntl(fd, F_SETFL, fl);
+	return err;
+}
+
+static int connect_one(struct ig_session *s, const struct ig_sock_calls *sc,
+		       struct sockaddr_storage *ss, socklen_t sl,
+		       uint64_t cookie, unsigned int idx)
+{
+	uint8_t h[IG_STREAM_TAG_LEN];
+	int fd, err;
+
+	fd = sc->socket(ss->ss_family);
+	if (fd < 0)
+		return sock_fail(s, sc, "stream socket", ss, errno);
+	set_window(s, fd, sc);
+	err = connect_fd(s, sc, fd, ss, sl);
 	ig_stream_tag_put(h, cookie, idx);
-	if (!err && send(fd, h, sizeof(h), MSG_NOSIGNAL) != sizeof(h))
+	if (!err && sc->send(fd, h, sizeof(h), 0) != sizeof(h))
 		err = errno ? errno : EIO;
 	if (err) {
 		char a[64];
 
-		close(fd);
+		sc->close(fd);
 		ig_sockaddr_str(ss, a, sizeof(a));
 		return ig_session_fail(s, err,
-				       "tcp stream %u: connect to %s: "
+				       "%s stream %u: connect to %s: "
 				       "%s",
-				       idx, a, strerror(err));
+				       sc->name, idx, a, strerror(err));
 	}
-	return ig_tcp_stream_init(s, idx, fd);
+	return ig_tcp_stream_init(s, idx, fd, sc);
 }
 
-int ig_tcp_setup_client(struct ig_session *s)
+int ig_tcp_setup_client(struct ig_session *s, const struct ig_sock_calls *sc)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
@@ -240,15 +309,16 @@ int ig_tcp_setup_client(struct ig_session *s)
 	if (getpeername(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
 		return ig_session_fail(s, errno, "getpeername: %s",
 				       strerror(errno));
+	unmap_v4(&ss, &sl);
 	((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
 	for (unsigned int i = 0; i < s->nstreams; i++) {
-		ret = connect_one(s, &ss, sl, cookie, i);
+		ret = connect_one(s, sc, &ss, sl, cookie, i);
 		if (ret)
 			return ret;
 	}
 	/* --cpu pins TCP streams as it pins verbs ones (same pinning) */
 	for (unsigned int i = 0; i < s->nstreams; i++)
 		s->st[i].cpu = s->local.cpu;
-	read_window(s, ((struct tcp_stream *)s->st[0].priv)->fd);
+	read_window(s);
 	return 0;
 }

@@ -5,15 +5,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <poll.h>
 #include <sys/types.h>
 
 #include "host/tcpinfo.h"
+#include "sock_calls.h"
 #include "tcp_zc.h"
 
 struct ig_session;
 struct ig_stream;
 
 struct tcp_stream {
+	const struct ig_sock_calls *sc; /* kernel TCP or rsockets */
 	int fd;
 	char *buf;
 	size_t buflen; /* bytes of one buffer */
@@ -26,11 +29,21 @@ struct tcp_stream {
 	struct ig_zc_stats zcs; /* since the stream began */
 };
 
-/* tcp_conn.c */
-int ig_tcp_setup_server(struct ig_session *s);
-int ig_tcp_setup_client(struct ig_session *s);
+/* tcp_conn.c: the streams' connections, made with the calls of sc */
+int ig_tcp_setup_server(struct ig_session *s, const struct ig_sock_calls *sc);
+int ig_tcp_setup_client(struct ig_session *s, const struct ig_sock_calls *sc);
 /* tcp_stream.c: takes ownership of fd (closed on error) as stream idx. */
-int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd);
+int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd,
+		       const struct ig_sock_calls *sc);
+/* tcp_stream.c: polls pfd with the table's poll until one of them has
+ * events or the deadline (ig_now_ns) passes (spinning where the table
+ * says so): how many have events, -ETIMEDOUT or -errno */
+int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
+		 uint64_t deadline);
+/* tcp_stream.c: waits up to the timeout for events on the stream's
+ * socket after a call said EAGAIN: 0, or -1 with errno EAGAIN when the
+ * time is up (with timeo the call itself waited: at once) */
+int ig_tcp_wait(struct ig_stream *st, short events);
 /* tcp_stream.c: closes and frees every stream set up. */
 void ig_tcp_cleanup(struct ig_session *s);
 /* tcp_stream.c: a send/recv that returned n (errno) -> one line, -errno */

@@ -4,14 +4,16 @@
  * (tcp_conn.c), freed with the session (the ops' cleanup).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
+#include "common/clock.h"
 #include "engine/engine.h"
 #include "tcp_int.h"
 
@@ -19,20 +21,59 @@
 
 int ig_tcp_io_fail(struct ig_stream *st, const char *what, ssize_t n)
 {
+	struct tcp_stream *ts = st->priv;
+	const char *name = ts->sc->name;
 	int e = n == 0 ? ECONNRESET : errno;
 
 	if (e == EAGAIN || e == EWOULDBLOCK)
 		return ig_session_fail(st->s, ETIMEDOUT,
-				       "tcp stream %u: %s "
+				       "%s stream %u: %s "
 				       "stalled for %u ms",
-				       st->idx, what, st->s->p.timeout_ms);
+				       name, st->idx, what,
+				       st->s->p.timeout_ms);
 	if (n == 0)
 		return ig_session_fail(st->s, ECONNRESET,
-				       "tcp stream %u: "
+				       "%s stream %u: "
 				       "peer closed the connection during %s",
-				       st->idx, what);
-	return ig_session_fail(st->s, e, "tcp stream %u: %s failed: %s",
+				       name, st->idx, what);
+	return ig_session_fail(st->s, e, "%s stream %u: %s failed: %s", name,
 			       st->idx, what, strerror(e));
+}
+
+int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
+		 uint64_t deadline)
+{
+	for (;;) {
+		uint64_t now = ig_now_ns();
+		int ms, ret;
+
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		ms = (int)((deadline - now) / IG_NSEC_PER_MSEC) + 1;
+		ret = sc->poll(pfd, n, sc->spin ? 0 : ms);
+		if (ret > 0)
+			return ret;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+int ig_tcp_wait(struct ig_stream *st, short events)
+{
+	struct tcp_stream *ts = st->priv;
+	struct pollfd pfd = { .fd = ts->fd, .events = events };
+	int n;
+
+	if (ts->sc->timeo) {
+		errno = EAGAIN;
+		return -1;
+	}
+	n = ig_sock_poll(ts->sc, &pfd, 1,
+			 ig_now_ns() + st->s->p.timeout_ms * IG_NSEC_PER_MSEC);
+	if (n > 0)
+		return 0;
+	errno = n == -ETIMEDOUT ? EAGAIN : -n;
+	return -1;
 }
 
 /*
@@ -44,7 +85,7 @@ static unsigned int zc_enable(struct ig_session *s, struct tcp_stream *ts,
 {
 	int one = 1;
 
-	if (s->server || s->local.zerocopy != IG_ZC_ON ||
+	if (s->server || s->local.zerocopy != IG_ZC_ON || !ts->sc->kernel_tcp ||
 	    ig_test_pattern(s->p.test) != IG_PATTERN_BW)
 		return 1;
 	if (setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one))) {
@@ -59,7 +100,8 @@ static unsigned int zc_enable(struct ig_session *s, struct tcp_stream *ts,
 	return ts->zc.nbuf;
 }
 
-static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd)
+static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd,
+			const struct ig_sock_calls *sc)
 {
 	struct tcp_stream *ts = calloc(1, sizeof(*ts));
 	size_t len = s->p.size;
@@ -72,6 +114,7 @@ static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd)
 		len = RX_CHUNK;
 	if (!ts)
 		goto err;
+	ts->sc = sc;
 	nbuf = zc_enable(s, ts, fd);
 	ts->stride = (len + 4095) & ~(size_t)4095;
 	ts->buf = aligned_alloc(4096, ts->stride * nbuf);
@@ -86,30 +129,48 @@ static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd)
 err_ts:
 	free(ts);
 err:
-	close(fd);
+	sc->close(fd);
 	return ig_session_fail(s, ENOMEM,
 			       "out of memory for a %zu-byte "
 			       "buffer of stream %u",
 			       len, st->idx);
 }
 
-int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd)
+/* The data path's timeouts: SO_RCVTIMEO/SO_SNDTIMEO, or non-blocking
+ * calls and ig_tcp_wait() where the table has no timeouts. */
+static int set_timeouts(struct ig_session *s, int fd,
+			const struct ig_sock_calls *sc)
 {
-	int one = 1;
 	struct timeval tv = { .tv_sec = s->p.timeout_ms / 1000,
 			      .tv_usec = (s->p.timeout_ms % 1000) * 1000 };
+	int fl;
+
+	if (sc->timeo)
+		return sc->setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
+				      sizeof(tv)) ||
+		       sc->setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv,
+				      sizeof(tv));
+	fl = sc->fcntl(fd, F_GETFL, 0);
+	return fl < 0 || sc->fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0;
+}
+
+int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd,
+		       const struct ig_sock_calls *sc)
+{
+	int one = 1;
 
 	if (ig_test_pattern(s->p.test) == IG_PATTERN_LAT)
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
-		close(fd);
-		return ig_session_fail(s, errno,
-				       "setting timeouts on tcp "
+		sc->setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (set_timeouts(s, fd, sc)) {
+		int e = errno;
+
+		sc->close(fd);
+		return ig_session_fail(s, e,
+				       "setting timeouts on %s "
 				       "stream %u: %s",
-				       idx, strerror(errno));
+				       sc->name, idx, strerror(e));
 	}
-	return stream_alloc(s, &s->st[idx], fd);
+	return stream_alloc(s, &s->st[idx], fd, sc);
 }
 
 void ig_tcp_cleanup(struct ig_session *s)
@@ -119,7 +180,7 @@ void ig_tcp_cleanup(struct ig_session *s)
 
 		if (!ts)
 			continue;
-		close(ts->fd);
+		ts->sc->close(ts->fd);
 		free(ts->buf);
 		free(ts);
 		s->st[i].priv = NULL;

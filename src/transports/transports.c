@@ -12,5 +12,8 @@ const struct ig_xports ig_transports = {
 	.ops = {
 		[IG_XPORT_TCP] = &ig_tcp_ops,
 		[IG_XPORT_VERBS] = &ig_vb_ops,
+#ifdef IBGAP_HAVE_RSOCKETS /* else absent: its tests fail set-up */
+		[IG_XPORT_RSOCKETS] = &ig_rs_ops,
+#endif
 	},
 };

@@ -2,7 +2,7 @@
 # t_faults.sh: the fault-injection matrix (tests/faults.sh.inc) for verbs
 # on Soft-RoCE: write_bw killed or stalled at every phase after connect
 # (the HELLO, before any transport: integ/faults has it) on either side,
-# send_bw and send_lat in their measured interval.  The survivor says one
+# send_bw, send_lat, read_bw and rs_bw in their measured interval.  The survivor says one
 # line within the timeout, the client exits 1, the server serves the next
 # client.  A stalled (SIGSTOPped) peer keeps its queue pairs: the kernel
 # still answers RDMA writes for it, so the survivor must notice on the
@@ -23,4 +23,9 @@ FM_NEXT="-t send_lat -n 50 --warmup 0 --timeout 10"
 fm_matrix write_bw "params setup warmup measure result"
 fm_matrix send_bw measure
 fm_matrix send_lat measure
+# issue 13's tests in their measured interval: RDMA read (the read side
+# drives: a stalled responder's HCA still answers reads, as for writes)
+# and rsockets (its streams wait with rpoll and their own stall check)
+fm_matrix read_bw measure
+fm_matrix rs_bw measure
 rx_done

@@ -3,7 +3,7 @@
 # two QEMU guests joined by one virtual wire, each with its own rxe device
 # on its own NIC; this script runs on both.  Guest B serves (ibgap server
 # -B on its wire address); guest A runs the client against it: every test
-# of TWO_TESTS (the six of the default comparison) with small -n and -s,
+# of TWO_TESTS (the default comparison's six, read and rsockets) with small -n and -s,
 # then write_bw -R and write_bw --bidir.  Functional checks only (latency
 # across emulated guests means nothing): every result there with exit 0,
 # iterations as asked and bytes = iterations x size, and each side named
@@ -15,13 +15,10 @@
 # s with the two boots (docs/softroce.md, "Two hosts").
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 
-# The tests that run across the wire (-t).  INTEGRATOR: append read_bw,
-# read_lat, ud_send_bw, ud_send_lat, rs_bw, rs_lat as each one works in
-# the tree (issue 13); none of them did when this test was written (the
-# verbs transport had no read or UD path, rsockets no transport).  UD
-# counts delivered bytes: its results may need a check of `lost` in
-# place of bytes = iterations x size.  IG_TWO_TESTS overrides the list.
-TWO_TESTS=${IG_TWO_TESTS:-tcp_bw,tcp_lat,send_bw,write_bw,send_lat,write_lat}
+# The tests that run across the wire (-t): the default six, RDMA read and
+# rsockets; UD runs on its own below (its messages fit the path MTU, and
+# it counts what arrived).  IG_TWO_TESTS overrides the list.
+TWO_TESTS=${IG_TWO_TESTS:-tcp_bw,tcp_lat,send_bw,write_bw,send_lat,write_lat,read_bw,read_lat,rs_bw,rs_lat}
 # Messages per test (-n) and their size (-s: above the 1024-byte path
 # MTU, so every message crosses the wire as several packets).
 TWO_N=200

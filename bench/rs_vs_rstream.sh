@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# rs_vs_rstream.sh - ibgap's rs_bw next to rdma-core's rstream (package
+# rdmacm-utils) on the same RDMA device, alternating, ROUNDS rounds, in one
+# run of tests/rxe/rxe-run (one guest boot when the machine has no RDMA
+# NIC).
+#
+#   bash bench/rs_vs_rstream.sh [ROUNDS [COUNT [SIZE_BYTES]]]   (3, 400, 65536)
+#
+# rstream custom test: `rstream -s ADDR -S SIZE -C COUNT` sends COUNT
+# messages, then the server sends COUNT back (nonblocking, spinning); its
+# figure here = 2 x COUNT x SIZE x 8 / its elapsed time (it prints Gb/sec
+# with two decimals only), each direction in turn, with
+# 512 KiB socket buffers.  ibgap: `rs_bw -s SIZE -n COUNT --window 512K`,
+# one direction, delivery confirmed (docs/design.md, "Metric
+# definitions").  Prints per round both figures and ibgap/rstream; asserts
+# nothing about them.  Soft-RoCE under TCG says nothing about hardware:
+# only the ratio within a round means anything, and little.  Exit 1 when
+# a run failed, 77 when rxe-run has no device.
+set -u -o pipefail
+SELF=${0##*/}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+ROUNDS=${1:-3}
+COUNT=${2:-400}
+SIZE=${3:-65536}
+
+if [[ -z ${IG_RDMA_DEV:-} ]]; then
+	IBGAP=${IBGAP:-$ROOT/build/ibgap}
+	command -v rstream >/dev/null ||
+		{ echo "$SELF: rstream not found (Debian: rdmacm-utils)" >&2; exit 2; }
+	exec env IBGAP="$IBGAP" "$ROOT/tests/rxe/rxe-run" bash "$0" "$ROUNDS" \
+		"$COUNT" "$SIZE"
+fi
+
+IBGAP=${IBGAP:?}
+ulimit -l unlimited 2>/dev/null
+TMP=$(mktemp -d)
+PORT=$((20000 + $$ % 10000))
+RPORT=$((PORT + 1))
+SPID=
+trap 'kill $SPID 2>/dev/null; rm -rf "$TMP"' EXIT
+"$IBGAP" server -p $PORT --timeout 60 >"$TMP/server.log" 2>&1 &
+SPID=$!
+sleep 2
+fail=0
+printf 'round\tibgap_rs_bw_gbps\trstream_gbps\tratio\n'
+for ((r = 1; r <= ROUNDS; r++)); do
+	ig=NA rst=NA
+	if timeout 120 "$IBGAP" client "$IG_RDMA_ADDR" -p $PORT -t rs_bw \
+		-s "$SIZE" -n "$COUNT" --window 512K --warmup 0.2 --timeout 60 \
+		--format json >"$TMP/ig.$r.json" 2>"$TMP/ig.$r.err"; then
+		ig=$(jq -r '.results[0].bw_gbps' "$TMP/ig.$r.json")
+	else
+		fail=1
+		echo "$SELF: round $r: ibgap: $(cat "$TMP/ig.$r.err")" >&2
+	fi
+	timeout 120 rstream -p $RPORT -S "$SIZE" -C "$COUNT" -f ip \
+		>"$TMP/rs.srv.$r" 2>&1 &
+	rpid=$!
+	sleep 1
+	if timeout 120 rstream -s "$IG_RDMA_ADDR" -p $RPORT -S "$SIZE" \
+		-C "$COUNT" -f ip >"$TMP/rs.$r" 2>&1; then
+		# name bytes xfers iters total time Gb/sec usec/xfer: its
+		# Gb/sec has 2 decimals (0.05 under TCG), so from its time (10 ms
+		# steps over seconds) and the 2 x COUNT x SIZE bytes it moved
+		rst=$(awk -v b=$((2 * COUNT * SIZE)) '$1 == "custom" {
+			t = $6; sub(/s$/, "", t)
+			if (t + 0 > 0) printf "%.6g\n", b * 8 / t / 1e9 }' "$TMP/rs.$r")
+		[[ -n $rst ]] || rst=NA
+		echo "# round $r rstream: $(grep -E '^(name|custom)' "$TMP/rs.$r" |
+			tr -s ' ' | paste -sd '|')" >&2
+	else
+		fail=1
+		echo "$SELF: round $r: rstream: $(cat "$TMP/rs.$r")" >&2
+	fi
+	wait $rpid 2>/dev/null
+	ratio=$(awk -v a="$ig" -v b="$rst" 'BEGIN {
+		if (a == "NA" || b == "NA" || b + 0 == 0) print "NA"
+		else printf "%.3f\n", a / b }')
+	printf '%s\t%s\t%s\t%s\n' "$r" "$ig" "$rst" "$ratio"
+done
+exit $fail
