@@ -4,8 +4,9 @@
 # write_lat, tcp_lat) at every -s size, and the report's "comparison"
 # pairs each verbs result with the TCP result of the same size: the
 # ratios and the added latency agree with the results themselves, N1/2 is
-# given for the three bandwidth tests.  Then 'ibgap' alone finds the rxe
-# port and compares on it against a server of its own.
+# given for the three bandwidth tests.  Then --also 127.0.0.1 gives tcp_bw
+# a second column over the guest's loopback, and 'ibgap' alone finds the
+# rxe port and compares on it against a server of its own.
 #   tests/rxe/rxe-run bash tests/rxe/t_compare.sh /abs/path/to/ibgap
 # Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).  About 2-4 minutes in
 # the QEMU guest (12 short runs, then 6 runs of 2 s).
@@ -117,7 +118,24 @@ expect_client_ok cmp "client -s 4K,64K (no -t)" &&
 	rx_jq "$TMP/cmp.out" "the comparison of -s 4K,64K" "$CMP_JQ"
 check "server alive after the sweep" rx_server_alive
 
-# 2. ibgap alone: it finds this device and compares on it
+# 2. --also 127.0.0.1: the tcp test again over the guest's loopback, one
+#    more column (tcp@127.0.0.1) beside the rxe netdev's; the comparison
+#    pairs write_bw with the tcp of the RDMA address only
+rx_client 120 also -t tcp_bw,write_bw -D 0.3 --warmup 0.1 --timeout 10 \
+	--also 127.0.0.1 --format json
+expect_client_ok also "client -t tcp_bw,write_bw --also 127.0.0.1" &&
+	rx_jq "$TMP/also.out" "--also 127.0.0.1" '
+	([.results[] | "\(.test)/\(.transport)"] | sort) as $got |
+	chk($got == ["tcp_bw/tcp", "tcp_bw/tcp@127.0.0.1", "write_bw/verbs"];
+	    "results \($got | tojson)"),
+	(.results[] | select(.transport == "tcp@127.0.0.1") |
+	 chk(.bw_gbps > 0 and (has("error") | not);
+	     "tcp@127.0.0.1: bw \(.bw_gbps | tojson), error \(.error | tojson)")),
+	([.comparison.pairs[]? | select(.verbs_test == "write_bw")] as $p |
+	 chk(($p | length) == 1 and $p[0].tcp_test == "tcp_bw";
+	     "write_bw pairs \($p | tojson)"))'
+
+# 3. ibgap alone: it finds this device and compares on it
 rx_run 200 alone "$IBGAP"
 expect_rc 0 "ibgap alone (in $ELAPSED s)"
 expect_grep "$TMP/alone.err" "comparing verbs and TCP on $IG_RDMA_DEV" \

@@ -2,7 +2,8 @@
 # t_faults.sh: the fault-injection matrix (tests/faults.sh.inc) for verbs
 # on Soft-RoCE: write_bw killed or stalled at every phase after connect
 # (the HELLO, before any transport: integ/faults has it) on either side,
-# send_bw, send_lat, read_bw and rs_bw in their measured interval.  The survivor says one
+# send_bw, send_lat, read_bw, rs_bw and ud_send_bw in their measured
+# interval.  The survivor says one
 # line within the timeout, the client exits 1, the server serves the next
 # client.  A stalled (SIGSTOPped) peer keeps its queue pairs: the kernel
 # still answers RDMA writes for it, so the survivor must notice on the
@@ -25,7 +26,10 @@ fm_matrix send_bw measure
 fm_matrix send_lat measure
 # issue 13's tests in their measured interval: RDMA read (the read side
 # drives: a stalled responder's HCA still answers reads, as for writes)
-# and rsockets (its streams wait with rpoll and their own stall check)
+# and rsockets (its streams wait with rpoll and their own stall check),
+# UD send (no flow control: a dead receiver loses the datagrams, the
+# control connection says why)
 fm_matrix read_bw measure
 fm_matrix rs_bw measure
+fm_matrix ud_send_bw measure
 rx_done

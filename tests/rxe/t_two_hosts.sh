@@ -17,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 
 # The tests that run across the wire (-t): the default six, RDMA read and
 # rsockets; UD runs on its own below (its messages fit the path MTU, and
-# it counts what arrived).  IG_TWO_TESTS overrides the list.
+# it counts what arrived: sent = received + lost).  IG_TWO_TESTS overrides the list.
 TWO_TESTS=${IG_TWO_TESTS:-tcp_bw,tcp_lat,send_bw,write_bw,send_lat,write_lat,read_bw,read_lat,rs_bw,rs_lat}
 # Messages per test (-n) and their size (-s: above the 1024-byte path
 # MTU, so every message crosses the wire as several packets).
@@ -40,7 +40,12 @@ def side($s; $dev; $addr):
 	     pre + "device.\($s).gid \($g | tojson), want ::ffff:\($addr), the \($s) host GID"));
 (.results[] | (.test | xport) as $x |
  result_checks($x; 0),
- chk(.iterations == $n; pre + "iterations \(.iterations | tojson), want \($n)"),
+ (if has("lost") then
+	chk(.sent == $n and .sent == .iterations + .lost;
+	    pre + "sent \(.sent | tojson), received \(.iterations), lost \(.lost | tojson): want \($n) sent, received + lost")
+  else
+	chk(.iterations == $n; pre + "iterations \(.iterations | tojson), want \($n)")
+  end),
  chk(.size == $size; pre + "size \(.size | tojson), want \($size)"),
  (if .test == "tcp_bw" then
 	chk(.rx_bytes == .bytes; pre + "rx_bytes \(.rx_bytes | tojson), bytes \(.bytes)")
@@ -143,6 +148,11 @@ run_a()
 		two_jq "$TMP/rev.out" "write_bw -R" '
 		, (.results[] | chk(.direction == "reverse";
 		      pre + "direction \(.direction | tojson), want reverse"))'
+	# UD: one packet a message (the path MTU), the server's address
+	# handle made from A's first datagram; a lossy count (sent = received
+	# + lost)
+	TWO_SIZE=1024 two_client ud -t ud_send_bw,ud_send_lat &&
+		TWO_SIZE=1024 two_jq "$TMP/ud.out" "ud_send_bw,ud_send_lat"
 	two_client bidir -t write_bw --bidir &&
 		two_jq "$TMP/bidir.out" "write_bw --bidir" '
 		, (.results[] | chk(.bidir.reverse_bytes > 0 and .bidir.reverse_gbps > 0;
