@@ -2,7 +2,8 @@
 # server_abuse.sh: what a stranger or a broken script can do to a running
 # server, and that it comes out of it as it went in:
 #   - absurd parameters in a valid SETUP (a 1 TB message, a million
-#     streams, a year-long run, a 10 GB window, a billion-deep queue):
+#     streams, a year-long run, a 10 GB window, a billion-deep queue; the
+#     read, UD and rsockets tests' 1 TB message, a million reads in flight):
 #     each refused with an ERROR naming the value and the limit, at once,
 #     and the server's peak memory does not move (nothing was allocated);
 #   - 40 connections of random bytes, 40 with a 4 GB length prefix;
@@ -40,7 +41,13 @@ if mode == "absurd":
     cases = [("size", 1 << 40), ("streams", 1000000),
              ("duration_ns", 365 * 86400 * 10**9), ("window", 10 << 30),
              ("tx_depth", 10**9), ("iterations", 10**15)]
-    for key, val in cases:
+    cases = [("tcp_bw", k, v) for k, v in cases]
+    # issue 13's tests: refused on the same checks, before any transport
+    cases += [(t, "size", 1 << 40) for t in
+              ("read_bw", "read_lat", "ud_send_bw", "ud_send_lat", "rs_bw",
+               "rs_lat")]
+    cases += [("read_bw", "outs", 10**6), ("rs_bw", "streams", 1000000)]
+    for test, key, val in cases:
         s = connect(port)
         s.sendall(msg(HELLO, {}))
         typ, _ = recv_msg(s, 5)
@@ -48,7 +55,9 @@ if mode == "absurd":
             bad.append("%s: no WELCOME (type %s)" % (key, typ))
             continue
         p = dict(base)
+        p["test"] = test
         p[key] = val
+        key = "%s %s" % (test, key)
         t0 = time.monotonic()
         s.sendall(msg(SETUP, p))
         typ, body = recv_msg(s, 5)
