@@ -106,12 +106,15 @@ want='[1,2]'
 fc_have_netem || want='[2]'
 [[ $got == "$want" ]] && pass "planted: flagged ranks $got" ||
 	fail "planted: flagged ranks $got, want $want: $(cat "$TMP/bad.out")"
-got=$(jqc "$TMP/bad.json" '[.nodes[2].reasons[0],
-	([.pairs[] | select(.flagged) | select(.a == 2 or .b == 2) | .test]
-	 | unique)]')
-[[ $got == '["5 of its 10 measurements flagged: TCP low alone: the IP stack (run ibgap doctor)",["tcp_bw"]]' ]] &&
+# all 5 of its tcp_bw flagged, TCP alone; under load a tcp_lat of its
+# slowed link may be flagged too (seen once in CI: 6 of 10)
+got=$(jqc "$TMP/bad.json" '[(.nodes[2].reasons[0] |
+	test("^([5-9]|10) of its 10 measurements flagged: TCP low alone: the IP stack")),
+	([.pairs[] | select(.flagged and .test == "tcp_bw") |
+	  select(.a == 2 or .b == 2)] | length)]')
+[[ $got == '[true,5]' ]] &&
 	pass "planted: node 3 low in all its tcp_bw, TCP alone" ||
-	fail "planted: node 3: $got"
+	fail "planted: node 3: $got: $(jqc "$TMP/bad.json" '.nodes[2].reasons')"
 if fc_have_netem; then
 	got=$(jqc "$TMP/bad.json" '[.pairs[] | select(.flagged) |
 		select(.test == "tcp_lat") | [.a, .b] | index(1) != null] | all')
