@@ -82,20 +82,26 @@ static bool always(const struct ig_result *r)
 	return true;
 }
 
-static void emit_bw(FILE *f, const struct ig_report_env *env,
-		    const struct ig_result *r, const char *name)
+/* One sample: name{labels of r[,extra]} v. */
+static void om_sample(FILE *f, const struct ig_report_env *env,
+		      const struct ig_result *r, const char *name,
+		      const char *extra, double v)
 {
 	fputs(name, f);
 	om_labels(f, env, r);
-	fprintf(f, "} %.9g\n", r->bw_gbps);
+	fprintf(f, "%s} %.9g\n", extra, v);
+}
+
+static void emit_bw(FILE *f, const struct ig_report_env *env,
+		    const struct ig_result *r, const char *name)
+{
+	om_sample(f, env, r, name, "", r->bw_gbps);
 }
 
 static void emit_rate(FILE *f, const struct ig_report_env *env,
 		      const struct ig_result *r, const char *name)
 {
-	fputs(name, f);
-	om_labels(f, env, r);
-	fprintf(f, "} %.9g\n", r->msg_rate);
+	om_sample(f, env, r, name, "", r->msg_rate);
 }
 
 static void emit_lat(FILE *f, const struct ig_report_env *env,
@@ -123,14 +129,10 @@ static void emit_lat(FILE *f, const struct ig_report_env *env,
 static void emit_cpu(FILE *f, const struct ig_report_env *env,
 		     const struct ig_result *r, const char *name)
 {
-	fputs(name, f);
-	om_labels(f, env, r);
-	fprintf(f, ",side=\"client\"} %.9g\n", r->cpu_client.total_pct);
-	if (!r->has_cpu_server)
-		return;
-	fputs(name, f);
-	om_labels(f, env, r);
-	fprintf(f, ",side=\"server\"} %.9g\n", r->cpu_server.total_pct);
+	om_sample(f, env, r, name, ",side=\"client\"", r->cpu_client.total_pct);
+	if (r->has_cpu_server)
+		om_sample(f, env, r, name, ",side=\"server\"",
+			  r->cpu_server.total_pct);
 }
 
 static const struct om_family families[] = {
