@@ -162,8 +162,26 @@ static const char *lfl(const struct ig_pair *p)
 	return p->like_for_like ? "  like-for-like" : "";
 }
 
-static void text_bw(FILE *f, const struct ig_pair *p, int w)
+/* A matrix run's point of pair p, "streams/window" ("2/256K",
+ * "1/default"); "" when the group ran at one point only. */
+static const char *point(const struct ig_pair *p, bool matrix, char *buf,
+			 size_t len)
 {
+	const struct ig_params *q = &p->r[IG_V]->params;
+	char win[24] = "default";
+	int n;
+
+	if (!matrix)
+		return "";
+	if (q->window)
+		ig_size_str(q->window, win, sizeof(win));
+	n = snprintf(buf, len, " %9u/%-7s", q->streams, win);
+	return n > 0 ? buf : "";
+}
+
+static void text_bw(FILE *f, const struct ig_pair *p, int w, bool matrix)
+{
+	char pb[40];
 	char sz[24], pv[16] = "-", pt[16] = "-", cc[32], cs[32];
 	char a[12], b[12], x[12], y[12];
 
@@ -181,23 +199,25 @@ static void text_bw(FILE *f, const struct ig_pair *p, int w)
 	snprintf(cc, sizeof(cc), "%s/%s", a, b);
 	snprintf(cs, sizeof(cs), "%s/%s", x, y);
 	fprintf(f,
-		"%-*s %6s %10.2f %9.2f %6.2fx %6s %6s %9.3f %9.3f "
+		"%-*s %6s%s %10.2f %9.2f %6.2fx %6s %6s %9.3f %9.3f "
 		"%15s %15s%s\n",
-		w, p->r[IG_V]->test, sz, p->bw[0], p->bw[1], p->bw_ratio, pv,
-		pt, p->rate[0] / 1e6, p->rate[1] / 1e6, cc, cs, lfl(p));
+		w, p->r[IG_V]->test, sz, point(p, matrix, pb, sizeof(pb)),
+		p->bw[0], p->bw[1], p->bw_ratio, pv, pt, p->rate[0] / 1e6,
+		p->rate[1] / 1e6, cc, cs, lfl(p));
 }
 
-static void text_lat(FILE *f, const struct ig_pair *p, int w)
+static void text_lat(FILE *f, const struct ig_pair *p, int w, bool matrix)
 {
-	char sz[24];
+	char sz[24], pb[40];
+	const char *pt = point(p, matrix, pb, sizeof(pb));
 
 	ig_size_str(p->size, sz, sizeof(sz));
 	if (!p->has_p50) {
-		fprintf(f, "%-*s %6s  (too few samples for percentiles)%s\n", w,
-			p->r[IG_V]->test, sz, lfl(p));
+		fprintf(f, "%-*s %6s%s  (too few samples for percentiles)%s\n",
+			w, p->r[IG_V]->test, sz, pt, lfl(p));
 		return;
 	}
-	fprintf(f, "%-*s %6s %9.2f %9.2f %+9.2f", w, p->r[IG_V]->test, sz,
+	fprintf(f, "%-*s %6s%s %9.2f %9.2f %+9.2f", w, p->r[IG_V]->test, sz, pt,
 		p->p50[0], p->p50[1], p->p50[1] - p->p50[0]);
 	if (p->has_p99)
 		fprintf(f, " %9.2f %9.2f %+9.2f%s\n", p->p99[0], p->p99[1],
@@ -241,7 +261,13 @@ static bool polled(const struct ig_compare *c, const struct ig_pair_group *g)
 	return false;
 }
 
-static void head_bw(FILE *f, const struct ig_pair_group *g, int w)
+/* The column over point()'s, or "". */
+static const char *point_head(bool matrix)
+{
+	return matrix ? "   streams/window " : "";
+}
+
+static void head_bw(FILE *f, const struct ig_pair_group *g, int w, bool matrix)
 {
 	char h[5][24];
 
@@ -250,15 +276,15 @@ static void head_bw(FILE *f, const struct ig_pair_group *g, int w)
 	snprintf(h[2], sizeof(h[2]), "%s/%s", g->abbr[1], g->abbr[0]);
 	snprintf(h[3], sizeof(h[3]), "%s%%port", g->abbr[0]);
 	snprintf(h[4], sizeof(h[4]), "%s%%port", g->abbr[1]);
-	fprintf(f, "%-*s %6s %10s %9s %7s %6s %6s ", w, "bandwidth", "size",
-		h[0], h[1], h[2], h[3], h[4]);
+	fprintf(f, "%-*s %6s%s %10s %9s %7s %6s %6s ", w, "bandwidth", "size",
+		point_head(matrix), h[0], h[1], h[2], h[3], h[4]);
 	snprintf(h[0], sizeof(h[0]), "%s Mmsg/s", g->abbr[0]);
 	snprintf(h[1], sizeof(h[1]), "%s Mmsg/s", g->abbr[1]);
 	fprintf(f, "%9s %9s %15s %15s\n", h[0], h[1], "client CPU s/GB",
 		"server CPU s/GB");
 }
 
-static void head_lat(FILE *f, const struct ig_pair_group *g, int w)
+static void head_lat(FILE *f, const struct ig_pair_group *g, int w, bool matrix)
 {
 	char h[4][24];
 
@@ -266,21 +292,29 @@ static void head_lat(FILE *f, const struct ig_pair_group *g, int w)
 		snprintf(h[t], sizeof(h[t]), "%s p50", g->side[t]);
 		snprintf(h[2 + t], sizeof(h[2 + t]), "%s p99", g->side[t]);
 	}
-	fprintf(f, "%-*s %6s %9s %9s %9s %9s %9s %9s  (us)\n", w, "latency",
-		"size", h[0], h[1], "added", h[2], h[3], "added");
+	fprintf(f, "%-*s %6s%s %9s %9s %9s %9s %9s %9s  (us)\n", w, "latency",
+		"size", point_head(matrix), h[0], h[1], "added", h[2], h[3],
+		"added");
 }
 
 /* The title and both tables of the pairs of group g (none: nothing). */
 static void text_group(FILE *f, const struct ig_compare *c,
 		       const struct ig_pair_group *g)
 {
-	bool any = false, head = false;
+	bool any = false, head = false, matrix = false;
 	int w = 9; /* "bandwidth"; wider for ud_send_bw */
+	const struct ig_params *first = NULL;
 
 	for (size_t i = 0; i < c->npairs; i++) {
+		const struct ig_params *q = &c->pairs[i].r[IG_V]->params;
+
 		if (c->pairs[i].g != g)
 			continue;
 		any = true;
+		if (!first)
+			first = q;
+		matrix |= q->streams != first->streams ||
+			  q->window != first->window;
 		if ((int)strlen(c->pairs[i].r[IG_V]->test) > w)
 			w = (int)strlen(c->pairs[i].r[IG_V]->test);
 	}
@@ -292,9 +326,9 @@ static void text_group(FILE *f, const struct ig_compare *c,
 		if (c->pairs[i].g != g || c->pairs[i].lat)
 			continue;
 		if (!head)
-			head_bw(f, g, w);
+			head_bw(f, g, w, matrix);
 		head = true;
-		text_bw(f, &c->pairs[i], w);
+		text_bw(f, &c->pairs[i], w, matrix);
 	}
 	if (head && polled(c, g))
 		fprintf(f,
@@ -307,9 +341,9 @@ static void text_group(FILE *f, const struct ig_compare *c,
 		if (c->pairs[i].g != g || !c->pairs[i].lat)
 			continue;
 		if (!head)
-			head_lat(f, g, w);
+			head_lat(f, g, w, matrix);
 		head = true;
-		text_lat(f, &c->pairs[i], w);
+		text_lat(f, &c->pairs[i], w, matrix);
 	}
 }
 
@@ -362,7 +396,7 @@ void ig_compare_csv(FILE *f, const struct ig_compare *c)
 	fprintf(f, "\npair,size,streams,verbs_bw_gbps,tcp_bw_gbps,bw_ratio,"
 		   "verbs_msg_rate,tcp_msg_rate,msg_rate_ratio,verbs_p50_us,"
 		   "tcp_p50_us,added_p50_us,verbs_p99_us,tcp_p99_us,"
-		   "added_p99_us,port_gbps\n");
+		   "added_p99_us,port_gbps,window\n");
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct ig_pair *p = &c->pairs[i];
 
@@ -387,6 +421,6 @@ void ig_compare_csv(FILE *f, const struct ig_compare *c)
 			fprintf(f, ",,,");
 		if (p->port_gbps > 0)
 			fprintf(f, "%.6g", p->port_gbps);
-		fputc('\n', f);
+		fprintf(f, ",%" PRIu64 "\n", p->r[IG_V]->params.window);
 	}
 }

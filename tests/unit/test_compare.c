@@ -745,6 +745,61 @@ static size_t count_char(const char *s, char ch)
 	return n;
 }
 
+/* A -P 1,2 --window default,256K run: each pair's text row says its
+ * streams and window, each CSV row its window; a one-point run has
+ * neither column. */
+START_TEST(matrix_rows_labelled)
+{
+	static const uint32_t streams[2] = { 1, 2 };
+	static const uint64_t win[2] = { 0, 256 * KB };
+	static const char *const want[4] = { "1/default", "1/256K", "2/default",
+					     "2/256K" };
+	struct set s;
+	struct ig_compare c;
+	char *out, *csv;
+
+	set_init(&s, 8);
+	for (int i = 0; i < 4; i++) {
+		struct ig_result *v, *t;
+
+		v = add(&s, IG_TEST_WRITE_BW, 64 * KB, streams[i / 2], 10.0 + i,
+			1000);
+		t = add(&s, IG_TEST_TCP_BW, 64 * KB, streams[i / 2], 1.0 + i,
+			100);
+		v->params.window = t->params.window = win[i % 2];
+	}
+	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
+	ck_assert_uint_eq(c.npairs, 4);
+	out = capture(ig_compare_text, &c);
+	ck_assert_msg(strstr(out, "streams/window"), "no column in:\n%s", out);
+	for (int i = 0; i < 4; i++) {
+		char bw[16], line[512];
+		const char *at = strstr(out, want[i]);
+
+		ck_assert_msg(at, "no '%s' in:\n%s", want[i], out);
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(at, "\n"),
+			 at);
+		/* the row of that point carries that point's figures */
+		snprintf(bw, sizeof(bw), "%.2f", 10.0 + i);
+		ck_assert_msg(strstr(line, bw), "row '%s' lacks %s", line, bw);
+	}
+	csv = capture(ig_compare_csv, &c);
+	ck_assert_msg(strstr(csv, ",window\n"), "no window column:\n%s", csv);
+	ck_assert_msg(strstr(csv, ",262144\n"), "no 256K row:\n%s", csv);
+	free(csv);
+	free(out);
+	ig_compare_free(&c);
+	free(s.r);
+	one_size_set(&s);
+	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
+	out = capture(ig_compare_text, &c);
+	ck_assert_msg(!strstr(out, "streams/window"), "column in:\n%s", out);
+	free(out);
+	ig_compare_free(&c);
+	free(s.r);
+}
+END_TEST
+
 START_TEST(csv_output)
 {
 	struct set s;
@@ -1194,6 +1249,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, json_sweep);
 	tcase_add_loop_test(tc, text_table, 0, ARRAY_SIZE(text_cases));
 	tcase_add_test(tc, csv_output);
+	tcase_add_test(tc, matrix_rows_labelled);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("more");
 	tcase_add_loop_test(tc, new_pairs, 0, ARRAY_SIZE(new_pair_cases));
