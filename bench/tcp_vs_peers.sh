@@ -11,6 +11,8 @@
 #   tcp_lat vs sockperf   TCP ping-pong, same message size and duration,
 #                         both one-way latency (RTT/2), p50 compared
 #   (--qperf)             qperf tcp_bw / tcp_lat as a third reference
+#   (-R)                  tcp_bw reversed in both tools (ibgap -R, iperf3
+#                         -R: the server sends, the client receives)
 #
 # Every server is started once and left running through all rounds; within a
 # round the tools alternate (ibgap, peer).  Every figure goes to a TSV; the
@@ -32,6 +34,8 @@ LAT_SIZE=14
 OUTDIR=/tmp
 BASE_PORT=18710
 WITH_QPERF=0
+REVERSE=0
+R_ARGS=()
 
 usage() {
 	cat <<EOF
@@ -50,6 +54,8 @@ usage: $SELF [options]
                        P+3/P+4 (qperf) (default $BASE_PORT)
   -b, --ibgap PATH     ibgap binary (default $IBGAP)
       --qperf          also run qperf tcp_bw and tcp_lat
+  -R, --reverse        tcp_bw server -> client in both tools (ibgap -R,
+                       iperf3 -R); qperf has no reverse, so not with --qperf
   -h, --help           this text
 EOF
 }
@@ -71,7 +77,7 @@ to_bytes() {
 parse_args() {
 	while (($#)); do
 		case $1 in
-		--qperf | -h | --help) ;;
+		--qperf | -R | --reverse | -h | --help) ;;
 		-*) (($# >= 2)) || die "option $1 needs a value" ;;
 		esac
 		case $1 in
@@ -84,6 +90,7 @@ parse_args() {
 		-p | --base-port) BASE_PORT=${2-} ; shift ;;
 		-b | --ibgap) IBGAP=${2-} ; shift ;;
 		--qperf) WITH_QPERF=1 ;;
+		-R | --reverse) REVERSE=1 ;;
 		-h | --help) usage; exit 0 ;;
 		*) usage >&2; die "unknown argument '$1'" ;;
 		esac
@@ -104,6 +111,9 @@ parse_args() {
 	[[ $BASE_PORT =~ ^[0-9]+$ && $BASE_PORT -ge 1024 &&
 	   $BASE_PORT -le 65530 ]] ||
 		die "-p wants a base port in 1024..65530, not '$BASE_PORT'"
+	((REVERSE && WITH_QPERF)) &&
+		die "-R and --qperf: qperf's tcp_bw has no reverse direction"
+	((REVERSE)) && R_ARGS=(-R)
 	[[ -x $IBGAP ]] || die "no ibgap binary at '$IBGAP' (build it:" \
 		"cmake -S . -B build && cmake --build build, or pass -b)"
 }
@@ -205,7 +215,13 @@ ibgap_bw() {
 	# build's getopt string ("+..." stops at the first non-option).
 	run_tool "$tag" "$IBGAP" client -p "$BASE_PORT" -t tcp_bw \
 		-s "$BW_BYTES" -D "$DUR" --warmup "$WARMUP" --format json \
-		127.0.0.1 || return 1
+		"${R_ARGS[@]}" 127.0.0.1 || return 1
+	if ((REVERSE)) && ! jq -e '.results[0].direction == "reverse"' \
+		"$RAW/$tag.out" >/dev/null; then
+		echo "  $tag: ibgap's result does not say direction" \
+		     "reverse" >&2
+		return 1
+	fi
 	jq -er '.results[0].bw_gbps' "$RAW/$tag.out"
 }
 
@@ -225,7 +241,8 @@ iperf3_bw() {
 	local tag=$1
 
 	run_tool "$tag" iperf3 -c 127.0.0.1 -p $((BASE_PORT + 1)) \
-		-l "$BW_BYTES" -t "$DUR" -O "$WARMUP" -J || return 1
+		-l "$BW_BYTES" -t "$DUR" -O "$WARMUP" -J "${R_ARGS[@]}" ||
+		return 1
 	jq -er '.end.sum_received.bits_per_second / 1e9' "$RAW/$tag.out"
 }
 
@@ -378,7 +395,9 @@ main() {
 	echo "cpus: $(nproc); load average at start: $(cut -d' ' -f1-3 \
 		/proc/loadavg); kernel $(uname -r)"
 	echo "$ROUNDS rounds; $DUR s per run, warm-up $WARMUP s;" \
-	     "tcp_bw $BW_BYTES B writes, tcp_lat $LAT_BYTES B messages"
+	     "tcp_bw $BW_BYTES B writes, tcp_lat $LAT_BYTES B messages;" \
+	     "tcp_bw direction: $( ((REVERSE)) && echo "reverse (-R)" ||
+				   echo forward)"
 	echo "ibgap $IBGAP; $(iperf3 --version | head -1);" \
 	     "sockperf $(sockperf --version 2>&1 | grep -o '[0-9][0-9.]*' |
 			 head -1)"
