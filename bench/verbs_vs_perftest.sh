@@ -26,6 +26,16 @@
 #   DIR/verbs_vs_perftest-STAMP.raw.txt      every command, output, time
 #   DIR/verbs_vs_perftest-STAMP.log          what was printed
 #
+#   DIR/verbs_vs_perftest-STAMP.steal        this host's steal time, sampled
+#                                            every 0.25 s (epoch, ticks)
+#
+# When this host is itself a virtual machine, its hypervisor's steal time
+# slows whichever tool runs at that moment.  The wrapper samples it and
+# prints, per round, the CPUs stolen during each tool's run (the guest
+# records when each client ran), and the median ratio over the rounds in
+# which neither run lost more than --steal-max CPUs (default 0.05): the
+# same rule for both tools, beside the plain median, never instead of it.
+#
 # Soft-RoCE in an emulated guest says nothing absolute about hardware: only
 # the ratio of the two tools in the same run means something.  Exit status:
 # the guest script's (0 all figures, 1 some run failed, 2 usage), 77 when
@@ -38,6 +48,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 GUEST=$HERE/verbs_vs_perftest.guest.sh
 RXE_RUN=$ROOT/tests/rxe/rxe-run
 OUTDIR=/tmp
+STEAL_MAX=0.05
 
 die() {
 	echo "$SELF: $*" >&2
@@ -49,6 +60,9 @@ usage() {
 usage: $SELF [-o DIR] [options of verbs_vs_perftest.guest.sh]
   -o, --outdir DIR   where the TSV, raw outputs and log go on this host
                      (default $OUTDIR)
+      --steal-max CPUS  a round counts as undisturbed when neither tool's
+                     run lost more CPUs than this to the hypervisor
+                     (default $STEAL_MAX)
   -h, --help         this text and the guest script's options
 Environment: IG_RXE_TIMEOUT (default 300 + 300 s per round), and the other
 IG_RXE_* variables of tests/rxe/rxe-run (docs/softroce.md).
@@ -68,8 +82,77 @@ split_output() {
 		{ print }' "$1"
 }
 
+# "epoch steal_ticks" every 0.25 s (the 8th value of /proc/stat's cpu
+# line), until killed.
+sample_steal() {
+	while :; do
+		printf '%s %s\n' "$(date +%s.%N)" \
+			"$(awk '$1 == "cpu" { print $9; exit }' /proc/stat)"
+		sleep 0.25
+	done
+}
+
+# steal_report TSV STEAL: per round, the CPUs stolen during each tool's
+# client run (ticks / HZ / seconds, from the samples around its start and
+# end), and the median of the per-round ratios of the undisturbed rounds.
+steal_report() {
+	[[ -s $1 && -s $2 ]] || return 0
+	awk -v hz="$(getconf CLK_TCK)" -v max="$STEAL_MAX" '
+		function at(t,   i) { # steal ticks of the last sample <= t
+			for (i = 1; i < ns && st[i + 1] <= t; i++);
+			return sv[i] }
+		FNR == NR { st[++ns] = $1; sv[ns] = $2; next }
+		$4 == "start" { s[$1 " " $2 " " $3] = $5 }
+		$4 == "end" { e[$1 " " $2 " " $3] = $5 }
+		$3 == "ratio" { rat[$1 " " $2] = $5; key[++nk] = $1 " " $2 }
+		END {
+			if (ns < 2) exit
+			printf "\nthis host'"'"'s steal time during each client run " \
+			       "(CPUs; rounds above %s are disturbed):\n", max
+			for (k = 1; k <= nk; k++) {
+				split(key[k], rt, " "); ok = 1; line = ""
+				for (tool = 1; tool <= 2; tool++) {
+					n = rt[1] " " rt[2] " " \
+					    (tool == 1 ? "ibgap" : "perftest")
+					if (!(n in s) || s[n] == "NA" ||
+					    e[n] <= s[n]) { ok = 0; continue }
+					c = (at(e[n]) - at(s[n])) / hz / \
+					    (e[n] - s[n])
+					line = line sprintf(" %s %.3f",
+						(tool == 1 ? "ibgap" : "perftest"), c)
+					if (c > max) ok = 0
+				}
+				printf "  round %s %s:%s ratio %s%s\n", rt[1],
+					rt[2], line, rat[key[k]],
+					ok ? "" : "  (disturbed)"
+				if (ok && rat[key[k]] != "NA")
+					keep[rt[2]] = keep[rt[2]] " " rat[key[k]]
+				if (!(rt[2] in keep)) keep[rt[2]] = keep[rt[2]]
+			}
+			for (t in keep) {
+				m = split(keep[t], v, " ")
+				if (!m) {
+					printf "  %s: no undisturbed round\n", t
+					continue
+				}
+				for (i = 1; i <= m; i++)	# sort
+					for (j = i + 1; j <= m; j++)
+						if (v[j] + 0 < v[i] + 0) {
+							x = v[i]; v[i] = v[j]
+							v[j] = x }
+				if (m % 2)
+					med = v[(m + 1) / 2]
+				else
+					med = (v[m / 2] + v[m / 2 + 1]) / 2
+				printf "  %s: median ratio of the %d undisturbed " \
+				       "rounds %.3f (range %s..%s)\n", t, m, med,
+				       v[1], v[m]
+			}
+		}' "$2" "$1"
+}
+
 main() {
-	local args=() rounds stamp cap rc=0 log bin
+	local args=() sampler rounds stamp cap rc=0 log bin
 
 	while (($#)); do
 		case $1 in
@@ -79,6 +162,13 @@ main() {
 			shift 2
 			;;
 		-h | --help) usage; exit 0 ;;
+		--steal-max)
+			(($# >= 2)) || die "option $1 needs a value"
+			[[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+				die "--steal-max '$2': want CPUs, e.g. 0.05"
+			STEAL_MAX=$2
+			shift 2
+			;;
 		-b | --ibgap)
 			(($# >= 2)) || die "option $1 needs a value"
 			# The guest sees the host's files at the same absolute
@@ -119,9 +209,15 @@ main() {
 	# The guest sees the host's tree at the same path but not its /tmp:
 	# run from the repository.
 	cd "$ROOT" || die "cannot cd to $ROOT"
+	sample_steal >"$OUTDIR/verbs_vs_perftest-$stamp.steal" &
+	sampler=$!
 	"$RXE_RUN" bash "$GUEST" --emit --stamp "$stamp" "${args[@]}" \
 		>"$cap" 2>"$cap.err" || rc=$?
+	kill "$sampler" 2>/dev/null
+	wait "$sampler" 2>/dev/null
 	split_output "$cap" | tee -a "$log"
+	steal_report "$OUTDIR/verbs_vs_perftest-$stamp.tsv" \
+		"$OUTDIR/verbs_vs_perftest-$stamp.steal" | tee -a "$log"
 	tee -a "$log" <"$cap.err" >&2
 	echo "host load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
 		tee -a "$log"
