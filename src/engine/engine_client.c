@@ -286,7 +286,10 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 			warn_add(r, s.warning);
 	}
 	/* --bidir, -R: our receivers run until the server has stopped
-	 * sending */
+	 * sending; a failure stops every loop and tells the transport
+	 * (whose teardown may then not wait on the peer) */
+	if (ret)
+		atomic_store(&s.failed, 1);
 	ig_session_stop_rx(&s);
 	s.ops->stop(&s);
 	wret = ig_eng_join_workers(&s);

@@ -149,6 +149,8 @@ static int serve(struct ig_session *s)
 	ret = send_ready(s);
 	if (!ret)
 		ret = s->p.reverse ? drive_client(s) : follow_client(s);
+	if (ret) /* as on the client: see ig_engine_client */
+		atomic_store(&s->failed, 1);
 	atomic_store(&s->stop, 1);
 	ig_session_stop_rx(s);
 	s->ops->stop(s);

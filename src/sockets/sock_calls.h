@@ -30,6 +30,14 @@ struct ig_sock_calls {
 	 * raised (librdmacm 44), after which every rpoll() that has to wait
 	 * spins for ever, deaf to its timeout */
 	bool spin;
+	/* shutdown() wakes a thread waiting on the socket and returns at
+	 * once (the kernel's).  rsockets' rshutdown() instead makes the
+	 * socket blocking and waits for the peer's credits and for every
+	 * send to complete: for ever when the peer died with nothing in
+	 * flight.  So the data path of such a table watches the session's
+	 * flags itself, and a connected one of a failed session is closed
+	 * (rclose() calls rshutdown()) on a thread nobody waits for. */
+	bool shutdown_wakes;
 	int (*socket)(int family);
 	int (*bind)(int fd, const struct sockaddr *a, socklen_t len);
 	int (*listen)(int fd, int backlog);

@@ -29,6 +29,7 @@ const struct ig_sock_calls ig_sock_kernel = {
 	.name = "tcp",
 	.timeo = true,
 	.kernel_tcp = true,
+	.shutdown_wakes = true,
 	.socket = k_socket,
 	.bind = bind,
 	.listen = listen,

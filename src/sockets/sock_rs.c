@@ -36,6 +36,7 @@ const struct ig_sock_calls ig_sock_rs = {
 	.timeo = false,
 	.kernel_tcp = false,
 	.spin = true,
+	.shutdown_wakes = false,
 	.socket = rs_socket,
 	.bind = rbind,
 	.listen = rlisten,

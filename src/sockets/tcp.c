@@ -23,7 +23,8 @@ static void tcp_stop(struct ig_session *s)
 	for (unsigned int i = 0; s->st && i < s->nstreams; i++) {
 		struct tcp_stream *ts = s->st[i].priv;
 
-		if (ts)
+		/* else the streams see the session's flags (ig_tcp_wait) */
+		if (ts && ts->sc->shutdown_wakes)
 			ts->sc->shutdown(ts->fd, SHUT_RDWR);
 	}
 }

@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,18 +59,37 @@ int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
 	}
 }
 
+/* The session failed, or (waiting to receive) its receivers were told
+ * to stop: what a shutdown() would have said to a blocked stream. */
+static bool told_to_stop(const struct ig_session *s, short events)
+{
+	return atomic_load(&s->failed) ||
+	       ((events & POLLIN) && atomic_load(&s->rx_stop));
+}
+
 int ig_tcp_wait(struct ig_stream *st, short events)
 {
 	struct tcp_stream *ts = st->priv;
 	struct pollfd pfd = { .fd = ts->fd, .events = events };
+	uint64_t deadline =
+		ig_now_ns() + st->s->p.timeout_ms * IG_NSEC_PER_MSEC;
 	int n;
 
 	if (ts->sc->timeo) {
 		errno = EAGAIN;
 		return -1;
 	}
-	n = ig_sock_poll(ts->sc, &pfd, 1,
-			 ig_now_ns() + st->s->p.timeout_ms * IG_NSEC_PER_MSEC);
+	/* a slice at a time, so that a stop is seen within 10 ms */
+	do {
+		uint64_t now = ig_now_ns(), slice = now + 10 * IG_NSEC_PER_MSEC;
+
+		if (told_to_stop(st->s, events)) {
+			errno = ECANCELED;
+			return -1;
+		}
+		n = ig_sock_poll(ts->sc, &pfd, 1,
+				 slice < deadline ? slice : deadline);
+	} while (n == -ETIMEDOUT && ig_now_ns() < deadline);
 	if (n > 0)
 		return 0;
 	errno = n == -ETIMEDOUT ? EAGAIN : -n;
@@ -173,6 +193,44 @@ int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd,
 	return stream_alloc(s, &s->st[idx], fd, sc);
 }
 
+struct late_close {
+	const struct ig_sock_calls *sc;
+	int fd;
+};
+
+static void *close_late(void *arg)
+{
+	struct late_close *lc = arg;
+
+	lc->sc->close(lc->fd);
+	free(lc);
+	return NULL;
+}
+
+/* Closes fd; one of a failed session whose close may wait on a dead peer
+ * (sock_calls.h, shutdown_wakes) on a detached thread of its own. */
+static void stream_close(struct ig_session *s, const struct ig_sock_calls *sc,
+			 int fd)
+{
+	struct late_close *lc;
+	pthread_t t;
+
+	if (sc->shutdown_wakes || !atomic_load(&s->failed)) {
+		sc->close(fd);
+		return;
+	}
+	lc = malloc(sizeof(*lc));
+	if (lc) {
+		*lc = (struct late_close){ .sc = sc, .fd = fd };
+		if (!pthread_create(&t, NULL, close_late, lc)) {
+			pthread_detach(t);
+			return;
+		}
+		free(lc);
+	}
+	sc->close(fd); /* no thread: this one, then */
+}
+
 void ig_tcp_cleanup(struct ig_session *s)
 {
 	for (unsigned int i = 0; s->st && i < s->nstreams; i++) {
@@ -180,7 +238,7 @@ void ig_tcp_cleanup(struct ig_session *s)
 
 		if (!ts)
 			continue;
-		ts->sc->close(ts->fd);
+		stream_close(s, ts->sc, ts->fd);
 		free(ts->buf);
 		free(ts);
 		s->st[i].priv = NULL;

@@ -29,6 +29,7 @@ START_TEST(t_kernel_complete)
 	ck_assert(ig_sock_kernel.timeo);
 	ck_assert(ig_sock_kernel.kernel_tcp);
 	ck_assert(!ig_sock_kernel.spin);
+	ck_assert(ig_sock_kernel.shutdown_wakes);
 }
 END_TEST
 
@@ -42,6 +43,8 @@ START_TEST(t_rs_complete)
 	ck_assert(!ig_sock_rs.kernel_tcp);
 	/* an rpoll() whose timeout expires breaks later ones: only 0 */
 	ck_assert(ig_sock_rs.spin);
+	/* rshutdown() can wait for ever on a dead peer */
+	ck_assert(!ig_sock_rs.shutdown_wakes);
 	ck_assert_ptr_nonnull(ig_sock_rs.hint);
 }
 END_TEST
