@@ -547,12 +547,6 @@ ticks_s() {
 		if (t == "NA") print "NA"; else printf "%.2f\n", t / hz }'
 }
 
-# "min..max" of the numbers on stdin (NA skipped)
-spread() {
-	grep -v '^NA$' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
-		END { if (NR) printf "%s..%s\n", lo, hi; else print "NA" }'
-}
-
 # pair ROUND FIRST TEST: both tools' run of TEST, FIRST's first; sets A
 # (ibgap's figure) and B (perftest's).  perftest's ports: 24 a round, from
 # P+100, four for each test (T_PORT).

@@ -49,11 +49,7 @@ GUEST=$HERE/verbs_vs_perftest.guest.sh
 RXE_RUN=$ROOT/tests/rxe/rxe-run
 OUTDIR=/tmp
 STEAL_MAX=0.05
-
-die() {
-	echo "$SELF: $*" >&2
-	exit 2
-}
+source "$HERE/lib.sh.inc"
 
 usage() {
 	cat <<EOF
@@ -96,8 +92,11 @@ sample_steal() {
 # client run (ticks / HZ / seconds, from the samples around its start and
 # end), and the median of the per-round ratios of the undisturbed rounds.
 steal_report() {
+	local keep t v
+
 	[[ -s $1 && -s $2 ]] || return 0
-	awk -v hz="$(getconf CLK_TCK)" -v max="$STEAL_MAX" '
+	keep=$(mktemp) || return 0
+	awk -v hz="$(getconf CLK_TCK)" -v max="$STEAL_MAX" -v keep="$keep" '
 		function at(t,   i) { # steal ticks of the last sample <= t
 			for (i = 1; i < ns && st[i + 1] <= t; i++);
 			return sv[i] }
@@ -125,30 +124,20 @@ steal_report() {
 				printf "  round %s %s:%s ratio %s%s\n", rt[1],
 					rt[2], line, rat[key[k]],
 					ok ? "" : "  (disturbed)"
-				if (ok && rat[key[k]] != "NA")
-					keep[rt[2]] = keep[rt[2]] " " rat[key[k]]
-				if (!(rt[2] in keep)) keep[rt[2]] = keep[rt[2]]
-			}
-			for (t in keep) {
-				m = split(keep[t], v, " ")
-				if (!m) {
-					printf "  %s: no undisturbed round\n", t
-					continue
-				}
-				for (i = 1; i <= m; i++)	# sort
-					for (j = i + 1; j <= m; j++)
-						if (v[j] + 0 < v[i] + 0) {
-							x = v[i]; v[i] = v[j]
-							v[j] = x }
-				if (m % 2)
-					med = v[(m + 1) / 2]
-				else
-					med = (v[m / 2] + v[m / 2 + 1]) / 2
-				printf "  %s: median ratio of the %d undisturbed " \
-				       "rounds %.3f (range %s..%s)\n", t, m, med,
-				       v[1], v[m]
+				# every test once, its undisturbed ratios after
+				print rt[2], (ok ? rat[key[k]] : "NA") > keep
 			}
 		}' "$2" "$1"
+	awk '{ print $1 }' "$keep" | sort -u | while read -r t; do
+		v=$(awk -v t="$t" '$1 == t { print $2 }' "$keep" | grep -v '^NA$')
+		if [[ -z $v ]]; then
+			echo "  $t: no undisturbed round"
+			continue
+		fi
+		echo "  $t: median ratio of the $(wc -l <<<"$v") undisturbed" \
+		     "rounds $(median <<<"$v") (range $(spread <<<"$v"))"
+	done
+	rm -f "$keep"
 }
 
 main() {
