@@ -79,11 +79,14 @@ split_output() {
 }
 
 # "epoch steal_ticks" every 0.25 s (the 8th value of /proc/stat's cpu
-# line), until killed.
+# line), until killed.  It runs beside the measurements: bash builtins
+# only, one fork (sleep) a sample.
 sample_steal() {
+	local cpu steal
+
 	while :; do
-		printf '%s %s\n' "$(date +%s.%N)" \
-			"$(awk '$1 == "cpu" { print $9; exit }' /proc/stat)"
+		read -r cpu _ _ _ _ _ _ _ steal _ </proc/stat
+		[[ $cpu == cpu ]] && printf '%s %s\n' "$EPOCHREALTIME" "$steal"
 		sleep 0.25
 	done
 }
