@@ -169,20 +169,18 @@ static const char *point(const struct ig_pair *p, bool matrix, char *buf,
 {
 	const struct ig_params *q = &p->r[IG_V]->params;
 	char win[24] = "default";
-	int n;
 
 	if (!matrix)
 		return "";
 	if (q->window)
 		ig_size_str(q->window, win, sizeof(win));
-	n = snprintf(buf, len, " %9u/%-7s", q->streams, win);
-	return n > 0 ? buf : "";
+	snprintf(buf, len, " %9u/%-7s", q->streams, win);
+	return buf;
 }
 
 static void text_bw(FILE *f, const struct ig_pair *p, int w, bool matrix)
 {
-	char pb[40];
-	char sz[24], pv[16] = "-", pt[16] = "-", cc[32], cs[32];
+	char sz[24], pv[16] = "-", pt[16] = "-", cc[32], cs[32], pb[40];
 	char a[12], b[12], x[12], y[12];
 
 	ig_size_str(p->size, sz, sizeof(sz));
