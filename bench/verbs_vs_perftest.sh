@@ -35,6 +35,9 @@
 # records when each client ran), and the median ratio over the rounds in
 # which neither run lost more than --steal-max CPUs (default 0.05): the
 # same rule for both tools, beside the plain median, never instead of it.
+# It also fits log(ratio) against the difference of the two runs' steal
+# over all rounds and prints the ratio at equal steal with its 95%
+# interval; --report does all this again for saved runs, pooled.
 #
 # Soft-RoCE in an emulated guest says nothing absolute about hardware: only
 # the ratio of the two tools in the same run means something.  Exit status:
@@ -59,6 +62,9 @@ usage: $SELF [-o DIR] [options of verbs_vs_perftest.guest.sh]
       --steal-max CPUS  a round counts as undisturbed when neither tool's
                      run lost more CPUs than this to the hypervisor
                      (default $STEAL_MAX)
+      --report TSV...  no guest: the steal report of saved runs (each
+                     DIR/verbs_vs_perftest-STAMP.tsv with its .steal),
+                     their rounds pooled
   -h, --help         this text and the guest script's options
 Environment: IG_RXE_TIMEOUT (default 300 + 300 s per round), and the other
 IG_RXE_* variables of tests/rxe/rxe-run (docs/softroce.md).
@@ -91,15 +97,13 @@ sample_steal() {
 	done
 }
 
-# steal_report TSV STEAL: per round, the CPUs stolen during each tool's
+# steal_rows TSV STEAL KEEP: per round, the CPUs stolen during each tool's
 # client run (ticks / HZ / seconds, from the samples around its start and
-# end), and the median of the per-round ratios of the undisturbed rounds.
-steal_report() {
-	local keep t v
-
+# end); appends "test ratio undisturbed(0/1) ibgap-perftest" to KEEP.
+steal_rows() {
 	[[ -s $1 && -s $2 ]] || return 0
-	keep=$(mktemp) || return 0
-	awk -v hz="$(getconf CLK_TCK)" -v max="$STEAL_MAX" -v keep="$keep" '
+	awk -v hz="$(getconf CLK_TCK)" -v max="$STEAL_MAX" -v keep="$3" \
+	    -v name="${1##*/}" '
 		function at(t,   i) { # steal ticks of the last sample <= t
 			for (i = 1; i < ns && st[i + 1] <= t; i++);
 			return sv[i] }
@@ -109,42 +113,115 @@ steal_report() {
 		$3 == "ratio" { rat[$1 " " $2] = $5; key[++nk] = $1 " " $2 }
 		END {
 			if (ns < 2) exit
-			printf "\nthis host'"'"'s steal time during each client run " \
-			       "(CPUs; rounds above %s are disturbed):\n", max
+			printf "\n%s: this host'"'"'s steal time during each " \
+			       "client run (CPUs; rounds above %s are " \
+			       "disturbed):\n", name, max
 			for (k = 1; k <= nk; k++) {
 				split(key[k], rt, " "); ok = 1; line = ""
 				for (tool = 1; tool <= 2; tool++) {
 					n = rt[1] " " rt[2] " " \
 					    (tool == 1 ? "ibgap" : "perftest")
+					c[tool] = "NA"
 					if (!(n in s) || s[n] == "NA" ||
 					    e[n] <= s[n]) { ok = 0; continue }
-					c = (at(e[n]) - at(s[n])) / hz / \
-					    (e[n] - s[n])
+					c[tool] = (at(e[n]) - at(s[n])) / hz / \
+						  (e[n] - s[n])
 					line = line sprintf(" %s %.3f",
-						(tool == 1 ? "ibgap" : "perftest"), c)
-					if (c > max) ok = 0
+						(tool == 1 ? "ibgap" : "perftest"),
+						c[tool])
+					if (c[tool] > max) ok = 0
 				}
 				printf "  round %s %s:%s ratio %s%s\n", rt[1],
 					rt[2], line, rat[key[k]],
 					ok ? "" : "  (disturbed)"
-				# every test once, its undisturbed ratios after
-				print rt[2], (ok ? rat[key[k]] : "NA") > keep
+				if (rat[key[k]] == "NA" || c[1] == "NA" ||
+				    c[2] == "NA")
+					continue
+				print rt[2], rat[key[k]], ok, c[1] - c[2] >> keep
 			}
 		}' "$2" "$1"
-	awk '{ print $1 }' "$keep" | sort -u | while read -r t; do
-		v=$(awk -v t="$t" '$1 == t { print $2 }' "$keep" | grep -v '^NA$')
+}
+
+# steal_fit: from KEEP rows of one test on stdin, the least-squares line
+# log(ratio) = a + b (ibgap's steal - perftest's): "n exp(a) lo hi b",
+# exp(a) the ratio at equal steal, lo..hi its 95% interval (Student's t).
+steal_fit() {
+	awk '{ x[++n] = $4; y[n] = log($2); mx += $4; my += log($2) }
+		END {
+			if (n < 5) exit
+			mx /= n; my /= n
+			for (i = 1; i <= n; i++) {
+				sxx += (x[i] - mx) ^ 2
+				sxy += (x[i] - mx) * (y[i] - my)
+			}
+			if (sxx <= 0) exit
+			b = sxy / sxx; a = my - b * mx
+			for (i = 1; i <= n; i++)
+				r += (y[i] - a - b * x[i]) ^ 2
+			se = sqrt(r / (n - 2) * (1 / n + mx * mx / sxx))
+			# t(0.975, df) for df 3..30, 2.00 beyond
+			split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 " \
+			      "2.23 2.20 2.18 2.16 2.14 2.13 2.12 2.11 2.10 " \
+			      "2.09 2.09 2.08 2.07 2.07 2.06 2.06 2.06 2.05 " \
+			      "2.05 2.05 2.04", tq, " ")
+			t = (n - 2 <= 30) ? tq[n - 2] : 2.00
+			printf "%d %.3f %.3f %.3f %.2f\n", n, exp(a),
+				exp(a - t * se), exp(a + t * se), b
+		}'
+}
+
+# steal_summary KEEP: per test, the median ratio of the undisturbed
+# rounds, and the ratio at equal steal over all rounds (steal_fit).
+steal_summary() {
+	local t v fit
+
+	[[ -s $1 ]] || return 0
+	awk '{ print $1 }' "$1" | sort -u | while read -r t; do
+		v=$(awk -v t="$t" '$1 == t && $3 == 1 { print $2 }' "$1")
 		if [[ -z $v ]]; then
 			echo "  $t: no undisturbed round"
-			continue
+		else
+			echo "  $t: median ratio of the $(wc -l <<<"$v")" \
+			     "undisturbed rounds $(median <<<"$v")" \
+			     "(range $(spread <<<"$v"))"
 		fi
-		echo "  $t: median ratio of the $(wc -l <<<"$v") undisturbed" \
-		     "rounds $(median <<<"$v") (range $(spread <<<"$v"))"
+		fit=$(awk -v t="$t" '$1 == t' "$1" | steal_fit)
+		[[ -n $fit ]] || continue
+		read -r n v lo hi b <<<"$fit"
+		echo "  $t: ratio at equal steal $v (95% interval $lo..$hi;" \
+		     "log ratio vs steal difference over $n rounds," \
+		     "slope $b per CPU)"
 	done
+}
+
+# steal_report KEEP TSV...: the rows of every saved run (its .steal file
+# beside the .tsv), then the summary of them all.
+steal_report() {
+	local keep=$1 tsv
+
+	shift
+	for tsv; do
+		steal_rows "$tsv" "${tsv%.tsv}.steal" "$keep"
+	done
+	steal_summary "$keep"
+}
+
+# report TSV...: --report, the steal report of saved runs, pooled.
+report() {
+	local keep tsv
+
+	(($#)) || die "--report needs saved .tsv files"
+	for tsv; do
+		[[ -s $tsv && -s ${tsv%.tsv}.steal ]] ||
+			die "--report $tsv: want a saved .tsv with its .steal beside it"
+	done
+	keep=$(mktemp) || die "cannot create a temporary file"
+	steal_report "$keep" "$@"
 	rm -f "$keep"
 }
 
 main() {
-	local args=() sampler rounds stamp cap rc=0 log bin
+	local args=() sampler rounds stamp cap rc=0 log bin keep
 
 	while (($#)); do
 		case $1 in
@@ -154,6 +231,11 @@ main() {
 			shift 2
 			;;
 		-h | --help) usage; exit 0 ;;
+		--report)
+			shift
+			report "$@"
+			exit 0
+			;;
 		--steal-max)
 			(($# >= 2)) || die "option $1 needs a value"
 			[[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
@@ -208,8 +290,10 @@ main() {
 	kill "$sampler" 2>/dev/null
 	wait "$sampler" 2>/dev/null
 	split_output "$cap" | tee -a "$log"
-	steal_report "$OUTDIR/verbs_vs_perftest-$stamp.tsv" \
-		"$OUTDIR/verbs_vs_perftest-$stamp.steal" | tee -a "$log"
+	keep=$(mktemp) || die "cannot create a temporary file"
+	steal_report "$keep" "$OUTDIR/verbs_vs_perftest-$stamp.tsv" |
+		tee -a "$log"
+	rm -f "$keep"
 	tee -a "$log" <"$cap.err" >&2
 	echo "host load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
 		tee -a "$log"
