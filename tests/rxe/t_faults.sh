@@ -18,11 +18,13 @@ FM_START=rx_start_server
 FM_HOST=$IG_RDMA_ADDR
 # 2 s as on loopback (integ/faults), and a shorter warm-up and fault
 # delay than the include's: 40 cases, so every second per case is 40 s of
-# the README suite's guest (docs/design.md, "CI").  The survivors' lines
-# came 2.0-4.4 s after the fault with these, against bounds of 7 s and
-# more (FM_TIMEOUT + FM_SLACK after the phase starts).
+# the README suite's guest (docs/design.md, "CI").  A server-side bound
+# counts from the client's start, connection set-up included: in CI,
+# beside the host's tests, rs_bw's stalled server was reported after
+# 7.99 s, so the slack is 7 s (bounds 9.3 s; before, 8.7 s with a 3 s
+# timeout and a 5 s slack).
 FM_TIMEOUT=2
-FM_SLACK=5
+FM_SLACK=7
 FM_WARMUP_CS=20
 FM_DELAY_MS=100
 FM_NEXT="-t send_lat -n 50 --warmup 0 --timeout 10"
