@@ -194,34 +194,33 @@ steal_summary() {
 	done
 }
 
-# steal_report KEEP TSV...: the rows of every saved run (its .steal file
+# steal_report TSV...: the rows of every saved run (its .steal file
 # beside the .tsv), then the summary of them all.
 steal_report() {
-	local keep=$1 tsv
+	local keep tsv
 
-	shift
+	keep=$(mktemp) || die "cannot create a temporary file"
 	for tsv; do
 		steal_rows "$tsv" "${tsv%.tsv}.steal" "$keep"
 	done
 	steal_summary "$keep"
+	rm -f "$keep"
 }
 
 # report TSV...: --report, the steal report of saved runs, pooled.
 report() {
-	local keep tsv
+	local tsv
 
 	(($#)) || die "--report needs saved .tsv files"
 	for tsv; do
 		[[ -s $tsv && -s ${tsv%.tsv}.steal ]] ||
 			die "--report $tsv: want a saved .tsv with its .steal beside it"
 	done
-	keep=$(mktemp) || die "cannot create a temporary file"
-	steal_report "$keep" "$@"
-	rm -f "$keep"
+	steal_report "$@"
 }
 
 main() {
-	local args=() sampler rounds stamp cap rc=0 log bin keep
+	local args=() sampler rounds stamp cap rc=0 log bin
 
 	while (($#)); do
 		case $1 in
@@ -290,10 +289,7 @@ main() {
 	kill "$sampler" 2>/dev/null
 	wait "$sampler" 2>/dev/null
 	split_output "$cap" | tee -a "$log"
-	keep=$(mktemp) || die "cannot create a temporary file"
-	steal_report "$keep" "$OUTDIR/verbs_vs_perftest-$stamp.tsv" |
-		tee -a "$log"
-	rm -f "$keep"
+	steal_report "$OUTDIR/verbs_vs_perftest-$stamp.tsv" | tee -a "$log"
 	tee -a "$log" <"$cap.err" >&2
 	echo "host load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
 		tee -a "$log"
