@@ -307,12 +307,13 @@ timed() {
 
 	shift
 	echo "$*" >"$RAW/$tag.cmd"
-	t0=$(date +%s.%N)
+	t0=${EPOCHREALTIME/,/.}
 	{ time timeout "$RUN_TIMEOUT" "$@" >"$RAW/$tag.out" \
 		2>"$RAW/$tag.err" || rc=$?; } 2>"$RAW/$tag.time"
 	# when the client ran, on the guest's clock (the host's time): the
-	# host wrapper matches it with the host's steal time
-	echo "$t0 $(date +%s.%N)" >"$RAW/$tag.span"
+	# host wrapper matches it with the host's steal time; bash's clock,
+	# not date(1): a process start costs the emulated guest
+	echo "$t0 ${EPOCHREALTIME/,/.}" >"$RAW/$tag.span"
 	return "$rc"
 }
 

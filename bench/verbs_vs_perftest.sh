@@ -86,13 +86,15 @@ split_output() {
 
 # "epoch steal_ticks" every 0.25 s (the 8th value of /proc/stat's cpu
 # line), until killed.  It runs beside the measurements: bash builtins
-# only, one fork (sleep) a sample.
+# only, one fork (sleep) a sample.  Epochs with a decimal point whatever
+# the locale (the guest's spans are written the same way).
 sample_steal() {
 	local cpu steal
 
 	while :; do
 		read -r cpu _ _ _ _ _ _ _ steal _ </proc/stat
-		[[ $cpu == cpu ]] && printf '%s %s\n' "$EPOCHREALTIME" "$steal"
+		[[ $cpu == cpu ]] &&
+			printf '%s %s\n' "${EPOCHREALTIME/,/.}" "$steal"
 		sleep 0.25
 	done
 }
