@@ -42,7 +42,10 @@ void ig_eng_wake_all(struct ig_session *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static int ctrl_event(struct ig_session *s)
+/* What the peer sent on the control connection when it had nothing to
+ * send there (`when`: the phase we were in): its ERROR, its end (EOF, a
+ * reset), or a message out of turn; always the session's error. */
+static int ctrl_event(struct ig_session *s, const char *when)
 {
 	enum ig_msg_type type;
 	const char *msg = "no reason given";
@@ -60,8 +63,8 @@ static int ctrl_event(struct ig_session *s)
 				      ig_str_safe(msg, safe, sizeof(safe),
 						  199));
 	} else {
-		ret = ig_session_fail(s, EPROTO, "unexpected %s during set-up",
-				      ig_msg_type_name(type));
+		ret = ig_session_fail(s, EPROTO, "unexpected %s %s",
+				      ig_msg_type_name(type), when);
 	}
 	json_object_put(o);
 	return ret;
@@ -88,8 +91,17 @@ int ig_session_wait(struct ig_session *s, int fd, short events,
 		if (pfd[0].revents)
 			return 0;
 		if (pfd[1].revents)
-			return ctrl_event(s);
+			return ctrl_event(s, "during set-up");
 	}
+}
+
+int ig_eng_check_ctrl(struct ig_session *s)
+{
+	struct pollfd pfd = { .fd = s->ctrl->fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 0) <= 0)
+		return 0;
+	return ctrl_event(s, "while this side drove the test");
 }
 
 void ig_stream_tag_put(uint8_t *b, uint64_t cookie, unsigned int idx)

@@ -22,10 +22,29 @@ bool ig_eng_interrupted(const struct ig_session *s)
 }
 
 /*
- * Waits until `arrivals` workers have met, a worker failed, or (deadline
- * != 0) the monotonic clock reaches deadline.  Sends KEEPALIVE on the
- * control channel every third of the timeout so that the follower's read
- * deadline holds through long phases.
+ * Between two waits, unlocked: KEEPALIVE on the control channel when it
+ * is due (every third of the timeout, so that the follower's read deadline
+ * holds through long phases), and a look at what the follower said there:
+ * nothing, until it gives up or goes away.
+ */
+static int tend_ctrl(struct ig_session *s, uint64_t *next_ka, uint64_t every)
+{
+	uint64_t now = ig_now_ns();
+
+	if (now >= *next_ka) {
+		int ret = ig_ctrl_send(s->ctrl, IG_MSG_KEEPALIVE, NULL);
+
+		if (ret)
+			return ret;
+		*next_ka = now + every;
+	}
+	return ig_eng_check_ctrl(s);
+}
+
+/*
+ * Waits until `arrivals` workers have met, a worker failed, the follower
+ * ended the session on the control channel, or (deadline != 0) the
+ * monotonic clock reaches deadline.
  */
 static int main_wait(struct ig_session *s, unsigned int arrivals,
 		     uint64_t deadline)
@@ -48,20 +67,16 @@ static int main_wait(struct ig_session *s, unsigned int arrivals,
 		/* look at the interrupt flag ten times a second */
 		if (s->local.interrupt && now + IG_NSEC_PER_SEC / 10 < until)
 			until = now + IG_NSEC_PER_SEC / 10;
-		if (now >= next_ka) {
-			pthread_mutex_unlock(&s->lock);
-			ret = ig_ctrl_send(s->ctrl, IG_MSG_KEEPALIVE, NULL);
-			pthread_mutex_lock(&s->lock);
-			if (ret)
-				break;
-			next_ka = now + ka_every;
-			continue;
-		}
 		if (deadline && deadline < until)
 			until = deadline;
 		ts.tv_sec = until / IG_NSEC_PER_SEC;
 		ts.tv_nsec = until % IG_NSEC_PER_SEC;
 		pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+		pthread_mutex_unlock(&s->lock);
+		ret = tend_ctrl(s, &next_ka, ka_every);
+		pthread_mutex_lock(&s->lock);
+		if (ret)
+			break;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
@@ -153,6 +168,12 @@ int ig_eng_drive(struct ig_session *s, struct ig_eng_measure *m)
 	if (!ret && !atomic_load(&s->failed))
 		ret = measure_phase(s, m);
 	atomic_store(&s->stop, 1);
+	if (ret) {
+		/* a worker may wait in a send the peer no longer reads:
+		 * wake it (the kernel's TCP: shutdown) before the join */
+		atomic_store(&s->failed, 1);
+		s->ops->stop(s);
+	}
 	ig_eng_go(s, 2);
 	return ret;
 }

@@ -7,6 +7,13 @@
 
 void ig_eng_wake_all(struct ig_session *s);
 void ig_eng_go(struct ig_session *s, unsigned int phase);
+/*
+ * For the side that drives a test, whose peer only ever answers on the
+ * control connection: 0 while that connection is quiet; else the peer gave
+ * up (ERROR) or went away (EOF, reset), and the session's error says so
+ * (a negative errno).  Waits only for the rest of a message already begun.
+ */
+int ig_eng_check_ctrl(struct ig_session *s);
 int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
 			const struct ig_xport_ops *ops,
 			const struct ig_params *p, bool server);

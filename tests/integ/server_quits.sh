@@ -1,0 +1,87 @@
+#!/bin/bash
+# server_quits.sh: a server that ends the session on the control connection
+# alone, in the middle of the measured interval, while its data connection
+# stays open and unread (so the client's send blocks), is noticed at once:
+# the client stops within a few seconds, not at the end of its -D 20 nor
+# at its 10 s send timeout, exits 1 and says why in one line.  Two ways:
+# the server closes the control connection (as a stopped server does), or
+# sends ERROR and keeps it open (as a server whose side failed does).
+# The server is a stand-in (tests/integ/igwire.py) that speaks the
+# protocol of docs/design.md up to BEGIN.
+#   bash tests/integ/server_quits.sh /abs/path/to/ibgap
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
+ig_init server_quits "$@"
+
+# fake MODE: serves one tcp_bw session, then at BEGIN stops reading its
+# stream and closes the control connection (MODE close) or sends ERROR
+# (MODE error); writes its port to $TMP/MODE.port, its steps to
+# $TMP/MODE.log.
+fake()
+{
+	python3 - "$1" "$TMP/$1.port" >"$TMP/$1.log" 2>&1 <<'PY' &
+import socket, sys, threading, time, igwire as w
+mode, portfile = sys.argv[1], sys.argv[2]
+ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(4)
+dl = socket.socket(); dl.bind(("127.0.0.1", 0)); dl.listen(4)
+open(portfile, "w").write(str(ls.getsockname()[1]))
+c, _ = ls.accept(); c.settimeout(15); dl.settimeout(15)
+t, b = w.recv_msg(c)
+si = {"hostname": "fake", "kernel": "6.1", "version": "0.0.1"}
+c.sendall(w.msg(w.WELCOME, {"sysinfo": si}))
+t, setup = w.recv_msg(c)
+c.sendall(w.msg(6, {"port": dl.getsockname()[1], "cookie": 7}))
+d, _ = dl.accept()
+w.recv_exact(d, 12)
+got, reading = [0], threading.Event()
+reading.set()
+def reader():
+    while reading.is_set():
+        n = len(d.recv(1 << 20))
+        if not n:
+            return
+        got[0] += n
+threading.Thread(target=reader, daemon=True).start()
+c.sendall(w.msg(7, {"window_rcv": 0, "window_snd": 0,
+                    "direction": "forward"}))
+t, sync = w.recv_msg(c)
+print("got %s %r" % (t, sync), flush=True)
+while got[0] < sync["rx_bytes"][0]:
+    time.sleep(0.01)
+c.sendall(w.msg(9, {}))
+t, b = w.recv_msg(c)
+print("got %s (BEGIN is 10)" % t, flush=True)
+reading.clear()
+time.sleep(0.5)  # the client's send buffer fills; its send blocks
+if mode == "close":
+    c.shutdown(socket.SHUT_RDWR); c.close()
+else:
+    c.sendall(w.msg(w.ERROR, {"message": "fake server: out of disk"}))
+print("%s done" % mode, flush=True)
+time.sleep(15)
+PY
+	FAKE_PID=$!
+	ig_track "$FAKE_PID"
+	for _ in $(seq 50); do
+		[[ -s $TMP/$1.port ]] && break
+		sleep 0.1
+	done
+}
+
+for mode in close error; do
+	fake $mode
+	ig_run 30 $mode client -p "$(cat "$TMP/$mode.port")" -t tcp_bw -D 20 \
+		--warmup 0.2 --timeout 10 127.0.0.1
+	expect_rc 1 "$mode: client whose server ended the session mid-test"
+	expect_one_line "$TMP/$mode.err" "$mode: the client's error"
+	check "$mode: the server got to BEGIN and did it ($(tr '\n' ' ' \
+		<"$TMP/$mode.log"))" grep -q "^$mode done" "$TMP/$mode.log"
+	# before: the client noticed at its 10 s send timeout
+	check "$mode: the client stopped within 6 s of its start ($ELAPSED s)" \
+		awk -v e="$ELAPSED" 'BEGIN { exit !(e < 6) }'
+	kill "$FAKE_PID" 2>/dev/null
+done
+expect_grep "$TMP/close.err" "closed the control connection" \
+	"close: the line says the server closed the control connection"
+expect_grep "$TMP/error.err" "gave up: fake server: out of disk" \
+	"error: the line gives the server's reason"
+ig_done
