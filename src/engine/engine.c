@@ -97,9 +97,7 @@ int ig_session_wait(struct ig_session *s, int fd, short events,
 
 int ig_eng_check_ctrl(struct ig_session *s)
 {
-	struct pollfd pfd = { .fd = s->ctrl->fd, .events = POLLIN };
-
-	if (poll(&pfd, 1, 0) <= 0)
+	if (ig_ctrl_poll(s->ctrl, 0) <= 0)
 		return 0;
 	return ctrl_event(s, "while this side drove the test");
 }
