@@ -168,12 +168,6 @@ int ig_eng_drive(struct ig_session *s, struct ig_eng_measure *m)
 	if (!ret && !atomic_load(&s->failed))
 		ret = measure_phase(s, m);
 	atomic_store(&s->stop, 1);
-	if (ret) {
-		/* a worker may wait in a send the peer no longer reads:
-		 * wake it (the kernel's TCP: shutdown) before the join */
-		atomic_store(&s->failed, 1);
-		s->ops->stop(s);
-	}
 	ig_eng_go(s, 2);
 	return ret;
 }

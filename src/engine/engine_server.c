@@ -130,10 +130,10 @@ static int drive_client(struct ig_session *s)
 {
 	struct ig_eng_measure m = { 0 };
 	int ret = ig_eng_drive(s, &m);
-	int wret = ig_eng_join_forward(s);
 
-	if (!ret && wret)
-		ret = wret;
+	/* failed: serve() stops the transport, ig_engine_server then joins */
+	if (!ret)
+		ret = ig_eng_join_forward(s);
 	if (!ret)
 		ret = send_reverse_result(s, &m);
 	return ret;
