@@ -7,6 +7,7 @@ import struct
 import time
 
 HELLO, WELCOME, BUSY, ERROR, SETUP = 1, 2, 3, 4, 5
+XPORT, READY, SYNCED = 6, 7, 9
 BYE, AUTH, AUTH_REPLY = 14, 17, 18
 
 
@@ -75,3 +76,30 @@ def read_until_eof(s, secs):
             return data, time.monotonic() - t0
         data += b
     return data, None
+
+
+def fake_setup(portfile, secs=15):
+    """A stand-in server's first steps for one TCP test: listens on
+    127.0.0.1 (its port written to portfile), answers HELLO with WELCOME
+    and SETUP with XPORT (a data port of its own, cookie 7), and takes the
+    data connection and its 12-byte tag.  (control socket, data socket,
+    SETUP body); READY and the rest are the caller's."""
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(4)
+    dl = socket.socket()
+    dl.bind(("127.0.0.1", 0))
+    dl.listen(4)
+    with open(portfile, "w") as f:
+        f.write(str(ls.getsockname()[1]))
+    c, _ = ls.accept()
+    c.settimeout(secs)
+    dl.settimeout(secs)
+    recv_msg(c)
+    si = {"hostname": "fake", "kernel": "6.1", "version": "0.0.1"}
+    c.sendall(msg(WELCOME, {"sysinfo": si}))
+    _, setup = recv_msg(c)
+    c.sendall(msg(XPORT, {"port": dl.getsockname()[1], "cookie": 7}))
+    d, _ = dl.accept()
+    recv_exact(d, 12)
+    return c, d, setup

@@ -75,27 +75,17 @@ check "server alive after the -R runs" ig_server_alive
 # An old server: HELLO -> WELCOME, SETUP -> XPORT, takes the data
 # connection, READY without "direction".  The client must refuse it.
 python3 - "$TMP/old.port" >"$TMP/old.log" 2>&1 <<'PY' &
-import json, socket, sys, igwire as w
-ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(4)
-dl = socket.socket(); dl.bind(("127.0.0.1", 0)); dl.listen(4)
-open(sys.argv[1], "w").write(str(ls.getsockname()[1]))
-c, _ = ls.accept(); c.settimeout(10); dl.settimeout(10)
-t, b = w.recv_msg(c)
-si = {"hostname": "old", "kernel": "6.1", "version": "0.0.1"}
-c.sendall(w.msg(w.WELCOME, {"sysinfo": si}))
-t, setup = w.recv_msg(c)
+import sys, igwire as w
+c, d, setup = w.fake_setup(sys.argv[1], 10)
 print("setup reverse=%r" % setup.get("reverse"))
-c.sendall(w.msg(6, {"port": dl.getsockname()[1], "cookie": 7}))
-d, _ = dl.accept()
-c.sendall(w.msg(7, {"window_rcv": 0, "window_snd": 0}))
+c.sendall(w.msg(w.READY, {"window_rcv": 0, "window_snd": 0}))
 t, b = w.recv_msg(c)
 print("after READY: type %r %r" % (t, b))
 PY
 OLD_PID=$!
 ig_track "$OLD_PID"
-for _ in $(seq 50); do [[ -s $TMP/old.port ]] && break; sleep 0.1; done
-ig_run 20 old client -p "$(cat "$TMP/old.port")" -t tcp_bw -D 0.2 -R \
-	127.0.0.1
+ig_fake_port "$TMP/old.port"
+ig_run 20 old client -p "$FAKE_PORT" -t tcp_bw -D 0.2 -R 127.0.0.1
 expect_rc 1 "-R against a server older than -R"
 expect_one_line "$TMP/old.err" "-R against an old server"
 expect_grep "$TMP/old.err" "older than -R" \

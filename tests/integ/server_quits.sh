@@ -20,18 +20,8 @@ fake()
 {
 	python3 - "$1" "$TMP/$1.port" >"$TMP/$1.log" 2>&1 <<'PY' &
 import socket, sys, threading, time, igwire as w
-mode, portfile = sys.argv[1], sys.argv[2]
-ls = socket.socket(); ls.bind(("127.0.0.1", 0)); ls.listen(4)
-dl = socket.socket(); dl.bind(("127.0.0.1", 0)); dl.listen(4)
-open(portfile, "w").write(str(ls.getsockname()[1]))
-c, _ = ls.accept(); c.settimeout(15); dl.settimeout(15)
-t, b = w.recv_msg(c)
-si = {"hostname": "fake", "kernel": "6.1", "version": "0.0.1"}
-c.sendall(w.msg(w.WELCOME, {"sysinfo": si}))
-t, setup = w.recv_msg(c)
-c.sendall(w.msg(6, {"port": dl.getsockname()[1], "cookie": 7}))
-d, _ = dl.accept()
-w.recv_exact(d, 12)
+mode = sys.argv[1]
+c, d, setup = w.fake_setup(sys.argv[2])
 got, reading = [0], threading.Event()
 reading.set()
 def reader():
@@ -41,13 +31,13 @@ def reader():
             return
         got[0] += n
 threading.Thread(target=reader, daemon=True).start()
-c.sendall(w.msg(7, {"window_rcv": 0, "window_snd": 0,
-                    "direction": "forward"}))
+c.sendall(w.msg(w.READY, {"window_rcv": 0, "window_snd": 0,
+                          "direction": "forward"}))
 t, sync = w.recv_msg(c)
 print("got %s %r" % (t, sync), flush=True)
 while got[0] < sync["rx_bytes"][0]:
     time.sleep(0.01)
-c.sendall(w.msg(9, {}))
+c.sendall(w.msg(w.SYNCED, {}))
 t, b = w.recv_msg(c)
 print("got %s (BEGIN is 10)" % t, flush=True)
 reading.clear()
@@ -61,15 +51,12 @@ time.sleep(15)
 PY
 	FAKE_PID=$!
 	ig_track "$FAKE_PID"
-	for _ in $(seq 50); do
-		[[ -s $TMP/$1.port ]] && break
-		sleep 0.1
-	done
+	ig_fake_port "$TMP/$1.port"
 }
 
 for mode in close error; do
 	fake $mode
-	ig_run 30 $mode client -p "$(cat "$TMP/$mode.port")" -t tcp_bw -D 20 \
+	ig_run 30 $mode client -p "$FAKE_PORT" -t tcp_bw -D 20 \
 		--warmup 0.2 --timeout 10 127.0.0.1
 	expect_rc 1 "$mode: client whose server ended the session mid-test"
 	expect_one_line "$TMP/$mode.err" "$mode: the client's error"
