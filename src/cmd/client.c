@@ -13,7 +13,7 @@
 #include "wire/hello.h"
 #include "client.h"
 #include "report/compare.h"
-#include "report/plot.h"
+#include "plot/plot.h"
 #include "wire/ctrl.h"
 #include "engine/engine.h"
 #include "engine/fault.h"

@@ -11,7 +11,7 @@
 #include "common/fail.h"
 #include "common/testopt.h"
 #include "fab.h"
-#include "report/plot.h"
+#include "plot/plot.h"
 
 enum {
 	OPT_PATTERN = IG_OPT_NEXT,
@@ -142,7 +142,7 @@ static int format_opt(const char *arg, struct ig_fab_opts *o, char *err,
 	return 0;
 }
 
-/* the same names as ibgap client's --plot (report/plot.h) */
+/* the same names as ibgap client's --plot (plot/plot.h) */
 static int plot_opt(const char *arg, struct ig_fab_opts *o, char *err,
 		    size_t errlen)
 {

@@ -13,7 +13,7 @@
 
 #include "common/fail.h"
 #include "fab.h"
-#include "report/plot.h"
+#include "plot/plot.h"
 
 #define CELL_MAX 24.0
 #define PANEL 480.0

@@ -23,8 +23,8 @@
 
 #include <cairo.h>
 
-#include "report/plot.h"
-#include "report/plot_int.h"
+#include "plot/plot.h"
+#include "plot/plot_int.h"
 #include "testmain.h"
 
 #define NSIZES 20 /* 2 .. 1M */
