@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Doctor report <-> JSON (the FINDINGS message, --format json) and text. */
+/* Doctor report <-> JSON (the FINDINGS message, --format json); the text
+ * form is findings_text.c's. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

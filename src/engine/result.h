@@ -26,7 +26,7 @@
 struct ig_result {
 	struct ig_params params;
 	const char *test;      /* ig_test_name() */
-	const char *transport; /* "tcp" or "verbs" */
+	const char *transport; /* "tcp", "verbs", "rsockets" or "tcp@ADDR" */
 	uint64_t iterations; /* messages (bw) or round trips (lat), all streams */
 	uint64_t bytes;
 	double seconds;

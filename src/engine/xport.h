@@ -28,7 +28,7 @@ struct ig_stream;
  * the session's timeout: a peer that stalls is an error (-ETIMEDOUT).
  */
 struct ig_xport_ops {
-	const char *name; /* "tcp", "verbs" */
+	const char *name; /* "tcp", "verbs", "rsockets" */
 	/*
 	 * Creates s->nstreams connected streams.  Server and client run it
 	 * at the same time and may exchange IG_MSG_XPORT messages over

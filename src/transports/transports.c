@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Where transports are registered: one line each.  A transport lives in
- * a folder of its own beside src/sockets and src/verbs, fills a struct
- * ig_xport_ops (src/engine/xport.h) and is named here.
+ * Where transports are registered: one line each.  A transport fills a
+ * struct ig_xport_ops (src/engine/xport.h) and is named here.  One with
+ * a data path of its own lives in a folder of its own beside src/sockets
+ * and src/verbs; rsockets, which runs the socket data path over another
+ * table of calls, lives in src/sockets (docs/design.md, "Shape").
  */
 #include "sockets/tcp.h"
 #include "transports.h"

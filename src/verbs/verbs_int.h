@@ -17,7 +17,8 @@
 #define VB_POST_BATCH 32
 /* At most this many payload bytes per ibv_post_send chain: one post of
  * a long chain of large messages makes rxe defer most of its packets to
- * ksoftirqd (docs/perf-verbs.md); hardware does not care. */
+ * ksoftirqd (docs/lab/2026-11-30-verbs-vs-perftest.md); hardware does
+ * not care. */
 #define VB_POST_BYTES (64u * 1024)
 /* UD: every receive starts with room for the 40-byte GRH */
 #define VB_GRH_LEN 40u
