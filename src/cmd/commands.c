@@ -48,7 +48,7 @@ int ig_cmd_server(int argc, char **argv)
 	int ret = ig_cli_server(argc, argv, &o, err, sizeof(err));
 
 	if (ret == 1)
-		return fputs(ig_usage_server, stdout), 0;
+		return ig_cli_server_usage(stdout), 0;
 	if (ret)
 		return usage_error(err, "server");
 	srv = ig_server_new(&o, false, err, sizeof(err));
@@ -73,7 +73,7 @@ int ig_cmd_client(int argc, char **argv)
 	int ret = ig_cli_client(argc, argv, &o, err, sizeof(err));
 
 	if (ret == 1)
-		return fputs(ig_usage_client, stdout), 0;
+		return ig_cli_client_usage(stdout), 0;
 	if (ret)
 		return usage_error(err, "client");
 	signal(SIGPIPE, SIG_IGN);

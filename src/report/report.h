@@ -39,6 +39,8 @@ enum ig_format {
 	IG_FMT_OPENMETRICS,
 };
 
+/* Their names, by enum value, NULL-terminated. */
+extern const char *const ig_format_names[];
 /* "text", "json", "csv" or "openmetrics" -> enum value, else -EINVAL. */
 int ig_format_parse(const char *s);
 

@@ -752,7 +752,23 @@ START_TEST(test_client_also_plan)
 }
 END_TEST
 
-/* ibgap-fabric's use of the parser (no lists): one value, a list is
+/* Parses the words w against a table of -P and --window alone, bound to
+ * t (no lists: ibgap-fabric's use). */
+static int no_lists(struct ig_testopts *t, const char *const *w, char *err,
+		    size_t errlen)
+{
+	static const struct ig_opt rows[] = { IG_TESTOPT_ROW(STREAMS),
+					      IG_TESTOPT_ROW(WINDOW) };
+	struct ig_optparse ps = { .rows = rows, .nrows = 2 };
+	struct args a;
+
+	mkargs(&a, w);
+	err[0] = '\0';
+	ig_testopt_bind(&ps, t);
+	return ig_opt_parse(&ps, a.argc, a.argv, err, errlen);
+}
+
+/* ibgap-fabric's use of the rows (no lists): one value, a list is
  * refused in one line naming it. */
 START_TEST(test_testopt_no_lists)
 {
@@ -766,17 +782,21 @@ START_TEST(test_testopt_no_lists)
 	char err[256] = "";
 
 	ig_params_default(&p);
-	ck_assert_int_eq(ig_testopt('P', "4", &t, err, sizeof(err)), 0);
+	ck_assert_int_eq(no_lists(&t, WORDS("x", "-P", "4"), err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(p.streams, 4);
-	ck_assert_int_eq(ig_testopt(IG_OPT_WINDOW, "1M", &t, err, sizeof(err)),
+	ck_assert_int_eq(no_lists(&t, WORDS("x", "--window", "1M"), err,
+				  sizeof(err)),
 			 0);
 	ck_assert_uint_eq(p.window, 1 << 20);
-	ck_assert_int_eq(ig_testopt('P', "1,2", &t, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(no_lists(&t, WORDS("x", "-P", "1,2"), err,
+				  sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(has_token(err, "1,2") && has_token(err, "-P") &&
 			      !strchr(err, '\n'),
 		      "err '%s'", err);
-	ck_assert_int_eq(ig_testopt(IG_OPT_WINDOW, "1K,2K", &t, err,
-				    sizeof(err)),
+	ck_assert_int_eq(no_lists(&t, WORDS("x", "--window", "1K,2K"), err,
+				  sizeof(err)),
 			 -EINVAL);
 	ck_assert_msg(has_token(err, "1K,2K") && has_token(err, "--window"),
 		      "err '%s'", err);
