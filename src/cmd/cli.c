@@ -286,7 +286,7 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 	return 0;
 }
 
-static void client_defaults(struct ig_client_opts *o)
+void ig_cli_client_defaults(struct ig_client_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	ig_params_default(&o->p);
@@ -338,7 +338,7 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 				  .obj = { o } };
 	int ret;
 
-	client_defaults(o);
+	ig_cli_client_defaults(o);
 	ig_testopt_bind(&ps, &t);
 	ret = ig_opt_parse(&ps, argc, argv, err, errlen);
 	if (ret)

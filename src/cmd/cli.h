@@ -62,6 +62,10 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 		  size_t errlen);
 
+/* What ig_cli_client() starts from: the options' defaults, tcp_bw and
+ * tcp_lat, no HOST. */
+void ig_cli_client_defaults(struct ig_client_opts *o);
+
 /* The option lines of their --help, after the usage line. */
 void ig_cli_client_usage(FILE *f);
 void ig_cli_server_usage(FILE *f);
