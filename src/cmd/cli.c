@@ -131,27 +131,6 @@ static int sizes_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
-static int confidence_opt(struct ig_optparse *ps, const struct ig_opt *r,
-			  const char *arg, char *err, size_t errlen)
-{
-	struct ig_client_opts *o = ps->obj[IG_TO_CMD];
-	unsigned int level;
-	double width;
-	int n = 0;
-
-	if (sscanf(arg, "%u,%lf%n", &level, &width, &n) != 2 || arg[n] ||
-	    (level != 95 && level != 99) || !(width > 0) || width > 1000)
-		return ig_cli_fail(
-			err, errlen,
-			"--confidence: '%s' is not LEVEL,WIDTH: LEVEL 95 or 99, "
-			"WIDTH the interval's full width in percent of the mean "
-			"(e.g. 99,5 for +/-2.5%%)",
-			arg);
-	o->conf_level = level;
-	o->conf_width = width;
-	return 0;
-}
-
 /* --also ADDR: a numeric IPv4 or IPv6 address, the column "tcp@ADDR". */
 static int also_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		    const char *arg, char *err, size_t errlen)
@@ -206,13 +185,8 @@ static const struct ig_opt client_rows[] = {
 	  .help = "text, json, csv or openmetrics (default text)" },
 	{ "output", 'o', IG_OPT_STRING, C(outfile), .arg = "FILE",
 	  .help = "write the report to FILE" },
-	{ "repeat", 0, IG_OPT_UINT, C(repeat), .lo = 1, .hi = IG_MAX_REPEAT,
-	  .what = "a number of runs", .arg = "N",
-	  .help = "run each measurement N times: mean and 95% confidence "
-		  "interval" },
-	{ "confidence", 0, IG_OPT_LIST, .call = confidence_opt, .arg = "L,W",
-	  .help = "repeat until the L% (95 or 99) interval is within +/-W/2 % "
-		  "of the mean, 3 to 10 runs (or --repeat N at most)" },
+	IG_TESTOPT_ROW(REPEAT),
+	IG_TESTOPT_ROW(CONFIDENCE),
 	{ "plot", 0, IG_OPT_STRING, C(plot), .arg = "FILE",
 	  .help = "bandwidth and latency against size, .svg/.png" },
 	{ "save-baseline", 0, IG_OPT_STRING, C(save_baseline), .arg = "F",
@@ -330,6 +304,7 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 	struct ig_testopts t = { .p = &o->p,
 				 .local = &o->local,
 				 .lists = &o->lists,
+				 .rep = &o->rep,
 				 .tests = o->tests,
 				 .ntests = &o->ntests };
 	struct ig_optparse ps = { .rows = client_rows,

@@ -32,9 +32,7 @@ struct ig_client_opts {
 	unsigned int nsizes;
 	char sizes_buf[512];
 	struct ig_testopt_lists lists; /* -P and --window (the matrix) */
-	unsigned int repeat;	       /* --repeat N: runs per measurement */
-	unsigned int conf_level;       /* --confidence LEVEL,WIDTH: 95 or 99 */
-	double conf_width;	       /* full width, % of the mean */
+	struct ig_repeat_opts rep;     /* --repeat, --confidence */
 	const char *plot;	       /* --plot FILE.svg|png */
 	const char *save_baseline;
 	const char *baseline;

@@ -15,9 +15,7 @@ void ig_client_run_opts(const struct ig_client_opts *o, struct ig_run_opts *r)
 				   .windows = o->lists.windows,
 				   .nwindows = o->lists.nwindows,
 				   .size_given = o->size_given,
-				   .repeat = o->repeat,
-				   .conf_level = o->conf_level,
-				   .conf_width = o->conf_width,
+				   .rep = o->rep,
 				   .column = o->column };
 }
 

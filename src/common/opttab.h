@@ -60,7 +60,7 @@ struct ig_opt {
 };
 
 #define IG_OPT_MAX_ROWS 64
-#define IG_OPT_MAX_OBJ 4
+#define IG_OPT_MAX_OBJ 5
 
 struct ig_optparse {
 	const struct ig_opt *rows;

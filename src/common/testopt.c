@@ -200,11 +200,34 @@ static int device_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
+/* --confidence LEVEL,WIDTH */
+static int confidence_opt(struct ig_optparse *ps, const struct ig_opt *r,
+			  const char *arg, char *err, size_t errlen)
+{
+	struct ig_repeat_opts *o = ps->obj[IG_TO_REPEAT];
+	unsigned int level;
+	double width;
+	int n = 0;
+
+	if (sscanf(arg, "%u,%lf%n", &level, &width, &n) != 2 || arg[n] ||
+	    (level != 95 && level != 99) || !(width > 0) || width > 1000)
+		return ig_fail(
+			-EINVAL, err, errlen,
+			"--confidence: '%s' is not LEVEL,WIDTH: LEVEL 95 or 99, "
+			"WIDTH the interval's full width in percent of the mean "
+			"(e.g. 99,5 for +/-2.5%%)",
+			arg);
+	o->level = level;
+	o->width = width;
+	return 0;
+}
+
 void ig_testopt_bind(struct ig_optparse *ps, struct ig_testopts *o)
 {
 	ps->obj[IG_TO_PARAMS] = o->p;
 	ps->obj[IG_TO_LOCAL] = o->local;
 	ps->obj[IG_TO_OPTS] = o;
+	ps->obj[IG_TO_REPEAT] = o->rep;
 }
 
 #define P(member) .obj = IG_TO_PARAMS, IG_OPT_AT(struct ig_params, member)
@@ -288,6 +311,16 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 		.lo = IG_MIN_TIMEOUT_S, .hi = IG_MAX_TIMEOUT_S,
 		.unit = 1000000, .arg = "SECS",
 		.help = "deadline of every control read (10)" },
+	[IG_TR_REPEAT] = { "repeat", 0, IG_OPT_UINT, .obj = IG_TO_REPEAT,
+		IG_OPT_AT(struct ig_repeat_opts, runs), .lo = 1,
+		.hi = IG_MAX_REPEAT, .what = "a number of runs", .arg = "N",
+		.help = "run each measurement N times: mean and 95% confidence "
+			"interval" },
+	[IG_TR_CONFIDENCE] = { "confidence", 0, IG_OPT_LIST,
+		.call = confidence_opt, .arg = "L,W",
+		.help = "repeat until the L% (95 or 99) interval is within "
+			"+/-W/2 % of the mean, 3 to 10 runs (or --repeat N at "
+			"most)" },
 };
 /* clang-format on */
 

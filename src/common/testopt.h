@@ -15,6 +15,7 @@
 
 #include "opttab.h"
 #include "params.h"
+#include "repeat.h"
 
 /* The structs the test options' rows fill: a command's parse sets
  * ps->obj[] with ig_testopt_bind() (its own struct is obj[IG_TO_CMD]). */
@@ -23,6 +24,7 @@ enum ig_testopt_obj {
 	IG_TO_PARAMS, /* struct ig_params */
 	IG_TO_LOCAL,  /* struct ig_local_opts */
 	IG_TO_OPTS,   /* struct ig_testopts */
+	IG_TO_REPEAT, /* struct ig_repeat_opts */
 };
 
 /* The rows, for a command's table: IG_TESTOPT_ROW(DURATION), or with a
@@ -46,6 +48,8 @@ enum ig_testopt_row {
 	IG_TR_GID_INDEX,
 	IG_TR_CPU,
 	IG_TR_TIMEOUT,
+	IG_TR_REPEAT,
+	IG_TR_CONFIDENCE,
 	IG_TR_COUNT
 };
 
@@ -85,7 +89,8 @@ struct ig_testopts {
 	/* NULL: -P and --window take one value (ibgap-fabric), a list is
 	 * refused; else the lists (p gets their first values) */
 	struct ig_testopt_lists *lists;
-	enum ig_test *tests; /* IG_TEST_COUNT entries, -t */
+	struct ig_repeat_opts *rep; /* --repeat, --confidence (or NULL) */
+	enum ig_test *tests;	    /* IG_TEST_COUNT entries, -t */
 	unsigned int *ntests;
 	bool tests_given; /* -t was given */
 	bool iters_given; /* -n was given: iteration mode */

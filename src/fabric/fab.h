@@ -45,7 +45,8 @@ struct ig_fab_opts {
 	const char *plot;    /* --plot FILE.svg|png */
 	const char *save_baseline;
 	const char *baseline;
-	double tolerance; /* --tolerance PCT */
+	double tolerance;	   /* --tolerance PCT */
+	struct ig_repeat_opts rep; /* --repeat, --confidence */
 };
 
 /* 0, 1 for --help, or -EINVAL with one line in err. */

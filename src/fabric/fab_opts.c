@@ -80,6 +80,8 @@ static const struct ig_opt rows[] = {
 	IG_TESTOPT_ROW(REVERSE),
 	IG_TESTOPT_ROW(EVENTS),
 	IG_TESTOPT_TAIL_ROWS,
+	IG_TESTOPT_ROW(REPEAT),
+	IG_TESTOPT_ROW(CONFIDENCE),
 	{ "port", 'p', IG_OPT_UINT, F(port), .lo = 1, .hi = 65535, .arg = "P",
 	  .help = "each rank's server: the first free port from P (18516)" },
 	{ "addr", 0, IG_OPT_STRING, F(addr), .arg = "CIDR|IFACE",
@@ -160,6 +162,7 @@ int ig_fab_opts_parse(int argc, char **argv, struct ig_fab_opts *o, char *err,
 	defaults(o);
 	t = (struct ig_testopts){ .p = &o->p,
 				  .local = &o->local,
+				  .rep = &o->rep,
 				  .tests = o->tests,
 				  .ntests = &o->ntests };
 	ig_testopt_bind(&ps, &t);

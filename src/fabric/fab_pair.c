@@ -22,6 +22,8 @@ static void fill(struct ig_fab_meas *m, const struct ig_result *r)
 	m->ok = true;
 	m->why[0] = 0;
 	m->bw_gbps = r->bw_gbps;
+	m->rep = r->rep;
+	m->rep.metric = NULL; /* a pointer, and m goes to rank 0 as bytes */
 	if (r->has_lat) {
 		ig_hist_percentile(&r->lat, 0.50, &m->lat_p50_us);
 		ig_hist_percentile(&r->lat, 0.99, &m->lat_p99_us);
@@ -38,6 +40,7 @@ void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
 				  .local = o->local,
 				  .tests = tests,
 				  .size_given = o->size_given,
+				  .rep = o->rep,
 				  .quiet = true };
 	char ports[16];
 	struct ig_run_peer peer = { .host = addr,

@@ -57,6 +57,10 @@ int ig_report_write(FILE *f, enum ig_format fmt,
 		    const struct ig_report_env *env,
 		    const struct ig_result *res, size_t n);
 
+/* A result's "repeat" object (runs, metric, mean, stdev, level, ci_low,
+ * ci_high, and width_pct and met with --confidence). */
+json_object *ig_report_repeat_json(const struct ig_repeat *p);
+
 /* The JSON document --format json writes, as an object (new reference,
  * NULL when out of memory). */
 json_object *ig_report_json(const struct ig_report_env *env,

@@ -110,9 +110,9 @@ static double metric(const struct ig_result *r, const char **name)
 
 static unsigned int max_runs(const struct ig_run_opts *o)
 {
-	if (o->repeat)
-		return o->repeat;
-	return o->conf_level ? IG_CONF_MAX_DEFAULT : 1;
+	if (o->rep.runs)
+		return o->rep.runs;
+	return o->rep.level ? IG_CONF_MAX_DEFAULT : 1;
 }
 
 /* 0, or the engine's -errno (-IG_EBADVALUE: a bad option value). */
@@ -169,9 +169,9 @@ static int measure(struct plan *pl, const struct ig_params *p,
 		vals[k] = metric(dst, &name);
 		if (k)
 			ig_result_pool(r, tmp);
-		if (o->conf_level && k + 1 >= IG_CONF_MIN) {
-			ig_repeat_stats(vals, k + 1, o->conf_level,
-					o->conf_width, &r->rep);
+		if (o->rep.level && k + 1 >= IG_CONF_MIN) {
+			ig_repeat_stats(vals, k + 1, o->rep.level, o->rep.width,
+					&r->rep);
 			if (r->rep.met) {
 				k++;
 				break;
@@ -180,9 +180,9 @@ static int measure(struct plan *pl, const struct ig_params *p,
 	}
 	free(tmp);
 	ig_result_pool_end(r, k);
-	if (k > 1 || o->conf_level)
-		ig_repeat_stats(vals, k, o->conf_level ? o->conf_level : 95,
-				o->conf_width, &r->rep);
+	if (k > 1 || o->rep.level)
+		ig_repeat_stats(vals, k, o->rep.level ? o->rep.level : 95,
+				o->rep.width, &r->rep);
 	r->rep.metric = name;
 	return 0;
 }

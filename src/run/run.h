@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "common/params.h"
+#include "common/repeat.h"
 #include "engine/result.h"
 #include "host/sysinfo.h"
 #include "serve/server.h"
@@ -43,13 +44,7 @@ struct ig_run_opts {
 	/* -s was given; else the latency tests run at IG_DEFAULT_LAT_SIZE
 	 * and ud_send_bw at the path MTU */
 	bool size_given;
-	/* --repeat N: runs per measurement (0: one; with conf_level, 10 at
-	 * most), 1 to IG_MAX_REPEAT */
-	unsigned int repeat;
-	/* --confidence LEVEL,WIDTH: repeated (3 runs at least) until the
-	 * LEVEL% interval is within WIDTH% of the mean; 0: no */
-	unsigned int conf_level;
-	double conf_width;
+	struct ig_repeat_opts rep; /* --repeat, --confidence */
 	/* the plan's name in its stderr lines ("tcp@ADDR: ..."), or NULL */
 	const char *column;
 	bool quiet; /* no stderr line, no progress: the results say it */

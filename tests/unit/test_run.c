@@ -174,7 +174,7 @@ START_TEST(test_run_at_local)
 	o.p.iterations = 200;
 	o.p.duration_ns = 0;
 	o.p.warmup_ns = 0;
-	o.repeat = 3;
+	o.rep.runs = 3;
 	o.quiet = true;
 	ck_assert_int_eq(ig_run_at(&o, &peer, NULL, NULL, res, &done), 0);
 	ck_assert_uint_eq(done, 1);
