@@ -76,6 +76,33 @@ static bool has_token(const char *s, const char *tok)
 	return false;
 }
 
+/* o's plan as the run layer sees it (ig_client_run_opts). */
+static unsigned int plan_count(const struct ig_client_opts *o)
+{
+	struct ig_run_opts r;
+
+	ig_client_run_opts(o, &r);
+	return ig_run_count(&r);
+}
+
+static void plan_params(const struct ig_client_opts *o, unsigned int k,
+			struct ig_params *p)
+{
+	struct ig_run_opts r;
+
+	ig_client_run_opts(o, &r);
+	ig_run_params(&r, k, p);
+}
+
+static void plan_fail(const struct ig_client_opts *o, struct ig_result *res,
+		      const char *why)
+{
+	struct ig_run_opts r;
+
+	ig_client_run_opts(o, &r);
+	ig_run_fail(&r, res, 0, why);
+}
+
 START_TEST(test_client_defaults)
 {
 	struct ig_client_opts o;
@@ -612,33 +639,6 @@ START_TEST(test_server_errors)
 	check_err(server(&a, c->argv, &o, err, sizeof(err)), err, c);
 }
 END_TEST
-
-/* o's plan as the run layer sees it (ig_client_run_opts). */
-static unsigned int plan_count(const struct ig_client_opts *o)
-{
-	struct ig_run_opts r;
-
-	ig_client_run_opts(o, &r);
-	return ig_run_count(&r);
-}
-
-static void plan_params(const struct ig_client_opts *o, unsigned int k,
-			struct ig_params *p)
-{
-	struct ig_run_opts r;
-
-	ig_client_run_opts(o, &r);
-	ig_run_params(&r, k, p);
-}
-
-static void plan_fail(const struct ig_client_opts *o, struct ig_result *res,
-		      const char *why)
-{
-	struct ig_run_opts r;
-
-	ig_client_run_opts(o, &r);
-	ig_run_fail(&r, res, 0, why);
-}
 
 /* Parses w, which must be accepted. */
 static void client_ok(const char *const *w, struct ig_client_opts *o)
