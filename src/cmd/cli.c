@@ -11,22 +11,9 @@
 
 #include "cli.h"
 #include "common/clock.h"
+#include "common/opttab.h"
 #include "common/repeat.h"
 #include "common/testopt.h"
-
-enum {
-	OPT_FORMAT = IG_OPT_NEXT,
-	OPT_ONCE,
-	OPT_REPEAT,
-	OPT_CONFIDENCE,
-	OPT_PLOT,
-	OPT_SAVE_BASELINE,
-	OPT_BASELINE,
-	OPT_TOLERANCE,
-	OPT_AUTH_FILE,
-	OPT_ZEROCOPY,
-	OPT_ALSO,
-};
 
 int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -38,62 +25,16 @@ int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* getopt leaves an unknown short option in optopt; for a long option
- * (optopt 0, or its value >= 256 when its argument is missing) the word
- * is argv[optind - 1]. */
-int ig_cli_bad_option(char **argv, int opt, char *err, size_t errlen)
-{
-	if (opt > 0 && opt < 256)
-		return ig_cli_fail(
-			err, errlen,
-			"option '-%c' is unknown or lacks its value: "
-			"see --help",
-			opt);
-	return ig_cli_fail(err, errlen,
-			   "option '%s' is unknown or lacks its value: see "
-			   "--help",
-			   argv[optind - 1]);
-}
-
-int ig_cli_port(const char *arg, char *err, size_t errlen)
-{
-	uint64_t v;
-
-	if (ig_parse_u64(arg, &v) || v < 1 || v > 65535)
-		return ig_cli_fail(err, errlen,
-				   "-p: '%s' is not a port: allowed 1 to 65535",
-				   arg);
-	return 0;
-}
-
-static const struct option client_longopts[] = {
-	IG_TESTOPT_LONGOPTS,
-	{ "port", required_argument, NULL, 'p' },
-	{ "size", required_argument, NULL, 's' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "repeat", required_argument, NULL, OPT_REPEAT },
-	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "save-baseline", required_argument, NULL, OPT_SAVE_BASELINE },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
-	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
-	{ "zerocopy", optional_argument, NULL, OPT_ZEROCOPY },
-	{ "also", required_argument, NULL, OPT_ALSO },
-	{ "help", no_argument, NULL, 'h' },
-	{}
-};
-
 static const char *const zc_modes[] = {
 	[IG_ZC_OFF] = "off",
 	[IG_ZC_ON] = "on",
 	[IG_ZC_BOTH] = "both",
+	NULL,
 };
 
 static int zc_mode(const char *arg)
 {
-	for (int i = 0; i < (int)(sizeof(zc_modes) / sizeof(zc_modes[0])); i++)
+	for (int i = 0; zc_modes[i]; i++)
 		if (!strcmp(arg, zc_modes[i]))
 			return i;
 	return -EINVAL;
@@ -112,16 +53,16 @@ static int zc_fail(const char *arg, char *err, size_t errlen)
  * is a mode; another word is left as HOST, and remembered in *word so
  * that a second HOST that is that word is blamed on --zerocopy.
  */
-static int zerocopy_opt(int argc, char **argv, struct ig_client_opts *o,
-			const char **word, char *err, size_t errlen)
+static int zerocopy_opt(struct ig_optparse *ps, const struct ig_opt *r,
+			const char *arg, char *err, size_t errlen)
 {
-	const char *arg = optarg;
+	struct ig_client_opts *o = ps->obj[IG_TO_CMD];
 	int m;
 
-	if (!arg && optind < argc && zc_mode(argv[optind]) >= 0)
-		arg = argv[optind++];
-	else if (!arg && optind < argc && argv[optind][0] != '-')
-		*word = argv[optind];
+	if (!arg && optind < ps->argc && zc_mode(ps->argv[optind]) >= 0)
+		arg = ps->argv[optind++];
+	else if (!arg && optind < ps->argc && ps->argv[optind][0] != '-')
+		ps->held = ps->argv[optind];
 	m = arg ? zc_mode(arg) : IG_ZC_ON;
 	if (m < 0)
 		return zc_fail(arg, err, errlen);
@@ -130,21 +71,21 @@ static int zerocopy_opt(int argc, char **argv, struct ig_client_opts *o,
 }
 
 /* A sweep "A:B": powers of two from A to B. */
-static int size_range(const char *arg, char *colon, struct ig_client_opts *o,
-		      char *err, size_t errlen)
+static int size_range(const struct ig_opt *r, const char *arg, char *colon,
+		      struct ig_client_opts *o, char *err, size_t errlen)
 {
-	uint64_t lo, hi;
+	double lo, hi;
 
 	*colon = 0;
-	if (ig_testopt_size(arg, o->sizes_buf, &lo, err, errlen) ||
-	    ig_testopt_size(arg, colon + 1, &hi, err, errlen))
+	if (ig_testopt_list_value(r, arg, o->sizes_buf, &lo, err, errlen) ||
+	    ig_testopt_list_value(r, arg, colon + 1, &hi, err, errlen))
 		return -EINVAL;
 	if (lo > hi)
 		return ig_cli_fail(err, errlen,
 				   "-s: '%s' runs backwards: give SMALL:LARGE",
 				   arg);
 	o->nsizes = 0;
-	for (uint64_t v = lo; v <= hi; v *= 2) {
+	for (uint64_t v = (uint64_t)lo; v <= (uint64_t)hi; v *= 2) {
 		if (o->nsizes == IG_MAX_SIZES)
 			return ig_cli_fail(err, errlen,
 					   "-s: '%s' gives more than %d sizes",
@@ -154,20 +95,25 @@ static int size_range(const char *arg, char *colon, struct ig_client_opts *o,
 	return 0;
 }
 
-/* -s SIZE, -s A,B,C or -s A:B */
-static int parse_sizes(const char *arg, struct ig_client_opts *o, char *err,
-		       size_t errlen)
+/* -s SIZE, -s A,B,C or -s A:B; p.size is the first */
+static int sizes_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		     const char *arg, char *err, size_t errlen)
 {
+	struct ig_client_opts *o = ps->obj[IG_TO_CMD];
 	char *tok, *save = NULL, *colon;
+	double v;
 
 	if (strlen(arg) >= sizeof(o->sizes_buf))
 		return ig_cli_fail(err, errlen,
 				   "-s: the list is too long (%zu characters)",
 				   strlen(arg));
 	strcpy(o->sizes_buf, arg);
+	o->size_given = true;
 	colon = strchr(o->sizes_buf, ':');
+	if (colon && size_range(r, arg, colon, o, err, errlen))
+		return -EINVAL;
 	if (colon)
-		return size_range(arg, colon, o, err, errlen);
+		return o->p.size = o->sizes[0], 0;
 	o->nsizes = 0;
 	for (tok = strtok_r(o->sizes_buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -175,79 +121,21 @@ static int parse_sizes(const char *arg, struct ig_client_opts *o, char *err,
 			return ig_cli_fail(err, errlen,
 					   "-s: more than %d sizes in '%s'",
 					   IG_MAX_SIZES, arg);
-		if (ig_testopt_size(arg, tok, &o->sizes[o->nsizes++], err,
-				    errlen))
+		if (ig_testopt_list_value(r, arg, tok, &v, err, errlen))
 			return -EINVAL;
+		o->sizes[o->nsizes++] = (uint64_t)v;
 	}
 	if (!o->nsizes)
 		return ig_cli_fail(err, errlen, "-s: no size in '%s'", arg);
+	o->p.size = o->sizes[0];
 	return 0;
-}
-
-static int parse_confidence(const char *arg, struct ig_client_opts *o,
-			    char *err, size_t errlen)
-{
-	unsigned int level;
-	double width;
-	int n = 0;
-
-	if (sscanf(arg, "%u,%lf%n", &level, &width, &n) != 2 || arg[n] ||
-	    (level != 95 && level != 99) || !(width > 0) || width > 1000)
-		return ig_cli_fail(
-			err, errlen,
-			"--confidence: '%s' is not LEVEL,WIDTH: LEVEL 95 or 99, "
-			"WIDTH the interval's full width in percent of the mean "
-			"(e.g. 99,5 for +/-2.5%%)",
-			arg);
-	o->conf_level = level;
-	o->conf_width = width;
-	return 0;
-}
-
-static int analysis_opt(int c, const char *arg, struct ig_client_opts *o,
-			char *err, size_t errlen)
-{
-	uint64_t v;
-	char *end;
-
-	switch (c) {
-	case OPT_REPEAT:
-		if (ig_parse_u64(arg, &v) || v < 1 || v > IG_MAX_REPEAT)
-			return ig_cli_fail(
-				err, errlen,
-				"--repeat: '%s' is not a number of runs from 1 "
-				"to %d",
-				arg, IG_MAX_REPEAT);
-		o->repeat = (unsigned int)v;
-		return 0;
-	case OPT_CONFIDENCE:
-		return parse_confidence(arg, o, err, errlen);
-	case OPT_PLOT:
-		o->plot = arg;
-		return 0;
-	case OPT_SAVE_BASELINE:
-		o->save_baseline = arg;
-		return 0;
-	case OPT_BASELINE:
-		o->baseline = arg;
-		return 0;
-	default:
-		o->tolerance = strtod(arg, &end);
-		if (!*arg || *end || !(o->tolerance >= 0) ||
-		    o->tolerance > 1000)
-			return ig_cli_fail(
-				err, errlen,
-				"--tolerance: '%s' is not a percentage from 0 to "
-				"1000",
-				arg);
-		return 0;
-	}
 }
 
 /* --also ADDR: a numeric IPv4 or IPv6 address, the column "tcp@ADDR". */
-static int also_opt(const char *arg, struct ig_client_opts *o, char *err,
-		    size_t errlen)
+static int also_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		    const char *arg, char *err, size_t errlen)
 {
+	struct ig_client_opts *o = ps->obj[IG_TO_CMD];
 	unsigned char buf[sizeof(struct in6_addr)];
 
 	if (inet_pton(AF_INET, arg, buf) != 1 &&
@@ -262,54 +150,66 @@ static int also_opt(const char *arg, struct ig_client_opts *o, char *err,
 	return 0;
 }
 
-static int client_opt(int c, const char *arg, struct ig_client_opts *o,
-		      char *err, size_t errlen)
-{
-	int ret = 0;
+#define C(member) .obj = IG_TO_CMD, IG_OPT_AT(struct ig_client_opts, member)
 
-	switch (c) {
-	case 'p':
-		o->port = arg;
-		ret = ig_cli_port(arg, err, errlen);
-		break;
-	case 's':
-		ret = parse_sizes(arg, o, err, errlen);
-		o->p.size = o->sizes[0];
-		o->size_given = true;
-		break;
-	case OPT_FORMAT:
-		ret = ig_format_parse(arg);
-		if (ret < 0)
-			return ig_cli_fail(
-				err, errlen,
-				"--format: '%s' is not a format: allowed text, "
-				"json, csv, openmetrics",
-				arg);
-		o->format = ret;
-		ret = 0;
-		break;
-	case 'o':
-		o->outfile = arg;
-		break;
-	case OPT_AUTH_FILE:
-		o->auth_file = arg; /* loaded (and checked) by the client run */
-		break;
-	case OPT_ALSO:
-		ret = also_opt(arg, o, err, errlen);
-		break;
-	case OPT_REPEAT:
-	case OPT_CONFIDENCE:
-	case OPT_PLOT:
-	case OPT_SAVE_BASELINE:
-	case OPT_BASELINE:
-	case OPT_TOLERANCE:
-		ret = analysis_opt(c, arg, o, err, errlen);
-		break;
-	default:
-		return ig_cli_fail(err, errlen,
-				   "unknown option: see 'ibgap client --help'");
-	}
-	return ret ? -EINVAL : 0;
+/* The client's options, in the order of its --help. */
+/* clang-format off */
+static const struct ig_opt client_rows[] = {
+	IG_CLI_PORT_ROW(struct ig_client_opts,
+			"server's control port (default 18515)"),
+	IG_TESTOPT_ROW(TESTS),
+	{ "size", 's', IG_OPT_SIZE, .lo = 1, .hi = IG_MAX_SIZE,
+	  .call = sizes_opt, .arg = "SIZES",
+	  .help = "message size, K/M/G suffixes = powers of 2; a list "
+		  "64,4K,64K or a sweep 2:8M (powers of 2) (default 64K for "
+		  "bandwidth, 2 for latency)" },
+	IG_TESTOPT_ROW(DURATION),
+	IG_TESTOPT_ROW(ITERATIONS),
+	IG_TESTOPT_ROW(WARMUP),
+	IG_TESTOPT_ROW(STREAMS),
+	IG_TESTOPT_ROW(BIDIR),
+	IG_TESTOPT_ROW(REVERSE),
+	IG_TESTOPT_ROW(EVENTS),
+	IG_TESTOPT_ROW(WINDOW),
+	{ "zerocopy", 0, IG_OPT_ENUM, .optional = true, .names = zc_modes,
+	  .call = zerocopy_opt, .arg = "[both]",
+	  .help = "tcp_bw's sender uses MSG_ZEROCOPY; both: a copying and a "
+		  "zero-copy run, side by side" },
+	{ "also", 0, IG_OPT_STRING, .call = also_opt, .arg = "ADDR",
+	  .help = "run the tcp tests again against ADDR, another address of "
+		  "the server (e.g. its Ethernet port): one more column, "
+		  "tcp@ADDR" },
+	IG_TESTOPT_TAIL_ROWS,
+	{ "format", 0, IG_OPT_ENUM, C(format), .names = ig_format_names,
+	  .what = "a format", .arg = "FMT",
+	  .help = "text, json, csv or openmetrics (default text)" },
+	{ "output", 'o', IG_OPT_STRING, C(outfile), .arg = "FILE",
+	  .help = "write the report to FILE" },
+	IG_TESTOPT_ROW(REPEAT),
+	IG_TESTOPT_ROW(CONFIDENCE),
+	{ "plot", 0, IG_OPT_STRING, C(plot), .arg = "FILE",
+	  .help = "bandwidth and latency against size, .svg/.png" },
+	{ "save-baseline", 0, IG_OPT_STRING, C(save_baseline), .arg = "F",
+	  .help = "save the JSON report with both hosts' fingerprints to F" },
+	{ "baseline", 0, IG_OPT_STRING, C(baseline), .arg = "F",
+	  .help = "compare with the saved F; exit 1 when a metric is worse "
+		  "than --tolerance" },
+	{ "tolerance", 0, IG_OPT_DOUBLE, C(tolerance), .lo = 0, .hi = 1000,
+	  .what = "a percentage", .arg = "PCT",
+	  .help = "with --baseline: a metric worse by more than PCT percent "
+		  "is a regression (default 5)" },
+	{ "auth-file", 0, IG_OPT_STRING, C(auth_file), .arg = "FILE",
+	  .help = "prove to the server that this host holds the shared "
+		  "secret in FILE (the server's --auth-file; mode 600, 16 to "
+		  "4096 bytes) and make the server prove it too" },
+};
+/* clang-format on */
+
+void ig_cli_client_usage(FILE *f)
+{
+	fputs("usage: ibgap client HOST [options]\n", f);
+	ig_opt_usage(f, client_rows,
+		     sizeof(client_rows) / sizeof(*client_rows));
 }
 
 static bool has_test(const struct ig_client_opts *o, enum ig_test t)
@@ -360,17 +260,8 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 	return 0;
 }
 
-int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
-		  size_t errlen)
+void ig_cli_client_defaults(struct ig_client_opts *o)
 {
-	struct ig_testopts t = { .p = &o->p,
-				 .local = &o->local,
-				 .lists = &o->lists,
-				 .tests = o->tests,
-				 .ntests = &o->ntests };
-	const char *zc_word = NULL;
-	int c, ret;
-
 	memset(o, 0, sizeof(*o));
 	ig_params_default(&o->p);
 	ig_local_opts_default(&o->local);
@@ -382,98 +273,102 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 	o->sizes[0] = o->p.size;
 	o->nsizes = 1;
 	ig_testopt_lists_init(&o->lists, &o->p);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:s:o:h" IG_TESTOPT_SHORT,
-				client_longopts, NULL)) != -1) {
-		if (c == 'h')
-			return 1;
-		if (c == '?' || c == ':')
-			return ig_cli_bad_option(argv, optopt, err, errlen);
-		if (c == OPT_ZEROCOPY) {
-			if (zerocopy_opt(argc, argv, o, &zc_word, err, errlen))
-				return -EINVAL;
-			continue;
-		}
-		ret = ig_testopt(c, optarg, &t, err, errlen);
-		if (ret == 1)
-			ret = client_opt(c, optarg, o, err, errlen);
-		if (ret)
-			return ret;
-	}
-	if (optind == argc)
+}
+
+/* HOST: one word that is no option. */
+static int client_host(const struct ig_optparse *ps, struct ig_client_opts *o,
+		       char *err, size_t errlen)
+{
+	const char *const *w = ps->positional;
+
+	if (!ps->npositional)
 		return ig_cli_fail(
 			err, errlen,
 			"client needs a HOST argument: ibgap client HOST "
 			"[options]");
-	if (optind < argc - 1 && zc_word &&
-	    (!strcmp(argv[optind], zc_word) ||
-	     !strcmp(argv[optind + 1], zc_word)))
-		return zc_fail(zc_word, err, errlen);
-	if (optind < argc - 1)
+	if (ps->npositional > 1 && ps->held &&
+	    (!strcmp(w[0], ps->held) || !strcmp(w[1], ps->held)))
+		return zc_fail(ps->held, err, errlen);
+	if (ps->npositional > 1)
 		return ig_cli_fail(
 			err, errlen,
-			"client takes one HOST, got '%s' and also '%s'",
-			argv[optind], argv[optind + 1]);
-	o->host = argv[optind];
+			"client takes one HOST, got '%s' and also '%s'", w[0],
+			w[1]);
+	o->host = w[0];
+	return 0;
+}
+
+int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
+		  size_t errlen)
+{
+	struct ig_testopts t = { .p = &o->p,
+				 .local = &o->local,
+				 .lists = &o->lists,
+				 .rep = &o->rep,
+				 .tests = o->tests,
+				 .ntests = &o->ntests };
+	struct ig_optparse ps = { .rows = client_rows,
+				  .nrows = sizeof(client_rows) /
+					   sizeof(*client_rows),
+				  .obj = { o } };
+	int ret;
+
+	ig_cli_client_defaults(o);
+	ig_testopt_bind(&ps, &t);
+	ret = ig_opt_parse(&ps, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	if (client_host(&ps, o, err, errlen))
+		return -EINVAL;
 	o->tests_given = t.tests_given;
 	if (ig_testopt_finish(&t, err, errlen))
 		return -EINVAL;
 	return client_finish(o, t.iters_given, err, errlen);
 }
 
-static const struct option server_longopts[] = {
-	{ "port", required_argument, NULL, 'p' },
-	{ "bind", required_argument, NULL, 'B' },
-	{ "once", no_argument, NULL, OPT_ONCE },
-	{ "timeout", required_argument, NULL, IG_OPT_TIMEOUT },
-	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
-	{ "help", no_argument, NULL, 'h' },
-	{}
+#define S(member) .obj = IG_TO_CMD, IG_OPT_AT(struct ig_server_opts, member)
+
+/* clang-format off */
+static const struct ig_opt server_rows[] = {
+	IG_CLI_PORT_ROW(struct ig_server_opts, "control port (default 18515)"),
+	{ "bind", 'B', IG_OPT_STRING, S(bind), .arg = "ADDR",
+	  .help = "listen on ADDR only (default: all)" },
+	{ "once", 0, IG_OPT_FLAG, S(once), .help = "exit after one session" },
+	{ "timeout", 0, IG_OPT_SECS, S(timeout_ms), .lo = IG_MIN_TIMEOUT_S,
+	  .hi = IG_MAX_TIMEOUT_S, .unit = 1000000, .arg = "SECS",
+	  .help = "deadline of every control read (10)" },
+	{ "auth-file", 0, IG_OPT_STRING, S(auth_file), .arg = "FILE",
+	  .help = "serve only clients that prove they hold the shared secret "
+		  "in FILE (mode 600, 16 to 4096 bytes; a trailing newline is "
+		  "ignored)" },
 };
+/* clang-format on */
+
+void ig_cli_server_usage(FILE *f)
+{
+	fputs("usage: ibgap server [options]\n", f);
+	ig_opt_usage(f, server_rows,
+		     sizeof(server_rows) / sizeof(*server_rows));
+}
 
 int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 		  size_t errlen)
 {
-	uint32_t ms;
-	int c;
+	struct ig_optparse ps = { .rows = server_rows,
+				  .nrows = sizeof(server_rows) /
+					   sizeof(*server_rows),
+				  .obj = { o } };
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = IG_DEFAULT_TIMEOUT_MS;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:B:h", server_longopts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'h':
-			return 1;
-		case 'p':
-			o->port = optarg;
-			if (ig_cli_port(optarg, err, errlen))
-				return -EINVAL;
-			break;
-		case 'B':
-			o->bind = optarg;
-			break;
-		case OPT_ONCE:
-			o->once = true;
-			break;
-		case IG_OPT_TIMEOUT:
-			if (ig_testopt_timeout_arg(optarg, &ms, err, errlen))
-				return -EINVAL;
-			o->timeout_ms = (int)ms;
-			break;
-		case OPT_AUTH_FILE:
-			o->auth_file = optarg; /* loaded by ig_server_new */
-			break;
-		default:
-			return ig_cli_bad_option(argv, optopt, err, errlen);
-		}
-	}
-	if (optind != argc)
+	ret = ig_opt_parse(&ps, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	if (ps.npositional)
 		return ig_cli_fail(
 			err, errlen,
 			"server takes no positional argument, got '%s'",
-			argv[optind]);
+			ps.positional[0]);
 	return 0;
 }

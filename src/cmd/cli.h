@@ -5,7 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "common/opttab.h"
 #include "common/params.h"
 #include "common/testopt.h"
 #include "report/report.h"
@@ -30,9 +32,7 @@ struct ig_client_opts {
 	unsigned int nsizes;
 	char sizes_buf[512];
 	struct ig_testopt_lists lists; /* -P and --window (the matrix) */
-	unsigned int repeat;	       /* --repeat N: runs per measurement */
-	unsigned int conf_level;       /* --confidence LEVEL,WIDTH: 95 or 99 */
-	double conf_width;	       /* full width, % of the mean */
+	struct ig_repeat_opts rep;     /* --repeat, --confidence */
 	const char *plot;	       /* --plot FILE.svg|png */
 	const char *save_baseline;
 	const char *baseline;
@@ -60,16 +60,25 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 		  size_t errlen);
 
-/*
- * Option helpers that cli.c shares with doctor_main.c and diff_cmd.c.  A
- * bad value leaves one line in err and gives -EINVAL (a good one 0);
- * ig_cli_fail() writes that line: return ig_cli_fail(err, errlen, ...);
- */
+/* What ig_cli_client() starts from: the options' defaults, tcp_bw and
+ * tcp_lat, no HOST. */
+void ig_cli_client_defaults(struct ig_client_opts *o);
+
+/* The option lines of their --help, after the usage line. */
+void ig_cli_client_usage(FILE *f);
+void ig_cli_server_usage(FILE *f);
+
+/* One line in err, -EINVAL: return ig_cli_fail(err, errlen, ...); */
 int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* getopt_long() returned '?' or ':' for option opt (optopt) */
-int ig_cli_bad_option(char **argv, int opt, char *err, size_t errlen);
-/* -p PORT: 1 to 65535; 0 or -EINVAL */
-int ig_cli_port(const char *arg, char *err, size_t errlen);
+
+/* -p PORT of a command whose struct type has const char *port. */
+#define IG_CLI_PORT_ROW(type, help_)                                           \
+	{                                                                      \
+		"port", 'p', IG_OPT_UINT,                                      \
+			.obj = 0, IG_OPT_AT(type, port), .lo = 1, .hi = 65535, \
+			.what = "a port", .call = ig_opt_keep_text,            \
+			.arg = "PORT", .help = help_                           \
+	}
 
 #endif

@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: MIT
 /* The client: connects, says HELLO, runs each test, writes the report. */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include <infiniband/verbs.h>
 
 #include "wire/auth.h"
-#include "wire/hello.h"
 #include "client.h"
 #include "report/compare.h"
 #include "plot/plot.h"
 #include "wire/ctrl.h"
 #include "engine/engine.h"
-#include "engine/fault.h"
-#include "wire/net.h"
 #include "report/report.h"
 #include "host/sysinfo.h"
 
@@ -36,43 +31,14 @@ static int write_report(FILE *f, const struct ig_client_opts *o,
 	return ret;
 }
 
-/* Connects to host and says HELLO: 0, or a negative errno with one line
- * in err. */
-static int open_ctrl(const struct ig_client_opts *o, const char *host,
-		     struct ig_ctrl *c, struct ig_report_env *env,
-		     const struct ig_auth_key *key, char *err, size_t len)
+static struct ig_run_peer peer_of(const struct ig_client_opts *o,
+				  const struct ig_auth_key *key)
 {
-	char port[16];
-	int fd, ret;
-
-	if (o->port)
-		snprintf(port, sizeof(port), "%s", o->port);
-	else
-		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
-	fd = ig_net_connect(host, port, (int)o->p.timeout_ms, err, len);
-	if (fd < 0)
-		return fd;
-	ig_ctrl_init(c, fd, (int)o->p.timeout_ms);
-	if (!o->column)
-		ig_fault_point(false, IG_FAULT_CONNECT);
-	ret = ig_hello(c, &env->client, &env->server, key);
-	if (ret) {
-		snprintf(err, len, "%s", c->err);
-		ig_ctrl_close(c);
-	}
-	return ret;
-}
-
-/* After BYE: until the server closes (within the timeout), so that its
- * session has ended before --also opens the next one (else BUSY). */
-static void wait_close(const struct ig_ctrl *c, int timeout_ms)
-{
-	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
-	char buf[256];
-
-	while (poll(&pfd, 1, timeout_ms) > 0 &&
-	       recv(c->fd, buf, sizeof(buf), 0) > 0)
-		;
+	return (struct ig_run_peer){ .host = o->host,
+				     .port = o->port,
+				     .key = key,
+				     .timeout_ms = (int)o->p.timeout_ms,
+				     .fault_point = !o->column };
 }
 
 /* Connects, runs every test, says BYE; fills env and res. */
@@ -80,23 +46,23 @@ static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 		   struct ig_result *res, size_t *done,
 		   struct ig_client_diag *diag, const struct ig_auth_key *key)
 {
+	struct ig_run_peer peer = peer_of(o, key);
+	struct ig_run_opts ro;
 	struct ig_ctrl c;
 	char err[512];
-	int ret = open_ctrl(o, o->host, &c, env, key, err, sizeof(err));
+	int ret = ig_run_connect(&peer, &c, &env->client, &env->server, err,
+				 sizeof(err));
 
 	if (ret) {
 		fprintf(stderr, "ibgap: %s\n", err);
 		return ret;
 	}
+	ig_client_run_opts(o, &ro);
 	ig_client_diag_begin(diag, c.fd);
-	ret = ig_client_run_plan(o, &c, res, done);
+	ret = ig_run_plan(&ro, &c, res, done);
 	ig_client_diag_end(diag);
-	if (!ret) {
-		ig_ctrl_send(&c, IG_MSG_BYE, NULL);
-		if (o->also)
-			wait_close(&c, (int)o->p.timeout_ms);
-	}
-	ig_ctrl_close(&c);
+	/* --also: its session opens once the server has ended this one */
+	ig_run_bye(&c, !ret, o->also);
 	return ret;
 }
 
@@ -107,24 +73,23 @@ static int session(const struct ig_client_opts *o, struct ig_report_env *env,
 static int also_session(const struct ig_client_opts *a, struct ig_result *res,
 			size_t *n, const struct ig_auth_key *key)
 {
-	struct ig_report_env env = { 0 };
-	struct ig_ctrl c;
-	char err[512];
-	int ret = open_ctrl(a, a->host, &c, &env, key, err, sizeof(err));
+	struct ig_run_peer peer = peer_of(a, key);
+	struct ig_run_opts ro;
+	int ret;
 
-	if (ret) {
-		fprintf(stderr, "ibgap: %s: %s\n", a->column, err);
-		ig_client_plan_fail(a, res, err);
-		*n = ig_client_plan_count(a);
-	} else {
-		ret = ig_client_run_plan(a, &c, res, n);
-		if (!ret)
-			ig_ctrl_send(&c, IG_MSG_BYE, NULL);
-		ig_ctrl_close(&c);
-	}
+	ig_client_run_opts(a, &ro);
+	ret = ig_run_at(&ro, &peer, NULL, NULL, res, n);
 	for (size_t i = 0; i < *n; i++)
 		res[i].transport = a->column;
 	return ret ? -1 : 0;
+}
+
+static size_t plan_count(const struct ig_client_opts *o)
+{
+	struct ig_run_opts ro;
+
+	ig_client_run_opts(o, &ro);
+	return ig_run_count(&ro);
 }
 
 static bool stopped(const struct ig_client_opts *o)
@@ -239,10 +204,10 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 		return 1;
 	}
 	default_tests(&o, &env.note);
-	n = ig_client_plan_count(&o);
+	n = plan_count(&o);
 	if (o.also) {
 		ig_client_also_opts(&o, &a);
-		na = ig_client_plan_count(&a);
+		na = plan_count(&a);
 	}
 	res = calloc(n + na, sizeof(*res));
 	ret = res ? session(&o, &env, res, &n, &diag, key) : -ENOMEM;

@@ -7,31 +7,19 @@
 #include "wire/ctrl.h"
 #include "engine/result.h"
 #include "doctor/doctor.h"
+#include "run/run.h"
 
 /* Runs every test of o against the server and writes the report.
  * Returns 0, or 1 after printing one line on stderr (2 when --auth-file
  * is refused, 3 for an unreadable --baseline, 130 after SIGINT). */
 int ig_client_run(const struct ig_client_opts *o);
 
-/* Sizes x streams x windows x tests: the number of results
- * ig_client_run_plan fills. */
-unsigned int ig_client_plan_count(const struct ig_client_opts *o);
-/* The parameters of the plan's k-th measurement (0 <= k < count): sizes
- * outer, then streams, then windows, the tests innermost. */
-void ig_client_plan_params(const struct ig_client_opts *o, unsigned int k,
-			   struct ig_params *p);
-/* Runs every measurement of the plan on c into res.  0 or -1 after one
- * line on stderr; then the failed result and every one after it are
- * failed (ig_result.error says why) and *done counts them all. */
-int ig_client_run_plan(const struct ig_client_opts *o, struct ig_ctrl *c,
-		       struct ig_result *res, size_t *done);
+/* o's plan for the run layer (its lists point into o). */
+void ig_client_run_opts(const struct ig_client_opts *o, struct ig_run_opts *r);
 /* --also's plan: o's tcp tests, against o->also, as the column
  * o->also_label (a points into o: o must outlive a's results). */
 void ig_client_also_opts(const struct ig_client_opts *o,
 			 struct ig_client_opts *a);
-/* Every result of the plan failed, why (it could not start). */
-void ig_client_plan_fail(const struct ig_client_opts *o, struct ig_result *res,
-			 const char *why);
 
 /* client_diag.c: the doctor around a run */
 #define IG_CLIENT_DIAG_MAX 8

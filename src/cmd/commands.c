@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The subcommands main.c dispatches to, and the signal flag they share. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 
 #include "client.h"
 #include "cli.h"
+#include "run/run.h"
 #include "serve/server.h"
 #include "commands.h"
 #include "usage.h"
@@ -48,7 +48,7 @@ int ig_cmd_server(int argc, char **argv)
 	int ret = ig_cli_server(argc, argv, &o, err, sizeof(err));
 
 	if (ret == 1)
-		return fputs(ig_usage_server, stdout), 0;
+		return ig_cli_server_usage(stdout), 0;
 	if (ret)
 		return usage_error(err, "server");
 	srv = ig_server_new(&o, false, err, sizeof(err));
@@ -73,7 +73,7 @@ int ig_cmd_client(int argc, char **argv)
 	int ret = ig_cli_client(argc, argv, &o, err, sizeof(err));
 
 	if (ret == 1)
-		return fputs(ig_usage_client, stdout), 0;
+		return ig_cli_client_usage(stdout), 0;
 	if (ret)
 		return usage_error(err, "client");
 	signal(SIGPIPE, SIG_IGN);
@@ -82,49 +82,29 @@ int ig_cmd_client(int argc, char **argv)
 	return ig_client_run(&o);
 }
 
-struct local_server {
-	struct ig_server *srv;
-	volatile sig_atomic_t quit;
-};
-
-static void *local_server_thread(void *arg)
-{
-	struct local_server *ls = arg;
-
-	ig_server_run(ls->srv, &ls->quit);
-	return NULL;
-}
-
+/* The client against a server of our own on addr (port chosen by the
+ * kernel); tcp_only: -t tcp_bw,tcp_lat, else the client's default tests. */
 static int run_local(const char *addr, bool tcp_only)
 {
 	struct ig_server_opts so = { .bind = addr,
 				     .port = "0",
-				     .timeout_ms = 10000 };
-	struct local_server ls = { 0 };
+				     .timeout_ms = IG_DEFAULT_TIMEOUT_MS };
+	struct ig_run_server ls;
 	struct ig_client_opts co;
 	char port[16], err[256];
-	char *argv[] = { "client",	   "-p", port, (char *)addr, "-t",
-			 "tcp_bw,tcp_lat", NULL };
-	pthread_t t;
 	int ret;
 
-	ls.srv = ig_server_new(&so, true, err, sizeof(err));
-	if (!ls.srv) {
+	if (ig_run_server_start(&ls, &so, err, sizeof(err))) {
 		fprintf(stderr, "ibgap: local server on %s: %s\n", addr, err);
 		return 1;
 	}
-	snprintf(port, sizeof(port), "%d", ig_server_port(ls.srv));
-	if (ig_cli_client(tcp_only ? 6 : 4, argv, &co, err, sizeof(err)))
-		return usage_error(err, "client");
-	if (pthread_create(&t, NULL, local_server_thread, &ls)) {
-		fprintf(stderr, "ibgap: cannot start the local server\n");
-		ig_server_free(ls.srv);
-		return 1;
-	}
+	snprintf(port, sizeof(port), "%d", ig_run_server_port(&ls));
+	ig_cli_client_defaults(&co);
+	co.host = addr;
+	co.port = port;
+	co.tests_given = tcp_only; /* the defaults: tcp_bw, tcp_lat */
 	ret = ig_client_run(&co);
-	ls.quit = 1;
-	pthread_join(t, NULL);
-	ig_server_free(ls.srv);
+	ig_run_server_stop(&ls);
 	return ret;
 }
 

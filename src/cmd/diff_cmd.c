@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "common/opttab.h"
 #include "commands.h"
 #include "report/baseline.h"
 #include "usage.h"
@@ -16,78 +17,62 @@ struct diff_args {
 	double tol;
 };
 
-static int tolerance_arg(const char *val, double *tol, char *err, size_t errlen)
+static int tolerance_opt(struct ig_optparse *ps, const struct ig_opt *r,
+			 const char *arg, char *err, size_t errlen)
 {
-	if (!val)
-		return ig_cli_fail(
-			err, errlen,
-			"option '--tolerance' lacks its value: a percentage, "
-			"e.g. --tolerance 5");
-	if (ig_baseline_tolerance_parse(val, tol))
+	struct diff_args *a = ps->obj[0];
+
+	if (ig_baseline_tolerance_parse(arg, &a->tol))
 		return ig_cli_fail(
 			err, errlen,
 			"--tolerance '%s': want a percentage from 0 to %g, "
 			"e.g. 5 or 2.5",
-			val, IG_BASELINE_MAX_TOL);
+			arg, ig_opt_row(r)->hi);
 	return 0;
 }
 
-static int positional(const char *arg, struct diff_args *a, char *err,
-		      size_t errlen)
+/* clang-format off */
+static const struct ig_opt rows[] = {
+	{ "tolerance", 0, IG_OPT_DOUBLE, .lo = 0, .hi = IG_BASELINE_MAX_TOL,
+	  .call = tolerance_opt, .arg = "PCT",
+	  .help = "a metric worse by more than PCT percent is a regression "
+		  "(default 5, at most 1000)" },
+};
+/* clang-format on */
+
+static void usage(FILE *f)
 {
-	if (!a->old_path)
-		a->old_path = arg;
-	else if (!a->new_path)
-		a->new_path = arg;
-	else
-		return ig_cli_fail(
-			err, errlen,
-			"two files are compared, OLD and NEW: got '%s', '%s' "
-			"and also '%s'",
-			a->old_path, a->new_path, arg);
-	return 0;
+	fputs(ig_usage_diff, f);
+	ig_opt_usage(f, rows, sizeof(rows) / sizeof(*rows));
+	fputs(ig_usage_diff_exit, f);
 }
 
 /* 0, 1 when help was asked for, or -EINVAL with one line in err. */
 static int parse_args(int argc, char **argv, struct diff_args *a, char *err,
 		      size_t errlen)
 {
-	bool opts = true;
+	struct ig_optparse ps = { .rows = rows,
+				  .nrows = sizeof(rows) / sizeof(*rows),
+				  .obj = { a } };
 	int ret;
 
 	*a = (struct diff_args){ .tol = IG_BASELINE_DEFAULT_TOL };
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (opts && !strcmp(arg, "--")) {
-			opts = false;
-		} else if (opts &&
-			   (!strcmp(arg, "-h") || !strcmp(arg, "--help"))) {
-			return 1;
-		} else if (opts && !strcmp(arg, "--tolerance")) {
-			ret = tolerance_arg(i + 1 < argc ? argv[++i] : NULL,
-					    &a->tol, err, errlen);
-			if (ret)
-				return ret;
-		} else if (opts && !strncmp(arg, "--tolerance=", 12)) {
-			ret = tolerance_arg(arg + 12, &a->tol, err, errlen);
-			if (ret)
-				return ret;
-		} else if (opts && arg[0] == '-' && arg[1]) {
-			return ig_cli_fail(
-				err, errlen,
-				"option '%s' is unknown: allowed --tolerance PCT "
-				"and --help",
-				arg);
-		} else if (positional(arg, a, err, errlen)) {
-			return -EINVAL;
-		}
-	}
-	if (!a->new_path)
+	ret = ig_opt_parse(&ps, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	if (ps.npositional > 2)
+		return ig_cli_fail(
+			err, errlen,
+			"two files are compared, OLD and NEW: got '%s', '%s' "
+			"and also '%s'",
+			ps.positional[0], ps.positional[1], ps.positional[2]);
+	if (ps.npositional < 2)
 		return ig_cli_fail(
 			err, errlen,
 			"two files are needed, OLD and NEW: ibgap diff OLD.json "
 			"NEW.json [--tolerance PCT]");
+	a->old_path = ps.positional[0];
+	a->new_path = ps.positional[1];
 	return 0;
 }
 
@@ -100,7 +85,7 @@ int ig_cmd_diff(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &a, err, sizeof(err));
 	if (ret == 1)
-		return fputs(ig_usage_diff, stdout), IG_DIFF_OK;
+		return usage(stdout), IG_DIFF_OK;
 	if (ret) {
 		fprintf(stderr, "ibgap diff: %s\n", err);
 		return IG_DIFF_USAGE;

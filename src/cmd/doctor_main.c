@@ -2,7 +2,6 @@
 /* "ibgap doctor [HOST] [options]": this host's findings and, when HOST
  * runs "ibgap server", that host's too. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <netdb.h>
 #include <signal.h>
@@ -12,25 +11,14 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "common/testopt.h"
+#include "common/opttab.h"
 #include "common/params.h"
+#include "common/testopt.h"
 #include "doctor/doctor.h"
 #include "doctor/remote.h"
 #include "report/report.h"
 #include "wire/ctrl.h"
 #include "host/sysinfo.h"
-
-static const char usage[] =
-	"usage: ibgap doctor [HOST] [options]\n"
-	"Explains what holds TCP (IPoIB, RoCE netdev) below verbs on this "
-	"host and,\nwhen HOST runs 'ibgap server', on HOST too.\n"
-	"  -p, --port PORT        server's control port (default 18515)\n"
-	"      --format FMT       text or json (default text)\n"
-	"      --root DIR         read /sys and /proc under DIR (tests)\n"
-	"      --window BYTES     the --window you intend to use\n"
-	"      --timeout SECS     deadline of every control read (10)\n"
-	"      --auth-file FILE   shared secret of HOST's 'ibgap server\n"
-	"                         --auth-file' (mode 600, 16 to 4096 bytes)\n";
 
 struct dcli {
 	const char *host, *port, *root, *auth_file;
@@ -39,91 +27,71 @@ struct dcli {
 	int timeout_ms;
 };
 
-enum { OPT_FORMAT = 256, OPT_ROOT, OPT_WINDOW, OPT_TIMEOUT, OPT_AUTH_FILE };
-
-static const struct option longopts[] = {
-	{ "port", required_argument, NULL, 'p' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "root", required_argument, NULL, OPT_ROOT },
-	{ "window", required_argument, NULL, OPT_WINDOW },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
-	{ "help", no_argument, NULL, 'h' },
-	{}
-};
-
-static int one_opt(int c, const char *arg, struct dcli *o, char *err,
-		   size_t errlen)
+static int root_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		    const char *arg, char *err, size_t errlen)
 {
+	struct dcli *o = ps->obj[0];
 	struct stat st;
-	uint32_t ms;
-	uint64_t v;
 
-	switch (c) {
-	case 'p':
-		o->port = arg;
-		return ig_cli_port(arg, err, errlen);
-	case OPT_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "json"))
-			return ig_cli_fail(err, errlen,
-					   "--format: '%s' is not a format: "
-					   "allowed text, json",
-					   arg);
-		o->json = !strcmp(arg, "json");
-		return 0;
-	case OPT_ROOT:
-		if (stat(arg, &st) || !S_ISDIR(st.st_mode))
-			return ig_cli_fail(err, errlen,
-					   "--root: '%s' is not a directory",
-					   arg);
-		o->root = arg;
-		return 0;
-	case OPT_WINDOW:
-		if (ig_parse_size(arg, &o->window) || o->window < 1 ||
-		    o->window > IG_MAX_WINDOW)
-			return ig_cli_fail(err, errlen,
-					   "--window: '%s' is not a byte count "
-					   "from 1 to 1G (K, M, G suffixes)",
-					   arg);
-		return 0;
-	case OPT_AUTH_FILE:
-		o->auth_file = arg; /* loaded (and checked) with HOST */
-		return 0;
-	default:
-		/* a value that is no number of seconds is out of range too */
-		if (ig_parse_seconds(arg, &v))
-			v = 0;
-		if (ig_testopt_timeout(arg, v, &ms, err, errlen))
-			return -EINVAL;
-		o->timeout_ms = (int)ms;
-		return 0;
-	}
+	if (stat(arg, &st) || !S_ISDIR(st.st_mode))
+		return ig_cli_fail(err, errlen,
+				   "--root: '%s' is not a directory", arg);
+	o->root = arg;
+	return 0;
+}
+
+#define D(member) .obj = 0, IG_OPT_AT(struct dcli, member)
+
+static const char *const formats[] = { "text", "json", NULL };
+
+/* clang-format off */
+static const struct ig_opt rows[] = {
+	IG_CLI_PORT_ROW(struct dcli, "server's control port (default 18515)"),
+	{ "format", 0, IG_OPT_ENUM, D(json), .names = formats,
+	  .what = "a format", .arg = "FMT",
+	  .help = "text or json (default text)" },
+	{ "root", 0, IG_OPT_STRING, .call = root_opt, .arg = "DIR",
+	  .help = "read /sys and /proc under DIR (tests)" },
+	{ "window", 0, IG_OPT_SIZE, D(window), .lo = 1, .hi = IG_MAX_WINDOW,
+	  .arg = "BYTES", .help = "the --window you intend to use" },
+	{ "timeout", 0, IG_OPT_SECS, D(timeout_ms), .lo = IG_MIN_TIMEOUT_S,
+	  .hi = IG_MAX_TIMEOUT_S, .unit = 1000000, .arg = "SECS",
+	  .help = "deadline of every control read (10)" },
+	{ "auth-file", 0, IG_OPT_STRING, D(auth_file), .arg = "FILE",
+	  .help = "shared secret of HOST's 'ibgap server --auth-file' (mode "
+		  "600, 16 to 4096 bytes)" },
+};
+/* clang-format on */
+
+static void usage(FILE *f)
+{
+	fputs("usage: ibgap doctor [HOST] [options]\n"
+	      "Explains what holds TCP (IPoIB, RoCE netdev) below verbs on "
+	      "this host and,\nwhen HOST runs 'ibgap server', on HOST too.\n",
+	      f);
+	ig_opt_usage(f, rows, sizeof(rows) / sizeof(*rows));
 }
 
 /* 0, 1 after --help, -EINVAL with one line in err. */
 static int parse(int argc, char **argv, struct dcli *o, char *err,
 		 size_t errlen)
 {
-	int c;
+	struct ig_optparse ps = { .rows = rows,
+				  .nrows = sizeof(rows) / sizeof(*rows),
+				  .obj = { o } };
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = IG_DEFAULT_TIMEOUT_MS;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
-		if (c == 'h')
-			return 1;
-		if (c == '?' || c == ':')
-			return ig_cli_bad_option(argv, optopt, err, errlen);
-		if (one_opt(c, optarg, o, err, errlen))
-			return -EINVAL;
-	}
-	if (optind < argc - 1)
+	ret = ig_opt_parse(&ps, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	if (ps.npositional > 1)
 		return ig_cli_fail(err, errlen,
 				   "doctor takes one HOST, got '%s' and also "
 				   "'%s'",
-				   argv[optind], argv[optind + 1]);
-	o->host = optind < argc ? argv[optind] : NULL;
+				   ps.positional[0], ps.positional[1]);
+	o->host = ps.npositional ? ps.positional[0] : NULL;
 	return 0;
 }
 
@@ -135,7 +103,7 @@ static int options(int argc, char **argv, struct dcli *cl)
 	int ret = parse(argc, argv, cl, err, sizeof(err));
 
 	if (ret == 1)
-		return fputs(usage, stdout), 0;
+		return usage(stdout), 0;
 	if (ret) {
 		fprintf(stderr, "ibgap doctor: %s\n", err);
 		return 2;

@@ -3,8 +3,8 @@
 #define IG_USAGE_H
 
 extern const char ig_usage_main[];
-extern const char ig_usage_client[];
-extern const char ig_usage_server[];
+/* diff's --help: before and after its option lines */
 extern const char ig_usage_diff[];
+extern const char ig_usage_diff_exit[];
 
 #endif

@@ -9,6 +9,18 @@
 #define IG_CONF_MAX_DEFAULT 10
 #define IG_CONF_MIN 3
 
+/* --repeat and --confidence: how often each measurement runs. */
+struct ig_repeat_opts {
+	/* --repeat N: at most N runs, 1 to IG_MAX_REPEAT (0: one; with a
+	 * level, IG_CONF_MAX_DEFAULT) */
+	unsigned int runs;
+	/* --confidence LEVEL,WIDTH: 95 or 99 (0: none), repeated (at least
+	 * IG_CONF_MIN runs) until the interval's full width is within width
+	 * percent of the mean */
+	unsigned int level;
+	double width;
+};
+
 /* A measurement repeated: the spread of one metric over the runs. */
 struct ig_repeat {
 	unsigned int n;	    /* runs made (0: not repeated) */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The options that set a test, shared by "ibgap client" and ibgap-fabric:
- * the same option means the same, with the same error line. */
+/* The options that set a test, rows shared by "ibgap client" and
+ * ibgap-fabric: the same option means the same, with the same error line. */
 #include <errno.h>
-#include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,138 +57,6 @@ static int parse_tests(const char *arg, struct ig_testopts *o, char *err,
 	return 0;
 }
 
-static int parse_u32(const char *opt, const char *arg, uint32_t *v, char *err,
-		     size_t errlen)
-{
-	uint64_t x;
-
-	if (ig_parse_u64(arg, &x) || x > UINT32_MAX)
-		return ig_fail(-EINVAL, err, errlen,
-			       "%s: '%s' is not a whole number from 0 to %u",
-			       opt, arg, UINT32_MAX);
-	*v = (uint32_t)x;
-	return 0;
-}
-
-static int parse_secs(const char *opt, const char *arg, uint64_t *ns, char *err,
-		      size_t errlen)
-{
-	if (ig_parse_seconds(arg, ns))
-		return ig_fail(
-			-EINVAL, err, errlen,
-			"%s: '%s' is not a number of seconds (e.g. 10 or 0.5)",
-			opt, arg);
-	return 0;
-}
-
-static int parse_bytes(const char *opt, const char *arg, uint64_t *v, char *err,
-		       size_t errlen)
-{
-	if (ig_parse_size(arg, v))
-		return ig_fail(
-			-EINVAL, err, errlen,
-			"%s: '%s' is not a byte count: use digits with an "
-			"optional K, M or G suffix (powers of two)",
-			opt, arg);
-	return 0;
-}
-
-/* An option's value against its cap, naming the value as the user typed
- * it. */
-static int cap(const char *opt, const char *arg, uint64_t v, uint64_t lo,
-	       uint64_t hi, const char *allowed, char *err, size_t errlen)
-{
-	if (v >= lo && v <= hi)
-		return 0;
-	return ig_fail(-EINVAL, err, errlen,
-		       "%s: '%s' is out of range: allowed %s", opt, arg,
-		       allowed);
-}
-
-static int local_opt(int c, const char *arg, struct ig_local_opts *l, char *err,
-		     size_t errlen)
-{
-	uint64_t v;
-
-	switch (c) {
-	case IG_OPT_DEVICE:
-		if (!*arg || strlen(arg) >= sizeof(l->device))
-			return ig_fail(
-				-EINVAL, err, errlen,
-				"--device: '%s' is not a device name: give one "
-				"that ibv_devices lists (1 to %zu characters)",
-				arg, sizeof(l->device) - 1);
-		strcpy(l->device, arg);
-		return 0;
-	case IG_OPT_IB_PORT:
-		if (ig_parse_u64(arg, &v) || v < 1 || v > 255)
-			return ig_fail(
-				-EINVAL, err, errlen,
-				"--ib-port: '%s' is not an HCA port: allowed 1 "
-				"to 255",
-				arg);
-		l->ib_port = (int)v;
-		return 0;
-	case IG_OPT_GID_INDEX:
-		if (ig_parse_u64(arg, &v) || v > 65535)
-			return ig_fail(
-				-EINVAL, err, errlen,
-				"--gid-index: '%s' is not a GID index: allowed 0 "
-				"to 65535",
-				arg);
-		l->gid_index = (int)v;
-		return 0;
-	default:
-		if (ig_parse_u64(arg, &v) || v >= CPU_SETSIZE)
-			return ig_fail(
-				-EINVAL, err, errlen,
-				"--cpu: '%s' is not a CPU number: allowed 0 to "
-				"%d",
-				arg, CPU_SETSIZE - 1);
-		l->cpu = (int)v;
-		return 0;
-	}
-}
-
-int ig_testopt_timeout(const char *arg, uint64_t ns, uint32_t *ms, char *err,
-		       size_t errlen)
-{
-	if (ns < 100 * 1000000ull || ns > IG_MAX_TIMEOUT_MS * 1000000ull)
-		return ig_fail(-EINVAL, err, errlen,
-			       "--timeout: '%s' is out of range: allowed "
-			       "0.1 to %d seconds",
-			       arg, IG_MAX_TIMEOUT_MS / 1000);
-	*ms = (uint32_t)(ns / 1000000);
-	return 0;
-}
-
-int ig_testopt_timeout_arg(const char *arg, uint32_t *ms, char *err,
-			   size_t errlen)
-{
-	uint64_t ns;
-
-	if (parse_secs("--timeout", arg, &ns, err, errlen))
-		return -EINVAL;
-	return ig_testopt_timeout(arg, ns, ms, err, errlen);
-}
-
-int ig_testopt_size(const char *arg, const char *tok, uint64_t *v, char *err,
-		    size_t errlen)
-{
-	if (ig_parse_size(tok, v))
-		return ig_fail(
-			-EINVAL, err, errlen,
-			"-s: '%s' in '%s' is not a byte count: use digits with "
-			"an optional K, M or G suffix (powers of two)",
-			tok, arg);
-	if (*v < 1 || *v > IG_MAX_SIZE)
-		return ig_fail(
-			-EINVAL, err, errlen,
-			"-s: '%s' in '%s' is out of range: allowed 1 to 64M",
-			tok, arg);
-	return 0;
-}
-
 void ig_testopt_lists_init(struct ig_testopt_lists *l,
 			   const struct ig_params *p)
 {
@@ -200,48 +67,42 @@ void ig_testopt_lists_init(struct ig_testopt_lists *l,
 	l->nwindows = 1;
 }
 
-/* One value of -P or --window, as typed in tok. */
-static int list_value(int c, const char *tok, uint64_t *v, char *err,
-		      size_t errlen)
+int ig_testopt_list_value(const struct ig_opt *r, const char *arg,
+			  const char *tok, double *v, char *err, size_t errlen)
 {
-	uint32_t u = 0;
+	size_t len;
 
-	if (c == 'P') {
-		if (parse_u32("-P", tok, &u, err, errlen) ||
-		    cap("-P", tok, u, 1, IG_MAX_STREAMS, "1 to 64", err,
-			errlen))
-			return -EINVAL;
-		*v = u;
+	if (!ig_opt_value(r, tok, v, err, errlen))
 		return 0;
-	}
-	if (!strcmp(tok, "default")) {
-		*v = 0; /* the kernel's own buffer sizes, autotuned */
-		return 0;
-	}
-	if (parse_bytes("--window", tok, v, err, errlen) ||
-	    cap("--window", tok, *v, 1, IG_MAX_WINDOW, "1 to 1G, or default",
-		err, errlen))
-		return -EINVAL;
-	return 0;
-}
-
-/* A bad value of a list: its line says which list it came from. */
-static int in_list(const char *arg, const char *tok, char *err, size_t errlen)
-{
-	size_t len = strlen(err);
-
+	len = strlen(err);
 	if (strcmp(tok, arg) && len < errlen)
 		snprintf(err + len, errlen - len, " (in the list '%s')", arg);
 	return -EINVAL;
 }
 
-/* "-P 1,2,4" or "--window 85K,256K": 1 to IG_MAX_LIST values, each once. */
-static int parse_list(int c, const char *arg, uint64_t *vals, unsigned int *n,
-		      char *err, size_t errlen)
+/* One value of -P or --window, as typed in tok. */
+static int list_value(const struct ig_opt *r, const char *arg, const char *tok,
+		      uint64_t *v, char *err, size_t errlen)
 {
-	const char *opt = c == 'P' ? "-P" : "--window";
-	char buf[256], *save = NULL, *tok;
+	double d;
 
+	if (r == IG_TESTOPT(WINDOW) && !strcmp(tok, "default")) {
+		*v = 0; /* the kernel's own buffer sizes, autotuned */
+		return 0;
+	}
+	if (ig_testopt_list_value(r, arg, tok, &d, err, errlen))
+		return -EINVAL;
+	*v = (uint64_t)d;
+	return 0;
+}
+
+/* "-P 1,2,4" or "--window 85K,256K": 1 to IG_MAX_LIST values, each once. */
+static int parse_list(const struct ig_opt *r, const char *arg, uint64_t *vals,
+		      unsigned int *n, char *err, size_t errlen)
+{
+	char opt[40], buf[256], *save = NULL, *tok;
+
+	ig_opt_label(r, opt, sizeof(opt));
 	if (strlen(arg) >= sizeof(buf))
 		return ig_fail(-EINVAL, err, errlen,
 			       "%s: the list is too long (%zu characters)", opt,
@@ -254,8 +115,8 @@ static int parse_list(int c, const char *arg, uint64_t *vals, unsigned int *n,
 			return ig_fail(-EINVAL, err, errlen,
 				       "%s: more than %d values in '%s'", opt,
 				       IG_MAX_LIST, arg);
-		if (list_value(c, tok, &vals[*n], err, errlen))
-			return in_list(arg, tok, err, errlen);
+		if (list_value(r, arg, tok, &vals[*n], err, errlen))
+			return -EINVAL;
 		for (unsigned int j = 0; j < *n; j++)
 			if (vals[j] == vals[*n])
 				return ig_fail(-EINVAL, err, errlen,
@@ -271,27 +132,27 @@ static int parse_list(int c, const char *arg, uint64_t *vals, unsigned int *n,
 }
 
 /* -P and --window: p gets the first value, o->lists all of them. */
-static int list_opt(int c, const char *arg, struct ig_testopts *o, char *err,
-		    size_t errlen)
+static int list_opt(struct ig_optparse *ps, const struct ig_opt *row,
+		    const char *arg, char *err, size_t errlen)
 {
+	const struct ig_opt *r = ig_opt_row(row);
+	struct ig_testopts *o = ps->obj[IG_TO_OPTS];
 	struct ig_testopt_lists *l = o->lists;
 	uint64_t v[IG_MAX_LIST];
 	unsigned int n = 0;
+	char opt[40];
 
-	if (parse_list(c, arg, v, &n, err, errlen))
+	if (parse_list(r, arg, v, &n, err, errlen))
 		return -EINVAL;
 	if (n > 1 && !l)
 		return ig_fail(-EINVAL, err, errlen,
 			       "%s: '%s' is a list: this command takes one "
 			       "value (lists are for 'ibgap client')",
-			       c == 'P' ? "-P" : "--window", arg);
-	if (c == 'P')
-		o->p->streams = (uint32_t)v[0];
-	else
-		o->p->window = v[0];
+			       ig_opt_label(r, opt, sizeof(opt)), arg);
+	ig_opt_store(r, o->p, (double)v[0]);
 	if (!l)
 		return 0;
-	if (c == IG_OPT_WINDOW) {
+	if (r == IG_TESTOPT(WINDOW)) {
 		memcpy(l->windows, v, n * sizeof(*v));
 		l->nwindows = n;
 		return 0;
@@ -302,104 +163,166 @@ static int list_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 	return 0;
 }
 
-/* The options that set the test parameters (struct ig_params). */
-static int param_opt(int c, const char *arg, struct ig_testopts *o, char *err,
-		     size_t errlen)
+static int tests_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		     const char *arg, char *err, size_t errlen)
 {
-	struct ig_params *p = o->p;
-	uint64_t v;
-	int ret = 0;
+	struct ig_testopts *o = ps->obj[IG_TO_OPTS];
 
-	switch (c) {
-	case 'D':
-		ret = parse_secs("-D", arg, &p->duration_ns, err, errlen) ||
-		      cap("-D", arg, p->duration_ns, 1000000,
-			  IG_MAX_DURATION_S * IG_NSEC_PER_SEC,
-			  "0.001 to 3600 seconds", err, errlen);
-		break;
-	case 'n':
-		if (ig_parse_u64(arg, &p->iterations) || !p->iterations)
-			return ig_fail(
-				-EINVAL, err, errlen,
-				"-n: '%s' is not a whole number of iterations "
-				"from 1 to %llu",
-				arg, IG_MAX_ITERATIONS);
-		o->iters_given = true;
-		break;
-	case IG_OPT_WARMUP:
-		ret = parse_secs("--warmup", arg, &p->warmup_ns, err, errlen) ||
-		      cap("--warmup", arg, p->warmup_ns, 0,
-			  IG_MAX_WARMUP_S * IG_NSEC_PER_SEC, "0 to 60 seconds",
-			  err, errlen);
-		break;
-	case IG_OPT_TIMEOUT:
-		ret = ig_testopt_timeout_arg(arg, &p->timeout_ms, err, errlen);
-		break;
-	case IG_OPT_TX_DEPTH:
-		ret = parse_u32("--tx-depth", arg, &p->tx_depth, err, errlen) ||
-		      cap("--tx-depth", arg, p->tx_depth, 1, IG_MAX_TX_DEPTH,
-			  "1 to 8192", err, errlen);
-		break;
-	case IG_OPT_CQ_MOD:
-		ret = parse_u32("--cq-mod", arg, &p->cq_mod, err, errlen) ||
-		      cap("--cq-mod", arg, p->cq_mod, 1, IG_MAX_TX_DEPTH,
-			  "1 to --tx-depth", err, errlen);
-		break;
-	case IG_OPT_INLINE:
-		ret = parse_bytes("--inline", arg, &v, err, errlen) ||
-		      cap("--inline", arg, v, 0, 1024, "0 to 1024", err,
-			  errlen);
-		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
-		break;
-	case IG_OPT_OUTS:
-		ret = parse_u32("--outs", arg, &p->outs, err, errlen) ||
-		      cap("--outs", arg, p->outs, 0, IG_MAX_OUTS,
-			  "0 (the devices' maximum) to 255", err, errlen);
-		break;
-	case IG_OPT_BIDIR:
-		p->bidir = 1;
-		break;
-	case IG_OPT_EVENTS:
-		p->events = 1;
-		break;
-	case 'R':
-		p->reverse = 1;
-		break;
-	}
-	return ret ? -EINVAL : 0;
+	o->tests_given = true;
+	return parse_tests(arg, o, err, errlen);
 }
 
-int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
-	       size_t errlen)
+/* -n: the number, and iteration mode */
+static int iters_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		     const char *arg, char *err, size_t errlen)
 {
-	switch (c) {
-	case 't':
-		o->tests_given = true;
-		return parse_tests(arg, o, err, errlen);
-	case 'P':
-	case IG_OPT_WINDOW:
-		return list_opt(c, arg, o, err, errlen);
-	case 'D':
-	case 'n':
-	case IG_OPT_WARMUP:
-	case IG_OPT_TIMEOUT:
-	case IG_OPT_TX_DEPTH:
-	case IG_OPT_CQ_MOD:
-	case IG_OPT_INLINE:
-	case IG_OPT_OUTS:
-	case IG_OPT_BIDIR:
-	case IG_OPT_EVENTS:
-	case 'R':
-		return param_opt(c, arg, o, err, errlen);
-	case IG_OPT_DEVICE:
-	case IG_OPT_IB_PORT:
-	case IG_OPT_GID_INDEX:
-	case IG_OPT_CPU:
-		return local_opt(c, arg, o->local, err, errlen);
-	default:
-		return 1;
-	}
+	struct ig_testopts *o = ps->obj[IG_TO_OPTS];
+	double v;
+
+	if (ig_opt_value(r, arg, &v, err, errlen))
+		return -EINVAL;
+	o->p->iterations = (uint64_t)v;
+	o->iters_given = true;
+	return 0;
 }
+
+static int device_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		      const char *arg, char *err, size_t errlen)
+{
+	struct ig_local_opts *l = ps->obj[IG_TO_LOCAL];
+
+	if (!*arg || strlen(arg) >= sizeof(l->device))
+		return ig_fail(-EINVAL, err, errlen,
+			       "--device: '%s' is not a device name: give one "
+			       "that ibv_devices lists (1 to %zu characters)",
+			       arg, sizeof(l->device) - 1);
+	strcpy(l->device, arg);
+	return 0;
+}
+
+/* --confidence LEVEL,WIDTH */
+static int confidence_opt(struct ig_optparse *ps, const struct ig_opt *r,
+			  const char *arg, char *err, size_t errlen)
+{
+	struct ig_repeat_opts *o = ps->obj[IG_TO_REPEAT];
+	unsigned int level;
+	double width;
+	int n = 0;
+
+	if (sscanf(arg, "%u,%lf%n", &level, &width, &n) != 2 || arg[n] ||
+	    (level != 95 && level != 99) || !(width > 0) || width > 1000)
+		return ig_fail(
+			-EINVAL, err, errlen,
+			"--confidence: '%s' is not LEVEL,WIDTH: LEVEL 95 or 99, "
+			"WIDTH the interval's full width in percent of the mean "
+			"(e.g. 99,5 for +/-2.5%%)",
+			arg);
+	o->level = level;
+	o->width = width;
+	return 0;
+}
+
+void ig_testopt_bind(struct ig_optparse *ps, struct ig_testopts *o)
+{
+	ps->obj[IG_TO_PARAMS] = o->p;
+	ps->obj[IG_TO_LOCAL] = o->local;
+	ps->obj[IG_TO_OPTS] = o;
+	ps->obj[IG_TO_REPEAT] = o->rep;
+}
+
+#define P(member) .obj = IG_TO_PARAMS, IG_OPT_AT(struct ig_params, member)
+#define L(member) .obj = IG_TO_LOCAL, IG_OPT_AT(struct ig_local_opts, member)
+
+/* clang-format off */
+const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
+	[IG_TR_TESTS] = { "tests", 't', IG_OPT_LIST, .call = tests_opt,
+		.arg = "LIST",
+		.help = "comma list of tcp_bw, tcp_lat, send_bw, write_bw, "
+			"send_lat, write_lat (default: these six and the "
+			"comparison; TCP alone when this host has no RDMA "
+			"device), read_bw, read_lat, ud_send_bw, ud_send_lat, "
+			"rs_bw, rs_lat; or all: every test" },
+	[IG_TR_DURATION] = { "duration", 'D', IG_OPT_SECS, P(duration_ns),
+		.lo = 0.001, .hi = IG_MAX_DURATION_S, .unit = 1,
+		.arg = "SECS", .help = "measured interval (default 2)" },
+	[IG_TR_ITERATIONS] = { "iterations", 'n', IG_OPT_UINT,
+		.lo = 1, .hi = IG_MAX_ITERATIONS, .call = iters_opt,
+		.what = "a number of iterations", .arg = "N",
+		.help = "messages (or round trips) per stream, instead of -D" },
+	[IG_TR_WARMUP] = { "warmup", 0, IG_OPT_SECS, P(warmup_ns),
+		.lo = 0, .hi = IG_MAX_WARMUP_S, .unit = 1, .arg = "SECS",
+		.help = "excluded warm-up before measuring (0.5)" },
+	[IG_TR_STREAMS] = { "streams", 'P', IG_OPT_UINT, P(streams),
+		.lo = 1, .hi = IG_MAX_STREAMS, .call = list_opt,
+		.what = "a number of streams", .arg = "N",
+		.help = "TCP connections / QPs (default 1); a list 1,2,4,8 "
+			"runs each number (a matrix with --window: one row "
+			"per size x streams x window, at most 256, each list "
+			"at most 16)" },
+	[IG_TR_BIDIR] = { "bidir", 0, IG_OPT_FLAG, P(bidir),
+		.help = "bandwidth tests in both directions at once" },
+	[IG_TR_REVERSE] = { "reverse", 'R', IG_OPT_FLAG, P(reverse),
+		.help = "bandwidth tests: the server sends, this host "
+			"receives (latency tests ignore it)" },
+	[IG_TR_EVENTS] = { "events", 0, IG_OPT_FLAG, P(events),
+		.help = "verbs: wait for completions on a channel instead of "
+			"busy-polling (fair CPU figures; write_lat always "
+			"polls)" },
+	[IG_TR_WINDOW] = { "window", 0, IG_OPT_SIZE, P(window),
+		.lo = 1, .hi = IG_MAX_WINDOW, .call = list_opt,
+		.arg = "BYTES",
+		.help = "SO_SNDBUF/SO_RCVBUF of TCP streams; a list 85K,256K "
+			"runs each (verbs tests too, where it does nothing); "
+			"default in a list: the kernel's autotuned buffers" },
+	[IG_TR_TX_DEPTH] = { "tx-depth", 0, IG_OPT_UINT, P(tx_depth),
+		.lo = 1, .hi = IG_MAX_TX_DEPTH, .what = "a queue depth",
+		.arg = "N", .help = "verbs send queue depth (default 128)" },
+	[IG_TR_CQ_MOD] = { "cq-mod", 0, IG_OPT_UINT, P(cq_mod),
+		.lo = 1, .hi = IG_MAX_TX_DEPTH,
+		.what = "a send count", .arg = "N",
+		.help = "verbs: signal every Nth send (default 16)" },
+	[IG_TR_INLINE] = { "inline", 0, IG_OPT_SIZE, P(inline_size),
+		.lo = 0, .hi = 1024, .arg = "BYTES",
+		.help = "verbs inline threshold (default 0)" },
+	[IG_TR_OUTS] = { "outs", 0, IG_OPT_UINT, P(outs),
+		.lo = 0, .hi = IG_MAX_OUTS,
+		.what = "a number of reads (0: the devices' maximum)",
+		.arg = "N",
+		.help = "read_bw, read_lat: RDMA reads in flight per QP, 1 to "
+			"255 (default 0: the most both devices allow, "
+			"max_qp_rd_atom)" },
+	[IG_TR_DEVICE] = { "device", 0, IG_OPT_STRING, .call = device_opt,
+		.arg = "NAME",
+		.help = "verbs: use this RDMA device (must own the address of "
+			"HOST's route)" },
+	[IG_TR_IB_PORT] = { "ib-port", 0, IG_OPT_UINT, L(ib_port),
+		.lo = 1, .hi = 255, .what = "an HCA port", .arg = "N",
+		.help = "verbs: HCA port (default: rdma_cm's choice)" },
+	[IG_TR_GID_INDEX] = { "gid-index", 0, IG_OPT_UINT, L(gid_index),
+		.lo = 0, .hi = 65535, .what = "a GID index", .arg = "N",
+		.help = "verbs: source GID index (default: rdma_cm's)" },
+	[IG_TR_CPU] = { "cpu", 0, IG_OPT_UINT, L(cpu),
+		.lo = 0, .hi = CPU_SETSIZE - 1, .what = "a CPU number",
+		.arg = "N",
+		.help = "pin this host's test threads (TCP and verbs) to CPU N "
+			"(default: verbs on a CPU local to the HCA, TCP not "
+			"pinned)" },
+	[IG_TR_TIMEOUT] = { "timeout", 0, IG_OPT_SECS, P(timeout_ms),
+		.lo = IG_MIN_TIMEOUT_S, .hi = IG_MAX_TIMEOUT_S,
+		.unit = 1000000, .arg = "SECS",
+		.help = "deadline of every control read (10)" },
+	[IG_TR_REPEAT] = { "repeat", 0, IG_OPT_UINT, .obj = IG_TO_REPEAT,
+		IG_OPT_AT(struct ig_repeat_opts, runs), .lo = 1,
+		.hi = IG_MAX_REPEAT, .what = "a number of runs", .arg = "N",
+		.help = "run each measurement N times: mean and 95% confidence "
+			"interval" },
+	[IG_TR_CONFIDENCE] = { "confidence", 0, IG_OPT_LIST,
+		.call = confidence_opt, .arg = "L,W",
+		.help = "repeat until the L% (95 or 99) interval is within "
+			"+/-W/2 % of the mean, 3 to 10 runs (or --repeat N at "
+			"most)" },
+};
+/* clang-format on */
 
 int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen)
 {

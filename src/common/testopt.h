@@ -5,61 +5,71 @@
 /*
  * The options that set a test (-t -D -n --warmup -P --window --timeout
  * --tx-depth --cq-mod --inline --bidir -R --events --outs --device --ib-port
- * --gid-index --cpu), parsed the same way for "ibgap client" and
- * ibgap-fabric.
+ * --gid-index --cpu): rows of an option table (opttab.h) that "ibgap
+ * client" and ibgap-fabric both use, so that each means the same.
  */
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opttab.h"
 #include "params.h"
+#include "repeat.h"
 
-/* getopt codes of the long-only ones; a command's own long-only options
- * are numbered from IG_OPT_NEXT. */
-enum ig_testopt_code {
-	IG_OPT_WARMUP = 256,
-	IG_OPT_WINDOW,
-	IG_OPT_TIMEOUT,
-	IG_OPT_TX_DEPTH,
-	IG_OPT_CQ_MOD,
-	IG_OPT_INLINE,
-	IG_OPT_DEVICE,
-	IG_OPT_IB_PORT,
-	IG_OPT_GID_INDEX,
-	IG_OPT_CPU,
-	IG_OPT_BIDIR,
-	IG_OPT_EVENTS,
-	IG_OPT_OUTS,
-	IG_OPT_NEXT
+/* The structs the test options' rows fill: a command's parse sets
+ * ps->obj[] with ig_testopt_bind() (its own struct is obj[IG_TO_CMD]). */
+enum ig_testopt_obj {
+	IG_TO_CMD,
+	IG_TO_PARAMS, /* struct ig_params */
+	IG_TO_LOCAL,  /* struct ig_local_opts */
+	IG_TO_OPTS,   /* struct ig_testopts */
+	IG_TO_REPEAT, /* struct ig_repeat_opts */
 };
 
-/* Their short letters, for getopt_long()'s optstring. */
-#define IG_TESTOPT_SHORT "t:D:n:P:R"
+/* The rows, for a command's table: IG_TESTOPT_ROW(DURATION), or with a
+ * help of the command's own: { .ref = IG_TESTOPT(DURATION), .help = ...} */
+enum ig_testopt_row {
+	IG_TR_TESTS,
+	IG_TR_DURATION,
+	IG_TR_ITERATIONS,
+	IG_TR_WARMUP,
+	IG_TR_STREAMS,
+	IG_TR_BIDIR,
+	IG_TR_REVERSE,
+	IG_TR_EVENTS,
+	IG_TR_WINDOW,
+	IG_TR_TX_DEPTH,
+	IG_TR_CQ_MOD,
+	IG_TR_INLINE,
+	IG_TR_OUTS,
+	IG_TR_DEVICE,
+	IG_TR_IB_PORT,
+	IG_TR_GID_INDEX,
+	IG_TR_CPU,
+	IG_TR_TIMEOUT,
+	IG_TR_REPEAT,
+	IG_TR_CONFIDENCE,
+	IG_TR_COUNT
+};
 
-/* Their rows of a getopt_long() table. */
-/* clang-format off */
-#define IG_TESTOPT_LONGOPTS						\
-	{ "tests", required_argument, NULL, 't' },			\
-	{ "duration", required_argument, NULL, 'D' },			\
-	{ "iterations", required_argument, NULL, 'n' },			\
-	{ "warmup", required_argument, NULL, IG_OPT_WARMUP },		\
-	{ "streams", required_argument, NULL, 'P' },			\
-	{ "window", required_argument, NULL, IG_OPT_WINDOW },		\
-	{ "timeout", required_argument, NULL, IG_OPT_TIMEOUT },		\
-	{ "tx-depth", required_argument, NULL, IG_OPT_TX_DEPTH },	\
-	{ "cq-mod", required_argument, NULL, IG_OPT_CQ_MOD },		\
-	{ "inline", required_argument, NULL, IG_OPT_INLINE },		\
-	{ "device", required_argument, NULL, IG_OPT_DEVICE },		\
-	{ "ib-port", required_argument, NULL, IG_OPT_IB_PORT },		\
-	{ "gid-index", required_argument, NULL, IG_OPT_GID_INDEX },	\
-	{ "cpu", required_argument, NULL, IG_OPT_CPU },			\
-	{ "bidir", no_argument, NULL, IG_OPT_BIDIR },			\
-	{ "events", no_argument, NULL, IG_OPT_EVENTS },			\
-	{ "outs", required_argument, NULL, IG_OPT_OUTS },		\
-	{ "reverse", no_argument, NULL, 'R' }
-/* clang-format on */
+extern const struct ig_opt ig_testopt_rows[IG_TR_COUNT];
+#define IG_TESTOPT(name) (&ig_testopt_rows[IG_TR_##name])
+#define IG_TESTOPT_ROW(name)            \
+	{                               \
+		.ref = IG_TESTOPT(name) \
+	}
+/* The rows both commands list alike, in this order: verbs, host, timeout */
+#define IG_TESTOPT_TAIL_ROWS                                     \
+	IG_TESTOPT_ROW(TX_DEPTH), IG_TESTOPT_ROW(CQ_MOD),        \
+		IG_TESTOPT_ROW(INLINE), IG_TESTOPT_ROW(OUTS),    \
+		IG_TESTOPT_ROW(DEVICE), IG_TESTOPT_ROW(IB_PORT), \
+		IG_TESTOPT_ROW(GID_INDEX), IG_TESTOPT_ROW(CPU),  \
+		IG_TESTOPT_ROW(TIMEOUT)
+
+/* --timeout's range, seconds, for the commands whose timeout is no test's */
+#define IG_MIN_TIMEOUT_S 0.1
+#define IG_MAX_TIMEOUT_S (IG_MAX_TIMEOUT_MS / 1000)
 
 /* -P and --window as lists ("-P 1,2,4,8 --window 85K,256K"): at most
  * IG_MAX_LIST values each, each once, in the order given. */
@@ -79,7 +89,8 @@ struct ig_testopts {
 	/* NULL: -P and --window take one value (ibgap-fabric), a list is
 	 * refused; else the lists (p gets their first values) */
 	struct ig_testopt_lists *lists;
-	enum ig_test *tests; /* IG_TEST_COUNT entries, -t */
+	struct ig_repeat_opts *rep; /* --repeat, --confidence (or NULL) */
+	enum ig_test *tests;	    /* IG_TEST_COUNT entries, -t */
 	unsigned int *ntests;
 	bool tests_given; /* -t was given */
 	bool iters_given; /* -n was given: iteration mode */
@@ -89,27 +100,17 @@ struct ig_testopts {
 void ig_testopt_lists_init(struct ig_testopt_lists *l,
 			   const struct ig_params *p);
 
-/*
- * Applies option c (getopt_long()'s return) with its argument: 0, -EINVAL
- * with one line in err naming the option, the value and what is allowed,
- * or 1 when c is not one of these options.
- */
-int ig_testopt(int c, const char *arg, struct ig_testopts *o, char *err,
-	       size_t errlen);
+/* Points the test options' rows at o's structs. */
+void ig_testopt_bind(struct ig_optparse *ps, struct ig_testopts *o);
+
 /*
  * After the last option: the checks that need several of them (-R with
  * --bidir, -R with no bandwidth test in -t).  0 or -EINVAL with one line.
  */
 int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen);
-/* One message size tok of -s arg: 1 to IG_MAX_SIZE; 0 or -EINVAL. */
-int ig_testopt_size(const char *arg, const char *tok, uint64_t *v, char *err,
-		    size_t errlen);
-/* --timeout arg, ns as parsed from it: 0.1 s to IG_MAX_TIMEOUT_MS, *ms
- * set; 0 or -EINVAL */
-int ig_testopt_timeout(const char *arg, uint64_t ns, uint32_t *ms, char *err,
-		       size_t errlen);
-/* --timeout arg (seconds) into *ms: 0 or -EINVAL */
-int ig_testopt_timeout_arg(const char *arg, uint32_t *ms, char *err,
-			   size_t errlen);
+/* A value of a list (tok of arg) as row r allows it: on a bad one err
+ * gets the list it came from.  0 or -EINVAL. */
+int ig_testopt_list_value(const struct ig_opt *r, const char *arg,
+			  const char *tok, double *v, char *err, size_t errlen);
 
 #endif

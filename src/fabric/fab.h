@@ -45,7 +45,8 @@ struct ig_fab_opts {
 	const char *plot;    /* --plot FILE.svg|png */
 	const char *save_baseline;
 	const char *baseline;
-	double tolerance; /* --tolerance PCT */
+	double tolerance;	   /* --tolerance PCT */
+	struct ig_repeat_opts rep; /* --repeat, --confidence */
 };
 
 /* 0, 1 for --help, or -EINVAL with one line in err. */
@@ -70,13 +71,16 @@ struct ig_fab_info {
 int ig_fab_addr(const char *want, struct ig_fab_info *i, char *err,
 		size_t errlen);
 
+/* The measurements of one pair's session, at most */
+#define IG_FAB_PAIR_MAX (2 * IG_TEST_COUNT)
+
 /* Runs m[0..k) (the same pair, a -> b, tests set) as the client against
- * addr:port: one control session, each test in turn, p's size for the
- * bandwidth tests and lat_size for the latency tests; fills each
- * measurement, ok false with why on a failure (the rest of the session is
- * then failed too).  Never fails as a whole. */
-void ig_fab_pair_run(const char *addr, int port, const struct ig_params *p,
-		     uint64_t lat_size, const struct ig_local_opts *local,
+ * addr:port through the run layer: one control session, each test in
+ * turn with o's parameters (latency tests at 2 bytes without -s), each
+ * repeated as o's --repeat and --confidence ask; fills each measurement,
+ * ok false with why on a failure (the rest of the session is then failed
+ * too).  Never fails as a whole. */
+void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
 		     struct ig_fab_meas *m, size_t k);
 
 /* The findings of a node whose TCP is low alone (the doctor, on it). */

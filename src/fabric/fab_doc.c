@@ -11,6 +11,7 @@
 #include "common/file.h"
 #include "common/json.h"
 #include "fab.h"
+#include "report/report.h"
 
 const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS] = {
 	"kernel",    "rdma_core", "fw_ver",	"driver",
@@ -47,6 +48,21 @@ static int sender(const struct ig_fab_run *r, const struct ig_fab_meas *m)
 	return (int)(r->o->p.reverse ? m->b : m->a);
 }
 
+/* The metric a repeated measurement's spread is of, as the client's. */
+static const char *rep_metric(enum ig_test t)
+{
+	return is_lat(t) ? "lat_us.p50" : "bw_gbps";
+}
+
+/* --repeat, --confidence: the client's "repeat" object */
+static json_object *repeat_json(const struct ig_fab_meas *m)
+{
+	struct ig_repeat rep = m->rep;
+
+	rep.metric = rep_metric(m->test);
+	return ig_report_repeat_json(&rep);
+}
+
 static json_object *pair_json(const struct ig_fab_run *r,
 			      const struct ig_fab_meas *m)
 {
@@ -67,6 +83,8 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	json_object_put(fig);
 	json_object_object_add(o, "flagged",
 			       json_object_new_boolean(m->flagged));
+	if (m->ok && m->rep.n > 1)
+		ig_json_add(o, "repeat", repeat_json(m));
 	if (m->retested) {
 		fig = figures(m->retest_bw_gbps, m->retest_p50_us,
 			      m->retest_p99_us, m->test);
@@ -180,6 +198,34 @@ static void text_figure(FILE *f, const struct ig_fab_run *r,
 	else
 		fprintf(f, "%s %.2f Gb/s (median %.2f)", ig_test_name(m->test),
 			m->bw_gbps, r->medians[m->test]);
+	if (m->ok && m->rep.n > 1)
+		fprintf(f, " [%u runs, %u%% interval %.4g to %.4g]", m->rep.n,
+			m->rep.level, m->rep.ci_lo, m->rep.ci_hi);
+}
+
+/* --repeat, --confidence: the measurements repeated, and how often the
+ * interval was narrow enough. */
+static void text_repeats(FILE *f, const struct ig_fab_run *r)
+{
+	const struct ig_repeat_opts *o = &r->o->rep;
+	size_t n = 0, met = 0, runs = 0;
+
+	if (!o->runs && !o->level)
+		return;
+	for (size_t i = 0; i < r->k; i++) {
+		if (!r->m[i].ok || r->m[i].rep.n < 2)
+			continue;
+		n++;
+		runs += r->m[i].rep.n;
+		met += r->m[i].rep.met;
+	}
+	fprintf(f, "  repeats: %zu measurements repeated, %.1f runs each", n,
+		n ? (double)runs / (double)n : 0.0);
+	if (o->level)
+		fprintf(f,
+			"; the %u%% interval within +/-%.3g%% in %zu of them",
+			o->level, o->width / 2, met);
+	fputc('\n', f);
 }
 
 /* The same pair's measurement of the same kind on the other transport
@@ -296,6 +342,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 		if (r->medians[t] > 0)
 			fprintf(f, "  median %-9s %.2f %s\n", ig_test_name(t),
 				r->medians[t], is_lat(t) ? "us (p50)" : "Gb/s");
+	text_repeats(f, r);
 	fprintf(f, "\nnodes, worst first:\n");
 	for (unsigned int i = 0; i < r->n; i++) {
 		text_node(f, r, r->order[i]);

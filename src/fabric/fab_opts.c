@@ -2,150 +2,22 @@
 /* ibgap-fabric's command line: the options of a test mean what they mean
  * for "ibgap client" (common/testopt.h); the rest are the fabric's. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/clock.h"
 #include "common/fail.h"
+#include "common/opttab.h"
 #include "common/testopt.h"
 #include "fab.h"
 #include "plot/plot.h"
 
-enum {
-	OPT_PATTERN = IG_OPT_NEXT,
-	OPT_ROUNDS,
-	OPT_ROOT,
-	OPT_BOTH,
-	OPT_RETEST,
-	OPT_NO_RETEST,
-	OPT_BW_TOL,
-	OPT_LAT_TOL,
-	OPT_ADDR,
-	OPT_FORMAT,
-	OPT_PLOT,
-	OPT_SAVE_BASELINE,
-	OPT_BASELINE,
-	OPT_TOLERANCE,
-};
-
-static const struct option longopts[] = {
-	IG_TESTOPT_LONGOPTS,
-	{ "size", required_argument, NULL, 's' },
-	{ "port", required_argument, NULL, 'p' },
-	{ "pattern", required_argument, NULL, OPT_PATTERN },
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "root", required_argument, NULL, OPT_ROOT },
-	{ "both-directions", no_argument, NULL, OPT_BOTH },
-	{ "retest", no_argument, NULL, OPT_RETEST },
-	{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
-	{ "bw-tol", required_argument, NULL, OPT_BW_TOL },
-	{ "lat-tol", required_argument, NULL, OPT_LAT_TOL },
-	{ "addr", required_argument, NULL, OPT_ADDR },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "save-baseline", required_argument, NULL, OPT_SAVE_BASELINE },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
-	{ "help", no_argument, NULL, 'h' },
-	{}
-};
-
-void ig_fab_usage(FILE *f)
-{
-	fputs("usage: mpirun -np N [--map-by node] ibgap-fabric [options]\n"
-	      "       srun -N N --ntasks-per-node=1 ibgap-fabric [options]\n"
-	      "Measures verbs and TCP between many host pairs at once and "
-	      "names the bad nodes.\n"
-	      "  --pattern P        pairs (default), ring, bisection, incast\n"
-	      "  --rounds K         only the first K rounds (pairs, ring)\n"
-	      "  --root R           incast's target rank (default 0)\n"
-	      "  --both-directions  bandwidth tests a->b and b->a\n"
-	      "  --no-retest        do not measure flagged pairs again\n"
-	      "  --bw-tol F         flag below F x the median bandwidth "
-	      "(0.9)\n"
-	      "  --lat-tol F        flag above F x the median p50 latency "
-	      "(2)\n"
-	      "  -t LIST            tests (default write_bw,tcp_bw,send_lat,"
-	      "tcp_lat;\n"
-	      "                     verbs tests only where both have RDMA)\n"
-	      "  -s SIZE  -D SECS  -n N  -P N  --window B  --warmup SECS\n"
-	      "  --timeout SECS  --tx-depth N  --cq-mod N  --inline B\n"
-	      "  --device D  --ib-port N  --gid-index N  --cpu N  --events\n"
-	      "  -R  --bidir\n"
-	      "                     as for 'ibgap client' (-D default 1)\n"
-	      "  -p, --port P       each rank's server: the first free port "
-	      "from P (18516)\n"
-	      "  --addr CIDR|IFACE  the data address (default: the first "
-	      "active RDMA\n"
-	      "                     port's netdev, else the first address "
-	      "that is up)\n"
-	      "  --format text|json  -o FILE (rewritten after every round)\n"
-	      "  --plot FILE.svg|png  heat map of bandwidth, verbs and TCP\n"
-	      "  --save-baseline F  --baseline F  --tolerance PCT (5)\n",
-	      f);
-}
-
-static int parse_double(const char *opt, const char *arg, double lo, double hi,
-			double *v, char *err, size_t errlen)
-{
-	char *end;
-
-	*v = strtod(arg, &end);
-	if (end == arg || *end || !(*v >= lo && *v <= hi))
-		return ig_fail(-EINVAL, err, errlen,
-			       "%s: '%s' is not a number from %g to %g", opt,
-			       arg, lo, hi);
-	return 0;
-}
-
-static int parse_uint(const char *opt, const char *arg, uint64_t lo,
-		      uint64_t hi, unsigned int *v, char *err, size_t errlen)
-{
-	uint64_t x;
-
-	if (ig_parse_u64(arg, &x) || x < lo || x > hi)
-		return ig_fail(-EINVAL, err, errlen,
-			       "%s: '%s' is not a whole number from %llu to "
-			       "%llu",
-			       opt, arg, (unsigned long long)lo,
-			       (unsigned long long)hi);
-	*v = (unsigned int)x;
-	return 0;
-}
-
-static int pattern_opt(const char *arg, struct ig_fab_opts *o, char *err,
-		       size_t errlen)
-{
-	int p = ig_fab_pattern_parse(arg);
-
-	if (p < 0)
-		return ig_fail(-EINVAL, err, errlen,
-			       "--pattern: '%s' is not a pattern: allowed "
-			       "pairs, ring, bisection, incast",
-			       arg);
-	o->pattern = p;
-	return 0;
-}
-
-static int format_opt(const char *arg, struct ig_fab_opts *o, char *err,
-		      size_t errlen)
-{
-	if (strcmp(arg, "text") && strcmp(arg, "json"))
-		return ig_fail(-EINVAL, err, errlen,
-			       "--format: '%s' is not a format: allowed text, "
-			       "json",
-			       arg);
-	o->json = !strcmp(arg, "json");
-	return 0;
-}
-
 /* the same names as ibgap client's --plot (plot/plot.h) */
-static int plot_opt(const char *arg, struct ig_fab_opts *o, char *err,
-		    size_t errlen)
+static int plot_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		    const char *arg, char *err, size_t errlen)
 {
+	struct ig_fab_opts *o = ps->obj[IG_TO_CMD];
 	int ret = ig_plot_format(arg, err, errlen);
 
 	if (ret < 0)
@@ -154,71 +26,91 @@ static int plot_opt(const char *arg, struct ig_fab_opts *o, char *err,
 	return 0;
 }
 
-static int size_opt(const char *arg, struct ig_fab_opts *o, char *err,
-		    size_t errlen)
+static int size_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		    const char *arg, char *err, size_t errlen)
 {
+	struct ig_fab_opts *o = ps->obj[IG_TO_CMD];
+	double v;
+
+	if (ig_opt_value(r, arg, &v, err, errlen))
+		return -EINVAL;
+	o->p.size = (uint64_t)v;
 	o->size_given = true;
-	return ig_testopt_size(arg, arg, &o->p.size, err, errlen);
+	return 0;
 }
 
-/* The fabric's own options, one by one. */
-static int fab_opt(int c, const char *arg, struct ig_fab_opts *o, char *err,
-		   size_t errlen)
-{
-	unsigned int v = 0;
+#define F(member) .obj = IG_TO_CMD, IG_OPT_AT(struct ig_fab_opts, member)
 
-	switch (c) {
-	case 's':
-		return size_opt(arg, o, err, errlen);
-	case 'p':
-		if (parse_uint("-p", arg, 1, 65535, &v, err, errlen))
-			return -EINVAL;
-		o->port = (int)v;
-		return 0;
-	case 'o':
-		o->outfile = arg;
-		return 0;
-	case OPT_PATTERN:
-		return pattern_opt(arg, o, err, errlen);
-	case OPT_ROUNDS:
-		return parse_uint("--rounds", arg, 1, 1u << 20, &o->rounds, err,
-				  errlen);
-	case OPT_ROOT:
-		return parse_uint("--root", arg, 0, 1u << 20, &o->root, err,
-				  errlen);
-	case OPT_BOTH:
-		o->both = true;
-		return 0;
-	case OPT_RETEST:
-	case OPT_NO_RETEST:
-		o->retest = c == OPT_RETEST;
-		return 0;
-	case OPT_BW_TOL:
-		return parse_double("--bw-tol", arg, 0.01, 1, &o->tol.bw, err,
-				    errlen);
-	case OPT_LAT_TOL:
-		return parse_double("--lat-tol", arg, 1, 1000, &o->tol.lat, err,
-				    errlen);
-	case OPT_ADDR:
-		o->addr = arg;
-		return 0;
-	case OPT_FORMAT:
-		return format_opt(arg, o, err, errlen);
-	case OPT_PLOT:
-		return plot_opt(arg, o, err, errlen);
-	case OPT_SAVE_BASELINE:
-		o->save_baseline = arg;
-		return 0;
-	case OPT_BASELINE:
-		o->baseline = arg;
-		return 0;
-	case OPT_TOLERANCE:
-		return parse_double("--tolerance", arg, 0, 1000, &o->tolerance,
-				    err, errlen);
-	default:
-		return ig_fail(-EINVAL, err, errlen,
-			       "unknown option: see 'ibgap-fabric --help'");
-	}
+static const char *const formats[] = { "text", "json", NULL };
+
+/* clang-format off */
+static const struct ig_opt rows[] = {
+	{ "pattern", 0, IG_OPT_ENUM, F(pattern), .names = ig_fab_pattern_names,
+	  .what = "a pattern", .arg = "P",
+	  .help = "pairs (default), ring, bisection, incast" },
+	{ "rounds", 0, IG_OPT_UINT, F(rounds), .lo = 1, .hi = 1u << 20,
+	  .arg = "K", .help = "only the first K rounds (pairs, ring)" },
+	{ "root", 0, IG_OPT_UINT, F(root), .lo = 0, .hi = 1u << 20, .arg = "R",
+	  .help = "incast's target rank (default 0)" },
+	{ "both-directions", 0, IG_OPT_FLAG, F(both),
+	  .help = "bandwidth tests a->b and b->a" },
+	{ "retest", 0, IG_OPT_FLAG, F(retest) },
+	{ "no-retest", 0, IG_OPT_FLAG, F(retest), .clear = true,
+	  .help = "do not measure flagged pairs again" },
+	{ "bw-tol", 0, IG_OPT_DOUBLE, F(tol.bw), .lo = 0.01, .hi = 1,
+	  .arg = "F", .help = "flag below F x the median bandwidth (0.9)" },
+	{ "lat-tol", 0, IG_OPT_DOUBLE, F(tol.lat), .lo = 1, .hi = 1000,
+	  .arg = "F", .help = "flag above F x the median p50 latency (2)" },
+	{ .ref = IG_TESTOPT(TESTS),
+	  .help = "tests (default write_bw,tcp_bw,send_lat,tcp_lat; verbs "
+		  "tests only where both have RDMA); as for 'ibgap client'" },
+	{ "size", 's', IG_OPT_SIZE, .lo = 1, .hi = IG_MAX_SIZE,
+	  .call = size_opt, .arg = "SIZE",
+	  .help = "message size (default 64K for bandwidth, 2 for latency)" },
+	{ .ref = IG_TESTOPT(DURATION),
+	  .help = "measured interval (default 1)" },
+	IG_TESTOPT_ROW(ITERATIONS),
+	{ .ref = IG_TESTOPT(WARMUP),
+	  .help = "excluded warm-up before measuring (0.25)" },
+	{ .ref = IG_TESTOPT(STREAMS),
+	  .help = "TCP connections / QPs (default 1)" },
+	{ .ref = IG_TESTOPT(WINDOW),
+	  .help = "SO_SNDBUF/SO_RCVBUF of TCP streams" },
+	IG_TESTOPT_ROW(BIDIR),
+	IG_TESTOPT_ROW(REVERSE),
+	IG_TESTOPT_ROW(EVENTS),
+	IG_TESTOPT_TAIL_ROWS,
+	IG_TESTOPT_ROW(REPEAT),
+	IG_TESTOPT_ROW(CONFIDENCE),
+	{ "port", 'p', IG_OPT_UINT, F(port), .lo = 1, .hi = 65535, .arg = "P",
+	  .help = "each rank's server: the first free port from P (18516)" },
+	{ "addr", 0, IG_OPT_STRING, F(addr), .arg = "CIDR|IFACE",
+	  .help = "the data address (default: the first active RDMA port's "
+		  "netdev, else the first address that is up)" },
+	{ "format", 0, IG_OPT_ENUM, F(json), .names = formats,
+	  .what = "a format", .arg = "FMT", .help = "text or json" },
+	{ "output", 'o', IG_OPT_STRING, F(outfile), .arg = "FILE",
+	  .help = "write the report to FILE (rewritten after every round)" },
+	{ "plot", 0, IG_OPT_STRING, .call = plot_opt, .arg = "FILE",
+	  .help = "heat map of bandwidth, verbs and TCP, .svg/.png" },
+	{ "save-baseline", 0, IG_OPT_STRING, F(save_baseline), .arg = "F",
+	  .help = "save the JSON report to F" },
+	{ "baseline", 0, IG_OPT_STRING, F(baseline), .arg = "F",
+	  .help = "compare with the saved F; exit 1 when a pair is worse "
+		  "than --tolerance" },
+	{ "tolerance", 0, IG_OPT_DOUBLE, F(tolerance), .lo = 0, .hi = 1000,
+	  .arg = "PCT", .help = "with --baseline: the percentage (default 5)" },
+};
+/* clang-format on */
+
+void ig_fab_usage(FILE *f)
+{
+	fputs("usage: mpirun -np N [--map-by node] ibgap-fabric [options]\n"
+	      "       srun -N N --ntasks-per-node=1 ibgap-fabric [options]\n"
+	      "Measures verbs and TCP between many host pairs at once and "
+	      "names the bad nodes.\n",
+	      f);
+	ig_opt_usage(f, rows, sizeof(rows) / sizeof(*rows));
 }
 
 static void defaults(struct ig_fab_opts *o)
@@ -261,36 +153,27 @@ static int finish(struct ig_fab_opts *o, bool iters, char *err, size_t errlen)
 int ig_fab_opts_parse(int argc, char **argv, struct ig_fab_opts *o, char *err,
 		      size_t errlen)
 {
+	struct ig_optparse ps = { .rows = rows,
+				  .nrows = sizeof(rows) / sizeof(*rows),
+				  .obj = { o } };
 	struct ig_testopts t;
-	int c, ret;
+	int ret;
 
 	defaults(o);
 	t = (struct ig_testopts){ .p = &o->p,
 				  .local = &o->local,
+				  .rep = &o->rep,
 				  .tests = o->tests,
 				  .ntests = &o->ntests };
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "s:p:o:h" IG_TESTOPT_SHORT,
-				longopts, NULL)) != -1) {
-		if (c == 'h')
-			return 1;
-		if (c == '?' || c == ':')
-			return ig_fail(-EINVAL, err, errlen,
-				       "option '%s' is unknown or lacks its "
-				       "value: see --help",
-				       argv[optind - 1]);
-		ret = ig_testopt(c, optarg, &t, err, errlen);
-		if (ret == 1)
-			ret = fab_opt(c, optarg, o, err, errlen);
-		if (ret)
-			return ret;
-	}
-	if (optind != argc)
+	ig_testopt_bind(&ps, &t);
+	ret = ig_opt_parse(&ps, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	if (ps.npositional)
 		return ig_fail(-EINVAL, err, errlen,
 			       "ibgap-fabric takes no positional argument, "
 			       "got '%s'",
-			       argv[optind]);
+			       ps.positional[0]);
 	o->tests_given = t.tests_given;
 	if (ig_testopt_finish(&t, err, errlen))
 		return -EINVAL;

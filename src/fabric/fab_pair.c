@@ -1,32 +1,29 @@
 // SPDX-License-Identifier: MIT
 /* One pair's measurements: this rank is the client of the peer's
- * in-process server, through the same engine as "ibgap client". */
+ * in-process server, through the run layer as "ibgap client". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
 #include "fab.h"
-#include "transports/transports.h"
-#include "wire/hello.h"
-#include "wire/net.h"
-
-static void fail_rest(struct ig_fab_meas *m, size_t k, const char *why)
-{
-	size_t l = strnlen(why, sizeof(m->why) - 1); /* cut if longer */
-
-	for (size_t i = 0; i < k; i++) {
-		m[i].ok = false;
-		memcpy(m[i].why, why, l);
-		m[i].why[l] = 0;
-	}
-}
+#include "run/run.h"
 
 static void fill(struct ig_fab_meas *m, const struct ig_result *r)
 {
+	size_t l;
+
+	if (r->failed) {
+		l = strnlen(r->error, sizeof(m->why) - 1); /* cut if longer */
+		m->ok = false;
+		memcpy(m->why, r->error, l);
+		m->why[l] = 0;
+		return;
+	}
 	m->ok = true;
 	m->why[0] = 0;
 	m->bw_gbps = r->bw_gbps;
+	m->rep = r->rep;
+	m->rep.metric = NULL; /* a pointer, and m goes to rank 0 as bytes */
 	if (r->has_lat) {
 		ig_hist_percentile(&r->lat, 0.50, &m->lat_p50_us);
 		ig_hist_percentile(&r->lat, 0.99, &m->lat_p99_us);
@@ -35,57 +32,37 @@ static void fill(struct ig_fab_meas *m, const struct ig_result *r)
 	}
 }
 
-/* Runs m[0..k) on c; a failure ends the session (the peer's engine has
- * given up on it too). */
-static void tests(struct ig_ctrl *c, const struct ig_params *p0,
-		  uint64_t lat_size, const struct ig_local_opts *local,
-		  struct ig_fab_meas *m, size_t k)
-{
-	struct ig_result *r = malloc(sizeof(*r));
-	char err[512];
-
-	if (!r) {
-		fail_rest(m, k, "out of memory for a result");
-		return;
-	}
-	for (size_t i = 0; i < k; i++) {
-		struct ig_params p = *p0;
-
-		ig_params_set_test(&p, m[i].test);
-		if (ig_test_pattern(p.test) == IG_PATTERN_LAT)
-			p.size = lat_size;
-		memset(r, 0, sizeof(*r));
-		if (ig_engine_client(&ig_transports, c, &p, local, r, err,
-				     sizeof(err))) {
-			fail_rest(m + i, k - i, err);
-			break;
-		}
-		fill(&m[i], r);
-	}
-	free(r);
-}
-
-void ig_fab_pair_run(const char *addr, int port, const struct ig_params *p,
-		     uint64_t lat_size, const struct ig_local_opts *local,
+void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
 		     struct ig_fab_meas *m, size_t k)
 {
-	struct ig_sysinfo self, peer;
-	struct ig_ctrl c;
-	char err[512], ports[16];
-	int fd;
+	enum ig_test tests[IG_FAB_PAIR_MAX];
+	struct ig_run_opts ro = { .p = o->p,
+				  .local = o->local,
+				  .tests = tests,
+				  .size_given = o->size_given,
+				  .rep = o->rep,
+				  .quiet = true };
+	char ports[16];
+	struct ig_run_peer peer = { .host = addr,
+				    .port = ports,
+				    .timeout_ms = (int)o->p.timeout_ms };
+	struct ig_result *res;
+	size_t done = 0;
 
-	snprintf(ports, sizeof(ports), "%d", port);
-	fd = ig_net_connect(addr, ports, (int)p->timeout_ms, err, sizeof(err));
-	if (fd < 0) {
-		fail_rest(m, k, err);
+	k = k < IG_FAB_PAIR_MAX ? k : IG_FAB_PAIR_MAX;
+	res = calloc(k, sizeof(*res));
+	for (size_t i = 0; i < k; i++) {
+		tests[ro.ntests++] = m[i].test;
+		if (!res)
+			snprintf(m[i].why, sizeof(m[i].why),
+				 "out of memory for %zu results", k);
+		m[i].ok = false;
+	}
+	if (!res)
 		return;
-	}
-	ig_ctrl_init(&c, fd, (int)p->timeout_ms);
-	if (ig_hello(&c, &self, &peer, NULL)) {
-		fail_rest(m, k, c.err);
-	} else {
-		tests(&c, p, lat_size, local, m, k);
-		ig_ctrl_send(&c, IG_MSG_BYE, NULL);
-	}
-	ig_ctrl_close(&c);
+	snprintf(ports, sizeof(ports), "%d", port);
+	ig_run_at(&ro, &peer, NULL, NULL, res, &done);
+	for (size_t i = 0; i < k; i++)
+		fill(&m[i], &res[i]);
+	free(res);
 }

@@ -7,7 +7,6 @@
  * pairs.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +18,6 @@
 #include "common/clock.h"
 #include "fab.h"
 #include "mpi_run.h"
-#include "serve/server.h"
-
-static void *serve(void *arg)
-{
-	struct ig_fab *f = arg;
-
-	ig_server_run(f->srv.srv, &f->srv.quit);
-	return NULL;
-}
 
 /* The in-process server: the first free port from o->port. */
 static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
@@ -35,6 +25,7 @@ static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
 	const struct ig_fab_opts *o = &f->o;
 	unsigned int max = f->n < IG_FAB_MAX_SESSIONS ? f->n
 						      : IG_FAB_MAX_SESSIONS;
+	int ret = -EADDRINUSE;
 
 	for (int i = 0; i < IG_FAB_PORT_TRIES && o->port + i <= 65535; i++) {
 		char ps[16];
@@ -43,29 +34,16 @@ static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
 					     .max_sessions = max };
 
 		snprintf(ps, sizeof(ps), "%d", o->port + i);
-		f->srv.srv = ig_server_new(&so, true, err, errlen);
-		if (f->srv.srv)
+		ret = ig_run_server_start(&f->srv, &so, err, errlen);
+		if (!ret)
 			break;
-		if (errno != EADDRINUSE)
-			return -errno;
+		if (ret != -EADDRINUSE)
+			return ret;
 	}
-	if (!f->srv.srv)
-		return -EADDRINUSE;
-	*port = ig_server_port(f->srv.srv);
-	f->srv.quit = 0;
-	if (pthread_create(&f->srv.thread, NULL, serve, f)) {
-		ig_server_free(f->srv.srv);
-		snprintf(err, errlen, "cannot start the server thread");
-		return -EAGAIN;
-	}
+	if (ret)
+		return ret;
+	*port = ig_run_server_port(&f->srv);
 	return 0;
-}
-
-static void srv_stop(struct ig_fab *f)
-{
-	f->srv.quit = 1;
-	pthread_join(f->srv.thread, NULL);
-	ig_server_free(f->srv.srv);
 }
 
 /* Rank 0: --baseline read and checked, before any time is spent on
@@ -168,7 +146,7 @@ int main(int argc, char **argv)
 	if (f.srv_up) {
 		/* nobody is measured any more once every rank is here */
 		MPI_Barrier(MPI_COMM_WORLD);
-		srv_stop(&f);
+		ig_run_server_stop(&f.srv);
 	}
 	free(f.info);
 	json_object_put(f.baseline);

@@ -17,7 +17,7 @@
 struct round_out {
 	unsigned int k; /* measurements in m */
 	double run_ms;	/* its pair's run, wall clock */
-	struct ig_fab_meas m[2 * IG_TEST_COUNT];
+	struct ig_fab_meas m[IG_FAB_PAIR_MAX];
 };
 
 /* Rank 0's state through the run. */
@@ -57,11 +57,6 @@ static unsigned int plan(const struct ig_fab *f, unsigned int r, unsigned int a,
 	return k;
 }
 
-static uint64_t lat_size(const struct ig_fab_opts *o)
-{
-	return o->size_given ? o->p.size : IG_DEFAULT_LAT_SIZE;
-}
-
 /* This rank's part of one round: its pair as the client, if any. */
 static void my_pair(struct ig_fab *f, const struct ig_fab_pair *pairs,
 		    unsigned int np, unsigned int r, bool reverse,
@@ -81,8 +76,8 @@ static void my_pair(struct ig_fab *f, const struct ig_fab_pair *pairs,
 		peer = b;
 		out->k = plan(f, r, a, b, reverse, out->m);
 		t0 = ig_now_ns();
-		ig_fab_pair_run(f->info[peer].addr, f->info[peer].port, &f->o.p,
-				lat_size(&f->o), &f->o.local, out->m, out->k);
+		ig_fab_pair_run(f->info[peer].addr, f->info[peer].port, &f->o,
+				out->m, out->k);
 		out->run_ms = (double)(ig_now_ns() - t0) / 1e6;
 		return;
 	}
@@ -169,8 +164,8 @@ static void retest_one(struct state *s, unsigned int a, unsigned int b,
 	*res = (struct ig_fab_meas){ .a = a, .b = b, .test = t };
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (f->me == a)
-		ig_fab_pair_run(f->info[b].addr, f->info[b].port, &f->o.p,
-				lat_size(&f->o), &f->o.local, res, 1);
+		ig_fab_pair_run(f->info[b].addr, f->info[b].port, &f->o, res,
+				1);
 	if (a == 0)
 		return;
 	if (f->me == a)

@@ -2,17 +2,13 @@
 #ifndef IG_FAB_MPI_RUN_H
 #define IG_FAB_MPI_RUN_H
 
-#include <pthread.h>
-#include <signal.h>
-
 #include "fab.h"
+#include "run/run.h"
 
 /* incast: every rank's server takes up to this many clients at once */
 #define IG_FAB_MAX_SESSIONS 1024
 /* flagged measurements measured again at the end, at most */
 #define IG_FAB_MAX_RETEST 256
-
-struct ig_server;
 
 /* This rank: its options, place, the others' data addresses, its
  * in-process server (mpi_main.c). */
@@ -20,11 +16,7 @@ struct ig_fab {
 	struct ig_fab_opts o;
 	unsigned int me, n;
 	struct ig_fab_info *info; /* n, the same on every rank */
-	struct {
-		struct ig_server *srv;
-		pthread_t thread;
-		volatile sig_atomic_t quit;
-	} srv;
+	struct ig_run_server srv; /* its in-process server */
 	bool srv_up;
 	json_object *baseline; /* rank 0: --baseline's document, or NULL */
 };

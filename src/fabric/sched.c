@@ -10,26 +10,25 @@
 
 #include "sched.h"
 
-static const char *const pattern_names[IG_FAB_PATTERN_COUNT] = {
+const char *const ig_fab_pattern_names[IG_FAB_PATTERN_COUNT + 1] = {
 	[IG_FAB_PAIRS] = "pairs",
 	[IG_FAB_RING] = "ring",
 	[IG_FAB_BISECTION] = "bisection",
 	[IG_FAB_INCAST] = "incast",
+	NULL,
 };
 
 const char *ig_fab_pattern_name(enum ig_fab_pattern p)
 {
 	if ((unsigned int)p >= IG_FAB_PATTERN_COUNT)
 		return NULL;
-	return pattern_names[p];
+	return ig_fab_pattern_names[p];
 }
 
 int ig_fab_pattern_parse(const char *name)
 {
-	if (!name)
-		return -1;
-	for (int i = 0; i < IG_FAB_PATTERN_COUNT; i++)
-		if (!strcmp(name, pattern_names[i]))
+	for (int i = 0; name && ig_fab_pattern_names[i]; i++)
+		if (!strcmp(name, ig_fab_pattern_names[i]))
 			return i;
 	return -1;
 }

@@ -28,6 +28,8 @@ struct ig_fab_pair {
  * unknown name). */
 const char *ig_fab_pattern_name(enum ig_fab_pattern p);
 int ig_fab_pattern_parse(const char *name);
+/* Their names, by enum value, NULL-terminated. */
+extern const char *const ig_fab_pattern_names[IG_FAB_PATTERN_COUNT + 1];
 
 /*
  * Rounds of pattern p over n ranks (n >= 2; root < n for incast):

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "common/params.h"
+#include "common/repeat.h"
 
 /* One measurement of one pair (a -> b) with one test. */
 struct ig_fab_meas {
@@ -24,6 +25,9 @@ struct ig_fab_meas {
 	double bw_gbps;	   /* bandwidth tests */
 	double lat_p50_us; /* latency tests */
 	double lat_p99_us;
+	/* --repeat, --confidence: the spread over the runs (rep.n > 1);
+	 * rep.metric NULL (the test says which: bw_gbps or lat_us.p50) */
+	struct ig_repeat rep;
 	/* filled by ig_fab_judge_pairs */
 	bool flagged;
 	/* the retest of a flagged pair (filled by the caller) */

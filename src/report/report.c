@@ -7,17 +7,18 @@
 
 #include "report_int.h"
 
+const char *const ig_format_names[] = {
+	[IG_FMT_TEXT] = "text",
+	[IG_FMT_JSON] = "json",
+	[IG_FMT_CSV] = "csv",
+	[IG_FMT_OPENMETRICS] = "openmetrics",
+	NULL,
+};
+
 int ig_format_parse(const char *s)
 {
-	static const char *const names[] = {
-		[IG_FMT_TEXT] = "text",
-		[IG_FMT_JSON] = "json",
-		[IG_FMT_CSV] = "csv",
-		[IG_FMT_OPENMETRICS] = "openmetrics",
-	};
-
-	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s, names[i]))
+	for (size_t i = 0; s && ig_format_names[i]; i++)
+		if (!strcmp(s, ig_format_names[i]))
 			return (int)i;
 	return -EINVAL;
 }

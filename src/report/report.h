@@ -39,6 +39,8 @@ enum ig_format {
 	IG_FMT_OPENMETRICS,
 };
 
+/* Their names, by enum value, NULL-terminated. */
+extern const char *const ig_format_names[];
 /* "text", "json", "csv" or "openmetrics" -> enum value, else -EINVAL. */
 int ig_format_parse(const char *s);
 
@@ -54,6 +56,10 @@ int ig_format_parse(const char *s);
 int ig_report_write(FILE *f, enum ig_format fmt,
 		    const struct ig_report_env *env,
 		    const struct ig_result *res, size_t n);
+
+/* A result's "repeat" object (runs, metric, mean, stdev, level, ci_low,
+ * ci_high, and width_pct and met with --confidence). */
+json_object *ig_report_repeat_json(const struct ig_repeat *p);
 
 /* The JSON document --format json writes, as an object (new reference,
  * NULL when out of memory). */

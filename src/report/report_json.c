@@ -138,7 +138,7 @@ static int lossy_json(json_object *o, const struct ig_result *r)
 	       ig_json_add_double(o, "loss_rate", r->loss_rate);
 }
 
-static json_object *repeat_json(const struct ig_repeat *p)
+json_object *ig_report_repeat_json(const struct ig_repeat *p)
 {
 	json_object *o = json_object_new_object();
 
@@ -214,7 +214,8 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	     ig_json_add(o, "device", device_to_json(r))) ||
 	    (r->params.streams > 1 &&
 	     ig_json_add(o, "per_stream", streams_json(r))) ||
-	    (r->rep.n > 1 && ig_json_add(o, "repeat", repeat_json(&r->rep))) ||
+	    (r->rep.n > 1 &&
+	     ig_json_add(o, "repeat", ig_report_repeat_json(&r->rep))) ||
 	    (r->partial &&
 	     ig_json_add(o, "partial", json_object_new_boolean(1))) ||
 	    (r->has_bidir && ig_json_add(o, "bidir", bidir_json(r))) ||

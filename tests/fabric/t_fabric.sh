@@ -11,6 +11,7 @@
 #   --plot writes an SVG; an unreadable --baseline: exit 3;
 # - ring --rounds 2, bisection (both directions; and -R, where b sends)
 #   and incast: the pairs each pattern makes;
+# - --repeat 2: each measurement's runs and interval in the JSON;
 # - a rank whose server wedges (IBGAP_FAULT hang): its pair fails with
 #   the error named, the rest of the fabric is measured;
 # - mpirun killed after round 2: the file of -o holds the rounds done.
@@ -165,6 +166,16 @@ fab 0 incast "${QUICK[@]}" --pattern incast --root 4 -o "$TMP/incast.json"
 got=$(jqc "$TMP/incast.json" '[.pairs[] | select(.ok) | [.a, .b]] | sort')
 [[ $got == '[[0,4],[1,4],[2,4],[3,4],[5,4]]' ]] &&
 	pass "incast --root 4: five at once, all ok" || fail "incast: $got"
+
+# --repeat 2: each pair measured twice through the run layer, pooled, the
+# client's "repeat" object in the JSON
+fab 0 repeat "${QUICK[@]}" --pattern bisection --repeat 2 \
+	-o "$TMP/repeat.json"
+got=$(jqc "$TMP/repeat.json" '[.pairs[] | [.ok, .repeat.runs,
+	.repeat.metric, .repeat.level, (.repeat.ci_low <= .repeat.ci_high)]]')
+[[ $got == '[[true,2,"bw_gbps",95,true],[true,2,"bw_gbps",95,true],[true,2,"bw_gbps",95,true]]' ]] &&
+	pass "--repeat 2: each pair two runs, their 95% interval" ||
+	fail "--repeat 2: $got: $(head -c 2000 "$TMP/repeat.err")"
 
 # ------------------------- a wedged server: its pair fails, the run goes on
 # Rank 4's in-process server hangs its session thread in the measured

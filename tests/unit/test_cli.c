@@ -76,6 +76,33 @@ static bool has_token(const char *s, const char *tok)
 	return false;
 }
 
+/* o's plan as the run layer sees it (ig_client_run_opts). */
+static unsigned int plan_count(const struct ig_client_opts *o)
+{
+	struct ig_run_opts r;
+
+	ig_client_run_opts(o, &r);
+	return ig_run_count(&r);
+}
+
+static void plan_params(const struct ig_client_opts *o, unsigned int k,
+			struct ig_params *p)
+{
+	struct ig_run_opts r;
+
+	ig_client_run_opts(o, &r);
+	ig_run_params(&r, k, p);
+}
+
+static void plan_fail(const struct ig_client_opts *o, struct ig_result *res,
+		      const char *why)
+{
+	struct ig_run_opts r;
+
+	ig_client_run_opts(o, &r);
+	ig_run_fail(&r, res, 0, why);
+}
+
 START_TEST(test_client_defaults)
 {
 	struct ig_client_opts o;
@@ -640,19 +667,19 @@ START_TEST(test_client_lists)
 	ck_assert_uint_eq(o.p.streams, 1);
 	ck_assert_uint_eq(o.p.window, 87040);
 	/* 4 sizes x 4 streams x 2 windows x 2 tests */
-	ck_assert_uint_eq(ig_client_plan_count(&o), 64);
+	ck_assert_uint_eq(plan_count(&o), 64);
 	/* the limit itself: 16 sizes x 16 streams x 1 window = 256 */
 	client_ok(WORDS("client", "-s", "1:32K", "-P",
 			"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "h"),
 		  &o);
-	ck_assert_uint_eq(ig_client_plan_count(&o), 256 * 2);
+	ck_assert_uint_eq(plan_count(&o), 256 * 2);
 	/* one value: a plan of one combination, as before the lists */
 	client_ok(WORDS("client", "-P", "3", "h"), &o);
 	ck_assert_uint_eq(o.lists.nstreams, 1);
 	ck_assert_uint_eq(o.lists.streams[0], 3);
 	ck_assert_uint_eq(o.lists.nwindows, 1);
 	ck_assert_uint_eq(o.lists.windows[0], 0);
-	ck_assert_uint_eq(ig_client_plan_count(&o), 2);
+	ck_assert_uint_eq(plan_count(&o), 2);
 	/* "default" in a window list: the kernel's buffers (0), once */
 	client_ok(WORDS("client", "--window", "default,256K", "h"), &o);
 	ck_assert_uint_eq(o.lists.nwindows, 2);
@@ -687,9 +714,9 @@ START_TEST(test_client_plan_order)
 	client_ok(WORDS("client", "-t", "tcp_bw,tcp_lat", "-P", "1,2",
 			"--window", "1K,4K", "h"),
 		  &o);
-	ck_assert_uint_eq(ig_client_plan_count(&o), 8);
+	ck_assert_uint_eq(plan_count(&o), 8);
 	for (unsigned int k = 0; k < 8; k++) {
-		ig_client_plan_params(&o, k, &p);
+		plan_params(&o, k, &p);
 		ck_assert_msg(p.test == want[k].test &&
 				      p.size == want[k].size &&
 				      p.streams == want[k].streams &&
@@ -702,9 +729,9 @@ START_TEST(test_client_plan_order)
 	client_ok(WORDS("client", "-t", "tcp_bw", "-s", "1K,2K", "-P", "1,2",
 			"h"),
 		  &o);
-	ig_client_plan_params(&o, 1, &p);
+	plan_params(&o, 1, &p);
 	ck_assert(p.size == 1024 && p.streams == 2);
-	ig_client_plan_params(&o, 2, &p);
+	plan_params(&o, 2, &p);
 	ck_assert(p.size == 2048 && p.streams == 1);
 }
 END_TEST
@@ -735,8 +762,8 @@ START_TEST(test_client_also_plan)
 	ck_assert_ptr_null(a.also);
 	ck_assert_str_eq(a.column, "tcp@127.0.0.2");
 	ck_assert_uint_eq(a.ntests, 2);
-	ck_assert_uint_eq(ig_client_plan_count(&a), 6);
-	ig_client_plan_fail(&a, res, "refused");
+	ck_assert_uint_eq(plan_count(&a), 6);
+	plan_fail(&a, res, "refused");
 	for (unsigned int i = 0; i < 6; i++) {
 		ck_assert_msg(res[i].failed &&
 				      res[i].params.test == want[i].test &&
@@ -752,7 +779,23 @@ START_TEST(test_client_also_plan)
 }
 END_TEST
 
-/* ibgap-fabric's use of the parser (no lists): one value, a list is
+/* Parses the words w against a table of -P and --window alone, bound to
+ * t (no lists: ibgap-fabric's use). */
+static int no_lists(struct ig_testopts *t, const char *const *w, char *err,
+		    size_t errlen)
+{
+	static const struct ig_opt rows[] = { IG_TESTOPT_ROW(STREAMS),
+					      IG_TESTOPT_ROW(WINDOW) };
+	struct ig_optparse ps = { .rows = rows, .nrows = 2 };
+	struct args a;
+
+	mkargs(&a, w);
+	err[0] = '\0';
+	ig_testopt_bind(&ps, t);
+	return ig_opt_parse(&ps, a.argc, a.argv, err, errlen);
+}
+
+/* ibgap-fabric's use of the rows (no lists): one value, a list is
  * refused in one line naming it. */
 START_TEST(test_testopt_no_lists)
 {
@@ -766,17 +809,21 @@ START_TEST(test_testopt_no_lists)
 	char err[256] = "";
 
 	ig_params_default(&p);
-	ck_assert_int_eq(ig_testopt('P', "4", &t, err, sizeof(err)), 0);
+	ck_assert_int_eq(no_lists(&t, WORDS("x", "-P", "4"), err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(p.streams, 4);
-	ck_assert_int_eq(ig_testopt(IG_OPT_WINDOW, "1M", &t, err, sizeof(err)),
+	ck_assert_int_eq(no_lists(&t, WORDS("x", "--window", "1M"), err,
+				  sizeof(err)),
 			 0);
 	ck_assert_uint_eq(p.window, 1 << 20);
-	ck_assert_int_eq(ig_testopt('P', "1,2", &t, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(no_lists(&t, WORDS("x", "-P", "1,2"), err,
+				  sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(has_token(err, "1,2") && has_token(err, "-P") &&
 			      !strchr(err, '\n'),
 		      "err '%s'", err);
-	ck_assert_int_eq(ig_testopt(IG_OPT_WINDOW, "1K,2K", &t, err,
-				    sizeof(err)),
+	ck_assert_int_eq(no_lists(&t, WORDS("x", "--window", "1K,2K"), err,
+				  sizeof(err)),
 			 -EINVAL);
 	ck_assert_msg(has_token(err, "1K,2K") && has_token(err, "--window"),
 		      "err '%s'", err);

@@ -55,6 +55,12 @@ static const struct {
 	  "--baseline and --save-baseline name the same file 'a.json'" },
 	{ "extra", "takes no positional argument, got 'extra'" },
 	{ "--nope", "option '--nope' is unknown or lacks its value" },
+	/* --repeat and --confidence: the client's ranges and lines */
+	{ "--repeat 5 --confidence 99,10", NULL },
+	{ "--repeat 0", "--repeat: '0' is not a number of runs from 1 to 100" },
+	{ "--repeat 101", "--repeat: '101' is not a number of runs" },
+	{ "--confidence 90,5", "--confidence: '90,5' is not LEVEL,WIDTH" },
+	{ "--confidence 95", "--confidence: '95' is not LEVEL,WIDTH" },
 };
 
 START_TEST(test_opts_table)
@@ -91,6 +97,13 @@ START_TEST(test_opts_defaults)
 			 0);
 	ck_assert(!o.retest && o.both);
 	ck_assert(o.p.iterations == 100 && o.p.duration_ns == 0);
+	ck_assert(!o.rep.runs && !o.rep.level);
+	ck_assert_int_eq(parse("--repeat 4 --confidence 95,2.5", &o, err,
+			       sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.rep.runs, 4);
+	ck_assert_uint_eq(o.rep.level, 95);
+	ck_assert(o.rep.width == 2.5);
 	ck_assert_int_eq(parse("-h", &o, err, sizeof(err)), 1);
 }
 END_TEST
@@ -247,6 +260,62 @@ START_TEST(test_text)
 }
 END_TEST
 
+/* --repeat 3 --confidence 95,5: a repeated measurement's spread in the
+ * JSON (the client's "repeat" object, its metric by the test) and on its
+ * flagged line; a summary line in the text. */
+START_TEST(test_repeat)
+{
+	struct fixture f;
+	json_object *d, *p0, *p1, *rep;
+	char *buf = NULL;
+	size_t len = 0;
+	const char *s;
+	uint64_t u;
+	FILE *m;
+
+	fixture(&f, 1);
+	f.o.rep = (struct ig_repeat_opts){ .runs = 3, .level = 95, .width = 5 };
+	for (size_t i = 0; i < f.r.k; i++)
+		f.m[i].rep = (struct ig_repeat){ .n = 3,
+						 .level = 95,
+						 .width_pct = 5,
+						 .mean = 1,
+						 .ci_lo = 0.9,
+						 .ci_hi = 1.1,
+						 .met = i % 2 };
+	f.m[11].rep.n = 0; /* one measured once (SIGINT) */
+	d = ig_fab_doc(&f.r);
+	ck_assert_ptr_nonnull(d);
+	p0 = json_object_array_get_idx(ig_json_get_array(d, "pairs"), 0);
+	p1 = json_object_array_get_idx(ig_json_get_array(d, "pairs"), 1);
+	rep = json_object_object_get(p0, "repeat");
+	ck_assert_ptr_nonnull(rep);
+	ck_assert_int_eq(ig_json_get_u64(rep, "runs", &u), 0);
+	ck_assert_uint_eq(u, 3);
+	ck_assert_int_eq(ig_json_get_str(rep, "metric", &s), 0);
+	ck_assert_str_eq(s, "bw_gbps");
+	ck_assert_int_eq(ig_json_get_str(json_object_object_get(p1, "repeat"),
+					 "metric", &s),
+			 0);
+	ck_assert_str_eq(s, "lat_us.p50");
+	ck_assert_ptr_null(json_object_object_get(
+		json_object_array_get_idx(ig_json_get_array(d, "pairs"), 11),
+		"repeat"));
+	json_object_put(d);
+	m = open_memstream(&buf, &len);
+	ig_fab_text(m, &f.r);
+	fclose(m);
+	ck_assert_msg(strstr(buf, "  repeats: 11 measurements repeated, 3.0 "
+				  "runs each; the 95% interval within +/-2.5% "
+				  "in 5 of them\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "node1 -> node3  tcp_bw 1.00 Gb/s (median "
+				  "5.50) [3 runs, 95% interval 0.9 to 1.1]"),
+		      "%s", buf);
+	free(buf);
+}
+END_TEST
+
 /* With verbs too: a flagged TCP measurement shows the pair's verbs
  * figure beside it (verbs fine: the IP stack). */
 START_TEST(test_text_verbs)
@@ -370,6 +439,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_doc);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_text_verbs);
+	tcase_add_test(tc, test_repeat);
 	tcase_add_test(tc, test_reverse);
 	tcase_add_test(tc, test_baseline);
 	suite_add_tcase(s, tc);

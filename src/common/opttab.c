@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/* A command's option table: getopt_long()'s table, the values, the range
+ * errors and the lines of --help, all from the rows (opttab.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fail.h"
+#include "opttab.h"
+#include "params.h"
+
+#define HELP_COL 25
+#define WIDTH 79
+
+const struct ig_opt *ig_opt_row(const struct ig_opt *r)
+{
+	return r->ref ? r->ref : r;
+}
+
+const char *ig_opt_label(const struct ig_opt *r, char *buf, size_t len)
+{
+	r = ig_opt_row(r);
+	if (r->letter)
+		snprintf(buf, len, "-%c", r->letter);
+	else
+		snprintf(buf, len, "--%s", r->name);
+	return buf;
+}
+
+static const char *num_str(const struct ig_opt *r, double v, char *buf,
+			   size_t len)
+{
+	if (r->kind == IG_OPT_SIZE)
+		ig_size_str((uint64_t)v, buf, len);
+	else
+		snprintf(buf, len, "%.15g", v);
+	return buf;
+}
+
+/* "-p: '0' is not a port from 1 to 65535" */
+static int range_fail(const struct ig_opt *r, const char *arg, char *err,
+		      size_t errlen)
+{
+	char opt[40], lo[32], hi[32];
+	const char *what = r->what;
+
+	if (!what)
+		what = r->kind == IG_OPT_UINT ? "a whole number" : "a number";
+	return ig_fail(-EINVAL, err, errlen, "%s: '%s' is not %s from %s to %s",
+		       ig_opt_label(r, opt, sizeof(opt)), arg, what,
+		       num_str(r, r->lo, lo, sizeof(lo)),
+		       num_str(r, r->hi, hi, sizeof(hi)));
+}
+
+static int out_of_range(const struct ig_opt *r, const char *arg, char *err,
+			size_t errlen)
+{
+	char opt[40], lo[32], hi[32];
+
+	if (r->kind == IG_OPT_SECS)
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: '%s' is out of range: allowed %g to %g "
+			       "seconds",
+			       ig_opt_label(r, opt, sizeof(opt)), arg, r->lo,
+			       r->hi);
+	return ig_fail(-EINVAL, err, errlen,
+		       "%s: '%s' is out of range: allowed %s to %s",
+		       ig_opt_label(r, opt, sizeof(opt)), arg,
+		       num_str(r, r->lo, lo, sizeof(lo)),
+		       num_str(r, r->hi, hi, sizeof(hi)));
+}
+
+static int enum_value(const struct ig_opt *r, const char *arg, double *v,
+		      char *err, size_t errlen)
+{
+	char opt[40], names[256] = "";
+	size_t len = 0;
+
+	for (unsigned int i = 0; r->names[i]; i++) {
+		if (!strcmp(arg, r->names[i])) {
+			*v = i;
+			return 0;
+		}
+		len += (size_t)snprintf(
+			names + len,
+			len < sizeof(names) ? sizeof(names) - len : 0, "%s%s",
+			i ? ", " : "", r->names[i]);
+	}
+	return ig_fail(-EINVAL, err, errlen, "%s: '%s' is not %s: allowed %s",
+		       ig_opt_label(r, opt, sizeof(opt)), arg,
+		       r->what ? r->what : "a choice", names);
+}
+
+/* SIZE and SECS: their words, then the range (lo, hi in their units). */
+static int unit_value(const struct ig_opt *r, const char *arg, double *v,
+		      char *err, size_t errlen)
+{
+	double scale = r->kind == IG_OPT_SECS ? 1e9 : 1;
+	char opt[40];
+	uint64_t x;
+
+	if (r->kind == IG_OPT_SIZE ? ig_parse_size(arg, &x)
+				   : ig_parse_seconds(arg, &x))
+		return ig_fail(-EINVAL, err, errlen,
+			       r->kind == IG_OPT_SIZE
+				       ? "%s: '%s' is not a byte count: use "
+					 "digits with an optional K, M or G "
+					 "suffix (powers of two)"
+				       : "%s: '%s' is not a number of seconds "
+					 "(e.g. 10 or 0.5)",
+			       ig_opt_label(r, opt, sizeof(opt)), arg);
+	if ((double)x < llround(r->lo * scale) ||
+	    (double)x > llround(r->hi * scale))
+		return out_of_range(r, arg, err, errlen);
+	*v = (double)x;
+	return 0;
+}
+
+int ig_opt_value(const struct ig_opt *r, const char *arg, double *v, char *err,
+		 size_t errlen)
+{
+	uint64_t x;
+	char *end;
+
+	r = ig_opt_row(r);
+	switch (r->kind) {
+	case IG_OPT_UINT:
+		if (ig_parse_u64(arg, &x) || (double)x < r->lo ||
+		    (double)x > r->hi)
+			return range_fail(r, arg, err, errlen);
+		*v = (double)x;
+		return 0;
+	case IG_OPT_DOUBLE:
+		*v = strtod(arg, &end);
+		if (end == arg || *end || !(*v >= r->lo && *v <= r->hi))
+			return range_fail(r, arg, err, errlen);
+		return 0;
+	case IG_OPT_SIZE:
+	case IG_OPT_SECS:
+		return unit_value(r, arg, v, err, errlen);
+	case IG_OPT_ENUM:
+		return enum_value(r, arg, v, err, errlen);
+	default:
+		*v = 1; /* a flag */
+		return 0;
+	}
+}
+
+void ig_opt_store(const struct ig_opt *r, void *obj, double v)
+{
+	char *at = (char *)obj + ig_opt_row(r)->off;
+	uint64_t u = (uint64_t)v;
+
+	switch (ig_opt_row(r)->size) {
+	case 1:
+		*(uint8_t *)at = (uint8_t)u;
+		break;
+	case 2:
+		*(uint16_t *)at = (uint16_t)u;
+		break;
+	case 4:
+		*(uint32_t *)at = (uint32_t)u;
+		break;
+	default:
+		if (ig_opt_row(r)->kind == IG_OPT_DOUBLE)
+			*(double *)at = v;
+		else
+			*(uint64_t *)at = u;
+	}
+}
+
+int ig_opt_keep_text(struct ig_optparse *ps, const struct ig_opt *r,
+		     const char *arg, char *err, size_t errlen)
+{
+	double v;
+
+	r = ig_opt_row(r);
+	if (r->kind != IG_OPT_STRING && ig_opt_value(r, arg, &v, err, errlen))
+		return -EINVAL;
+	memcpy((char *)ps->obj[r->obj] + r->off, &arg, sizeof(arg));
+	return 0;
+}
+
+/* Row r (as written in the table, maybe a ref) given with arg. */
+static int apply(struct ig_optparse *ps, const struct ig_opt *row,
+		 const char *arg, char *err, size_t errlen)
+{
+	const struct ig_opt *r = ig_opt_row(row);
+	double v;
+
+	if (r->call)
+		return r->call(ps, row, arg, err, errlen);
+	if (r->kind == IG_OPT_STRING || r->kind == IG_OPT_LIST)
+		return ig_opt_keep_text(ps, r, arg, err, errlen);
+	if (ig_opt_value(r, arg, &v, err, errlen))
+		return -EINVAL;
+	if (r->kind == IG_OPT_FLAG)
+		v = !r->clear;
+	if (r->kind == IG_OPT_SECS)
+		v = floor(v / (double)(r->unit ? r->unit : 1));
+	ig_opt_store(r, ps->obj[r->obj], v);
+	return 0;
+}
+
+/* getopt_long()'s table and optstring from the rows: a row's code is its
+ * letter, or 256 + its index. */
+static int build(const struct ig_optparse *ps, struct option *lo, char *shorts,
+		 size_t slen)
+{
+	size_t n = 0;
+
+	if (ps->nrows > IG_OPT_MAX_ROWS)
+		return -E2BIG;
+	n += (size_t)snprintf(shorts, slen, "h");
+	for (size_t i = 0; i < ps->nrows; i++) {
+		const struct ig_opt *r = ig_opt_row(&ps->rows[i]);
+		int has = r->kind == IG_OPT_FLAG ? no_argument
+			  : r->optional		 ? optional_argument
+						 : required_argument;
+
+		lo[i] = (struct option){ .name = r->name,
+					 .has_arg = has,
+					 .val = r->letter ? r->letter
+							  : 256 + (int)i };
+		if (r->letter && n + 3 < slen)
+			n += (size_t)snprintf(shorts + n, slen - n, "%c%s",
+					      r->letter,
+					      has == no_argument ? "" : ":");
+	}
+	lo[ps->nrows] = (struct option){ .name = "help", .val = 'h' };
+	lo[ps->nrows + 1] = (struct option){ 0 };
+	return 0;
+}
+
+static const struct ig_opt *find(const struct ig_optparse *ps, int c)
+{
+	if (c >= 256 && (size_t)(c - 256) < ps->nrows)
+		return &ps->rows[c - 256];
+	for (size_t i = 0; i < ps->nrows; i++)
+		if (ig_opt_row(&ps->rows[i])->letter == c)
+			return &ps->rows[i];
+	return NULL;
+}
+
+/* getopt_long() returned '?' or ':' for option opt (optopt): a long
+ * option is named as typed ("--flag=1"), a short one by its letter. */
+static int bad_option(char **argv, int opt, char *err, size_t errlen)
+{
+	const char *w = optind > 0 ? argv[optind - 1] : "";
+
+	if (opt > 0 && opt < 256 && strncmp(w, "--", 2))
+		return ig_fail(-EINVAL, err, errlen,
+			       "option '-%c' is unknown or lacks its value: "
+			       "see --help",
+			       opt);
+	return ig_fail(-EINVAL, err, errlen,
+		       "option '%s' is unknown or lacks its value: see --help",
+		       w);
+}
+
+static int positionals(struct ig_optparse *ps, int argc, char **argv, char *err,
+		       size_t errlen)
+{
+	const size_t max = sizeof(ps->positional) / sizeof(ps->positional[0]);
+
+	for (ps->npositional = 0; optind < argc; optind++) {
+		if (ps->npositional == max)
+			return ig_fail(-EINVAL, err, errlen,
+				       "'%s': more than %zu words that are no "
+				       "option",
+				       argv[optind], max);
+		ps->positional[ps->npositional++] = argv[optind];
+	}
+	return 0;
+}
+
+int ig_opt_parse(struct ig_optparse *ps, int argc, char **argv, char *err,
+		 size_t errlen)
+{
+	struct option lo[IG_OPT_MAX_ROWS + 2];
+	char shorts[3 * IG_OPT_MAX_ROWS + 4];
+	const struct ig_opt *r;
+	int c;
+
+	if (build(ps, lo, shorts, sizeof(shorts)))
+		return ig_fail(-EINVAL, err, errlen,
+			       "option table of %zu rows: at most %d",
+			       ps->nrows, IG_OPT_MAX_ROWS);
+	ps->argc = argc;
+	ps->argv = argv;
+	ps->held = NULL;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		r = c == '?' || c == ':' ? NULL : find(ps, c);
+		if (!r)
+			return bad_option(argv, optopt, err, errlen);
+		if (apply(ps, r, optarg, err, errlen))
+			return -EINVAL;
+	}
+	return positionals(ps, argc, argv, err, errlen);
+}
+
+/* "  -p, --port PORT" */
+static int head(FILE *f, const struct ig_opt *r)
+{
+	if (r->letter)
+		return fprintf(f, "  -%c, --%s%s%s", r->letter, r->name,
+			       r->arg ? " " : "", r->arg ? r->arg : "");
+	return fprintf(f, "      --%s%s%s", r->name, r->arg ? " " : "",
+		       r->arg ? r->arg : "");
+}
+
+/* The help words from column col, wrapped at WIDTH. */
+static void wrap(FILE *f, const char *s, int col)
+{
+	bool first = true;
+	int at = col;
+
+	while (*s) {
+		size_t w = strcspn(s, " ");
+
+		if (!first && at + 1 + (int)w > WIDTH) {
+			at = fprintf(f, "\n%*s", HELP_COL, "") - 1;
+		} else if (!first) {
+			fputc(' ', f);
+			at++;
+		}
+		at += fprintf(f, "%.*s", (int)w, s);
+		first = false;
+		s += w;
+		s += strspn(s, " ");
+	}
+	fputc('\n', f);
+}
+
+void ig_opt_usage(FILE *f, const struct ig_opt *rows, size_t nrows)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		const struct ig_opt *r = ig_opt_row(&rows[i]);
+		const char *help = rows[i].help ? rows[i].help : r->help;
+		int col;
+
+		if (!help)
+			continue;
+		col = head(f, r);
+		if (col < HELP_COL - 1)
+			col += fprintf(f, "%*s", HELP_COL - col, "");
+		else
+			col += fprintf(f, "  ");
+		wrap(f, help, col);
+	}
+}
