@@ -54,7 +54,7 @@ static int open_ctrl(const struct ig_client_opts *o, const char *host,
 		return fd;
 	ig_ctrl_init(c, fd, (int)o->p.timeout_ms);
 	if (!o->column)
-		ig_fault_point(false, IG_FAULT_CONNECT);
+		ig_fault_point(o->local.fault, false, IG_FAULT_CONNECT);
 	ret = ig_hello(c, &env->client, &env->server, key);
 	if (ret) {
 		snprintf(err, len, "%s", c->err);
@@ -222,6 +222,7 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 {
 	struct ig_client_opts o = *opts, a;
 	struct ig_report_env env = { .peer = opts->host };
+	struct ig_fault_env fault_env;
 	struct ig_client_diag diag = { 0 };
 	struct ig_client_out out;
 	struct ig_result *res;
@@ -230,6 +231,8 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 	size_t n, na = 0;
 	int ret, also = 0;
 
+	/* test builds: IBGAP_FAULT (engine/fault.h) */
+	o.local.fault = ig_fault_env(&fault_env);
 	/* fail on a bad --baseline or -o before spending time on tests */
 	ret = ig_client_load_baseline(&o, &old);
 	if (ret)
