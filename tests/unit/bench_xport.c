@@ -145,13 +145,28 @@ static ssize_t put(struct fx_world *w, struct ig_stream *st, uint64_t n,
 	}
 }
 
+/* Reports k messages, in thirds when the script says short. */
+static void deliver(struct ig_stream *st, uint64_t k, bool short_io)
+{
+	uint64_t bytes = k * st->s->p.size;
+
+	if (short_io && bytes >= 3) {
+		ig_stream_rx(st, bytes / 3);
+		ig_stream_rx(st, bytes / 3);
+		bytes -= 2 * (bytes / 3);
+	}
+	ig_stream_rx(st, bytes);
+}
+
 /*
- * Takes what st's incoming channel holds (lock held): the count, 0 at
- * EOF (the peer closed or was killed, everything taken) or when stopped,
- * -errno after the timeout.  A stalled receiver waits without one.
+ * Takes what st's incoming channel holds (lock held) and reports it to
+ * the engine before the sender can see it taken (so a flush that waits
+ * for delivery means counted): the count, 0 at EOF (the peer closed or
+ * was killed, everything taken) or when stopped, -errno after the
+ * timeout.  A stalled receiver waits without one.
  */
 static int64_t take(struct fx_world *w, struct ig_stream *st, uint64_t max,
-		    const char *what)
+		    bool count, const char *what)
 {
 	struct fx_half *h = &w->half[side_of(st->s)];
 	struct fx_chan *c = &w->ch[!side_of(st->s)][st->idx];
@@ -179,6 +194,8 @@ static int64_t take(struct fx_world *w, struct ig_stream *st, uint64_t max,
 
 			c->queued -= k;
 			c->taken += k;
+			if (count)
+				deliver(st, k, h->sc.short_io);
 			pthread_cond_broadcast(&w->cond);
 			return (int64_t)k;
 		}
@@ -240,19 +257,6 @@ static int fx_bw_flush(struct ig_stream *st)
 	return ret;
 }
 
-/* Reports k messages, in thirds when the script says short. */
-static void deliver(struct ig_stream *st, uint64_t k, bool short_io)
-{
-	uint64_t bytes = k * st->s->p.size;
-
-	if (short_io && bytes >= 3) {
-		ig_stream_rx(st, bytes / 3);
-		ig_stream_rx(st, bytes / 3);
-		bytes -= 2 * (bytes / 3);
-	}
-	ig_stream_rx(st, bytes);
-}
-
 static int fx_bw_recv(struct ig_stream *st)
 {
 	struct fx_world *w = world_of(st->s);
@@ -262,11 +266,10 @@ static int fx_bw_recv(struct ig_stream *st)
 		int64_t k;
 
 		pthread_mutex_lock(&w->lock);
-		k = take(w, st, sc->short_io ? 1 : UINT64_MAX, "recv");
+		k = take(w, st, sc->short_io ? 1 : UINT64_MAX, true, "recv");
 		pthread_mutex_unlock(&w->lock);
 		if (k <= 0)
 			return (int)k;
-		deliver(st, (uint64_t)k, sc->short_io);
 		pause_us(sc->pace_us);
 	}
 }
@@ -279,7 +282,7 @@ static int fx_lat_ping(struct ig_stream *st)
 	pthread_mutex_lock(&w->lock);
 	k = put(w, st, 1, "ping");
 	if (k > 0)
-		k = take(w, st, 1, "ping");
+		k = take(w, st, 1, false, "ping");
 	if (k == 0)
 		k = ig_session_fail(st->s, ECONNRESET,
 				    "fake stream %u: ping: %s", st->idx,
@@ -297,7 +300,7 @@ static int fx_lat_pong(struct ig_stream *st)
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		k = take(w, st, 1, "pong");
+		k = take(w, st, 1, false, "pong");
 		if (k > 0)
 			k = put(w, st, 1, "pong");
 		if (k <= 0 || w->half[side_of(st->s)].stopped)

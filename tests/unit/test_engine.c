@@ -95,8 +95,8 @@ static void check_ok(const struct bench_case *bc)
 
 /* ---- good runs ------------------------------------------------------ */
 
-/* Iteration mode, forward: exactly n per stream measured, all of it
- * confirmed by the receiver; with a warm-up the fake moved more. */
+/* Iteration mode, forward: exactly n per stream measured, every message
+ * taken by the receiver; with a warm-up the fake moved more. */
 static void bw_iterations(bool warm, unsigned int streams, bool rx_confirms,
 			  bool short_io)
 {
@@ -127,7 +127,13 @@ static void bw_iterations(bool warm, unsigned int streams, bool rx_confirms,
 		ck_assert_uint_eq(c.taken, c.sent);
 	}
 	ck_assert(r->has_rx_bytes);
-	ck_assert_uint_eq(r->rx_bytes, r->bytes);
+	/* the receiver's count over its own BEGIN..END: with SYNC it starts
+	 * at the confirmed warm-up; without (verbs), the first measured
+	 * messages may arrive before it reads BEGIN */
+	if (rx_confirms)
+		ck_assert_uint_eq(r->rx_bytes, r->bytes);
+	else
+		ck_assert_uint_le(r->rx_bytes, r->bytes);
 	fx_totals(&bc->w, FX_SERVER, &tot);
 	ck_assert_uint_eq(tot.sent, 0); /* nothing came back */
 	ck_assert(!r->partial);
