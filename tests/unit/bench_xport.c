@@ -334,7 +334,7 @@ static void fx_cleanup(struct ig_session *s)
 /* Server: new channels, XPORT, then the client's "connection". */
 static int setup_server(struct fx_world *w, struct ig_session *s)
 {
-	json_object *o = json_object_new_object();
+	json_object *o;
 	char b;
 	int ret;
 
@@ -346,6 +346,7 @@ static int setup_server(struct fx_world *w, struct ig_session *s)
 	pthread_mutex_lock(&w->lock);
 	memset(w->ch, 0, sizeof(w->ch));
 	pthread_mutex_unlock(&w->lock);
+	o = json_object_new_object();
 	json_object_object_add(o, "streams",
 			       json_object_new_uint64(s->nstreams));
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_XPORT, o);
