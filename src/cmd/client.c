@@ -13,6 +13,7 @@
 #include "plot/plot.h"
 #include "wire/ctrl.h"
 #include "engine/engine.h"
+#include "engine/fault.h"
 #include "report/report.h"
 #include "host/sysinfo.h"
 
@@ -38,7 +39,8 @@ static struct ig_run_peer peer_of(const struct ig_client_opts *o,
 				     .port = o->port,
 				     .key = key,
 				     .timeout_ms = (int)o->p.timeout_ms,
-				     .fault_point = !o->column };
+				     .fault = o->column ? NULL
+							: o->local.fault };
 }
 
 /* Connects, runs every test, says BYE; fills env and res. */
@@ -187,6 +189,7 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 {
 	struct ig_client_opts o = *opts, a;
 	struct ig_report_env env = { .peer = opts->host };
+	struct ig_fault_env fault_env;
 	struct ig_client_diag diag = { 0 };
 	struct ig_client_out out;
 	struct ig_result *res;
@@ -195,6 +198,8 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 	size_t n, na = 0;
 	int ret, also = 0;
 
+	/* test builds: IBGAP_FAULT (engine/fault.h) */
+	o.local.fault = ig_fault_env(&fault_env);
 	/* fail on a bad --baseline or -o before spending time on tests */
 	ret = ig_client_load_baseline(&o, &old);
 	if (ret)

@@ -96,6 +96,8 @@ enum ig_zc_mode {
 	IG_ZC_BOTH,
 };
 
+struct ig_fault;
+
 /* Options of this host only: never sent to the peer.  The client's apply
  * to the client; a server picks its device from the address the client
  * connected to. */
@@ -109,6 +111,8 @@ struct ig_local_opts {
 	/* set by the client's SIGINT handler: end the measurement early and
 	 * report it as partial; NULL when nobody sets it */
 	volatile sig_atomic_t *interrupt;
+	/* the tests' fault hook (engine/fault.h); NULL in production */
+	const struct ig_fault *fault;
 };
 
 void ig_local_opts_default(struct ig_local_opts *l);

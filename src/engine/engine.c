@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "engine.h"
 #include "engine_int.h"
+#include "fault.h"
 #include "wire/codec.h"
 
 int ig_session_fail(struct ig_session *s, int err, const char *fmt, ...)
@@ -455,7 +456,7 @@ static int ping_measure(struct ig_stream *st)
 	uint64_t n = s->p.iterations ? s->p.iterations : UINT64_MAX;
 	int ret = ping_timed(st, n, &s->stop);
 
-	if (ret || ig_lclk_check(&st->clk))
+	if (ret || ig_lclk_check(&st->clk, ig_fault_clock_skew(s->local.fault)))
 		return ret;
 	ig_hist_init(st->lat);
 	return ping_timed(st, st->lat_rounds, &s->failed);

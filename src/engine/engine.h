@@ -131,9 +131,11 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 		     char *err, size_t errlen);
 /*
  * Server: runs the test whose SETUP body is setup; returns when it is
- * over or failed, with every resource freed.
+ * over or failed, with every resource freed.  fault: the tests' fault
+ * hook (fault.h; the client's is local->fault), NULL in production.
  */
 int ig_engine_server(const struct ig_xports *x, struct ig_ctrl *ctrl,
-		     json_object *setup, char *err, size_t errlen);
+		     json_object *setup, const struct ig_fault *fault,
+		     char *err, size_t errlen);
 
 #endif

@@ -84,7 +84,7 @@ static int get_result(struct ig_session *s, struct ig_result *r)
 	json_object_put(end);
 	if (ret)
 		return ret;
-	ig_fault_point(false, IG_FAULT_RESULT);
+	ig_fault_point(s->local.fault, false, IG_FAULT_RESULT);
 	ret = ig_ctrl_expect(s->ctrl, IG_MSG_RESULT, &o);
 	if (ret)
 		return ret;
@@ -153,14 +153,14 @@ static int setup(struct ig_session *s, struct ig_result *r)
 	json_object_put(o);
 	if (ret)
 		return ret;
-	ig_fault_point(false, IG_FAULT_PARAMS);
+	ig_fault_point(s->local.fault, false, IG_FAULT_PARAMS);
 	ret = s->ops->setup(s);
 	if (ret) {
 		/* tell the server why, so it stops waiting for us */
 		ig_ctrl_send_msg(s->ctrl, IG_MSG_ERROR, ig_session_err(s));
 		return ret;
 	}
-	ig_fault_point(false, IG_FAULT_SETUP);
+	ig_fault_point(s->local.fault, false, IG_FAULT_SETUP);
 	r->params.size = s->p.size; /* ud_send_bw: 0 became the path MTU */
 	return ready(s, r);
 }

@@ -126,7 +126,7 @@ static int measure_phase(struct ig_session *s, struct ig_eng_measure *m)
 	ig_cpu_snap(s->cpu_root, &m->c0);
 	m->t0 = ig_now_ns();
 	ig_eng_go(s, 1);
-	ig_fault_point(s->server, IG_FAULT_MEASURE);
+	ig_fault_point(s->local.fault, s->server, IG_FAULT_MEASURE);
 	if (!s->p.iterations) {
 		ret = main_wait(s, 2 * n, m->t0 + s->p.duration_ns);
 		atomic_store(&s->stop, 1);
@@ -159,7 +159,7 @@ int ig_eng_drive(struct ig_session *s, struct ig_eng_measure *m)
 		return ret;
 	if (s->p.warmup_ns)
 		ret = main_wait(s, n, ig_now_ns() + s->p.warmup_ns);
-	ig_fault_point(s->server, IG_FAULT_WARMUP);
+	ig_fault_point(s->local.fault, s->server, IG_FAULT_WARMUP);
 	atomic_store(&s->stop_warm, 1);
 	if (!ret)
 		ret = main_wait(s, n, 0);

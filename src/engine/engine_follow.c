@@ -133,7 +133,7 @@ static uint64_t reverse_count(struct ig_session *s)
 
 static void on_begin(struct ig_session *s, struct ig_eng_follow *f)
 {
-	ig_fault_point(s->server, IG_FAULT_MEASURE);
+	ig_fault_point(s->local.fault, s->server, IG_FAULT_MEASURE);
 	ig_cpu_snap(s->cpu_root, &f->c0);
 	ig_eng_info_start(s);
 	f->rev = reverse_count(s);
@@ -147,7 +147,7 @@ static void on_begin(struct ig_session *s, struct ig_eng_follow *f)
  * loop of ours stopped. */
 static void on_last(struct ig_session *s, struct ig_eng_follow *f)
 {
-	ig_fault_point(s->server, IG_FAULT_RESULT);
+	ig_fault_point(s->local.fault, s->server, IG_FAULT_RESULT);
 	f->rev = reverse_count(s) - f->rev;
 	f->rx = rx_count(s) - f->rx;
 	f->ns = ig_now_ns() - f->ns;

@@ -117,7 +117,7 @@ static int follow_client(struct ig_session *s)
 		ret = ig_eng_start_reverse(s, ig_eng_bw_sender_free);
 	if (ret)
 		return ret;
-	ig_fault_point(true, IG_FAULT_WARMUP);
+	ig_fault_point(s->local.fault, true, IG_FAULT_WARMUP);
 	ret = ig_eng_follow(s, IG_MSG_END, &f);
 	if (!ret)
 		ret = on_end(s, &f);
@@ -145,7 +145,7 @@ static int serve(struct ig_session *s)
 
 	if (ret)
 		return ret;
-	ig_fault_point(true, IG_FAULT_SETUP);
+	ig_fault_point(s->local.fault, true, IG_FAULT_SETUP);
 	ret = send_ready(s);
 	if (!ret)
 		ret = s->p.reverse ? drive_client(s) : follow_client(s);
@@ -158,7 +158,8 @@ static int serve(struct ig_session *s)
 }
 
 int ig_engine_server(const struct ig_xports *x, struct ig_ctrl *ctrl,
-		     json_object *setup, char *err, size_t errlen)
+		     json_object *setup, const struct ig_fault *fault,
+		     char *err, size_t errlen)
 {
 	struct ig_params p;
 	struct ig_session s;
@@ -175,9 +176,10 @@ int ig_engine_server(const struct ig_xports *x, struct ig_ctrl *ctrl,
 		return ret;
 	}
 	ctrl->timeout_ms = p.timeout_ms;
-	ig_fault_point(true, IG_FAULT_PARAMS);
+	ig_fault_point(fault, true, IG_FAULT_PARAMS);
 	ret = ig_eng_session_init(&s, ctrl, x->ops[ig_test_xport(p.test)], &p,
 				  true);
+	s.local.fault = fault;
 	if (!ret)
 		ret = serve(&s);
 	ig_eng_join_workers(&s);

@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "common/clock.h"
-#include "fault.h"
 #include "lat_clock.h"
 
 static uint64_t read_cycles(void)
@@ -128,7 +127,7 @@ void ig_lclk_calibrate(struct ig_lclk *c)
 	use_monotonic(c);
 }
 
-bool ig_lclk_check(struct ig_lclk *c)
+bool ig_lclk_check(struct ig_lclk *c, double skew)
 {
 	struct ig_cal_pair e;
 	const char *name = c->name;
@@ -137,7 +136,7 @@ bool ig_lclk_check(struct ig_lclk *c)
 	if (c->read == read_mono)
 		return true;
 	pair_after(c->b.ns, &e);
-	r1 = ig_cal_rate(&c->b, &e) * (ig_fault_clock_drift() ? 1.01 : 1);
+	r1 = ig_cal_rate(&c->b, &e) * skew;
 	c->drift = ig_cal_drift(c->ghz, r1);
 	if (ig_cal_agree(c->ghz, r1))
 		return true;

@@ -37,7 +37,9 @@ struct ig_lclk {
 void ig_lclk_start(struct ig_lclk *c, const char *root);
 void ig_lclk_calibrate(struct ig_lclk *c);
 /* True when the counter held its rate (or the clock is monotonic anyway);
- * false when it did not and the clock is now CLOCK_MONOTONIC (c->why). */
-bool ig_lclk_check(struct ig_lclk *c);
+ * false when it did not and the clock is now CLOCK_MONOTONIC (c->why).
+ * skew: a factor on the end rate, 1 but for the fault hook's clock drift
+ * (fault.h, ig_fault_clock_skew). */
+bool ig_lclk_check(struct ig_lclk *c, double skew);
 
 #endif

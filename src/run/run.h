@@ -78,7 +78,9 @@ struct ig_run_peer {
 	const char *port;	       /* NULL: IG_DEFAULT_PORT */
 	const struct ig_auth_key *key; /* --auth-file's, or NULL */
 	int timeout_ms;
-	bool fault_point; /* IBGAP_FAULT's connect point (the client's) */
+	/* the tests' fault hook for the connect point (engine/fault.h);
+	 * NULL: none (production, --also's column) */
+	const struct ig_fault *fault;
 };
 
 /* Connects and says HELLO: self and srv filled.  0, or a negative errno

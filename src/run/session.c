@@ -27,8 +27,7 @@ int ig_run_connect(const struct ig_run_peer *peer, struct ig_ctrl *c,
 	if (fd < 0)
 		return fd;
 	ig_ctrl_init(c, fd, peer->timeout_ms);
-	if (peer->fault_point)
-		ig_fault_point(false, IG_FAULT_CONNECT);
+	ig_fault_point(peer->fault, false, IG_FAULT_CONNECT);
 	ret = ig_hello(c, self, srv, peer->key);
 	if (ret) {
 		snprintf(err, errlen, "%s", c->err);

@@ -54,6 +54,9 @@ struct ig_server {
 	char busy_peer[64];
 	bool auth; /* --auth-file given: key holds its secret */
 	struct ig_auth_key key;
+	/* test builds: IBGAP_FAULT's hook (engine/fault.h), else NULL */
+	struct ig_fault_env fault_env;
+	const struct ig_fault *fault;
 };
 
 struct handler {
@@ -135,7 +138,8 @@ static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
 			goto out;
 		}
 		err[0] = 0;
-		if (ig_engine_server(&ig_transports, c, o, err, sizeof(err))) {
+		if (ig_engine_server(&ig_transports, c, o, srv->fault, err,
+				     sizeof(err))) {
 			json_object_put(o);
 			slog(srv, "%s: %s", c->peer, err);
 			return;
@@ -267,7 +271,7 @@ static void *handle(void *arg)
 
 	ig_ctrl_init(&c, h->fd, srv->o.timeout_ms);
 	free(h);
-	ig_fault_point(true, IG_FAULT_CONNECT);
+	ig_fault_point(srv->fault, true, IG_FAULT_CONNECT);
 	ret = hello(srv, &c, proof);
 	if (ret) {
 		slog(srv, "%s: %s: %s", c.peer,
@@ -338,6 +342,7 @@ struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 	}
 	srv->o = *o;
 	srv->quiet = quiet;
+	srv->fault = ig_fault_env(&srv->fault_env);
 	srv->max_handlers = MAX_HANDLERS;
 	if (o->max_sessions + 4 > MAX_HANDLERS)
 		srv->max_handlers = (int)o->max_sessions + 4;
