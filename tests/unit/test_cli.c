@@ -613,12 +613,13 @@ START_TEST(test_server_errors)
 }
 END_TEST
 
-/* Parses w, which must be accepted. */
-static void client_ok(const char *const *w, struct ig_client_opts *o)
+/* Parses w, which must be accepted.  o's strings (host, --also, ...)
+ * point into a's argv, as into main()'s: a must outlive o. */
+static void client_ok(struct args *a, const char *const *w,
+		      struct ig_client_opts *o)
 {
-	struct args a;
 	char err[256];
-	int ret = client(&a, w, o, err, sizeof(err));
+	int ret = client(a, w, o, err, sizeof(err));
 
 	ck_assert_msg(ret == 0, "%s refused: %s", w[1], err);
 }
@@ -627,8 +628,10 @@ static void client_ok(const char *const *w, struct ig_client_opts *o)
 START_TEST(test_client_lists)
 {
 	struct ig_client_opts o;
+	struct args a;
 
-	client_ok(WORDS("client", "-P", "1,2,4,8", "--window", "85K,256K", "-s",
+	client_ok(&a,
+		  WORDS("client", "-P", "1,2,4,8", "--window", "85K,256K", "-s",
 			"1K:8K", "h"),
 		  &o);
 	ck_assert_uint_eq(o.lists.nstreams, 4);
@@ -642,19 +645,20 @@ START_TEST(test_client_lists)
 	/* 4 sizes x 4 streams x 2 windows x 2 tests */
 	ck_assert_uint_eq(ig_client_plan_count(&o), 64);
 	/* the limit itself: 16 sizes x 16 streams x 1 window = 256 */
-	client_ok(WORDS("client", "-s", "1:32K", "-P",
+	client_ok(&a,
+		  WORDS("client", "-s", "1:32K", "-P",
 			"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "h"),
 		  &o);
 	ck_assert_uint_eq(ig_client_plan_count(&o), 256 * 2);
 	/* one value: a plan of one combination, as before the lists */
-	client_ok(WORDS("client", "-P", "3", "h"), &o);
+	client_ok(&a, WORDS("client", "-P", "3", "h"), &o);
 	ck_assert_uint_eq(o.lists.nstreams, 1);
 	ck_assert_uint_eq(o.lists.streams[0], 3);
 	ck_assert_uint_eq(o.lists.nwindows, 1);
 	ck_assert_uint_eq(o.lists.windows[0], 0);
 	ck_assert_uint_eq(ig_client_plan_count(&o), 2);
 	/* "default" in a window list: the kernel's buffers (0), once */
-	client_ok(WORDS("client", "--window", "default,256K", "h"), &o);
+	client_ok(&a, WORDS("client", "--window", "default,256K", "h"), &o);
 	ck_assert_uint_eq(o.lists.nwindows, 2);
 	ck_assert_uint_eq(o.lists.windows[0], 0);
 	ck_assert_uint_eq(o.lists.windows[1], 262144);
@@ -683,8 +687,10 @@ START_TEST(test_client_plan_order)
 	};
 	struct ig_client_opts o;
 	struct ig_params p;
+	struct args a;
 
-	client_ok(WORDS("client", "-t", "tcp_bw,tcp_lat", "-P", "1,2",
+	client_ok(&a,
+		  WORDS("client", "-t", "tcp_bw,tcp_lat", "-P", "1,2",
 			"--window", "1K,4K", "h"),
 		  &o);
 	ck_assert_uint_eq(ig_client_plan_count(&o), 8);
@@ -699,7 +705,8 @@ START_TEST(test_client_plan_order)
 			      p.streams, (unsigned long long)p.window);
 	}
 	/* with sizes: the size changes slowest */
-	client_ok(WORDS("client", "-t", "tcp_bw", "-s", "1K,2K", "-P", "1,2",
+	client_ok(&a,
+		  WORDS("client", "-t", "tcp_bw", "-s", "1K,2K", "-P", "1,2",
 			"h"),
 		  &o);
 	ig_client_plan_params(&o, 1, &p);
@@ -722,21 +729,23 @@ START_TEST(test_client_also_plan)
 		{ IG_TEST_TCP_LAT, 1024 }, { IG_TEST_TCP_BW, 2048 },
 		{ IG_TEST_TCP_BW, 2048 },  { IG_TEST_TCP_LAT, 2048 },
 	};
-	struct ig_client_opts o, a;
+	struct ig_client_opts o, al;
+	struct args a;
 	struct ig_result *res = calloc(8, sizeof(*res));
 
 	ck_assert_ptr_nonnull(res);
-	client_ok(WORDS("client", "-t", "write_bw,tcp_bw,send_lat,tcp_lat",
+	client_ok(&a,
+		  WORDS("client", "-t", "write_bw,tcp_bw,send_lat,tcp_lat",
 			"-s", "1K,2K", "--zerocopy", "both", "--also",
 			"127.0.0.2", "h"),
 		  &o);
-	ig_client_also_opts(&o, &a);
-	ck_assert_str_eq(a.host, "127.0.0.2");
-	ck_assert_ptr_null(a.also);
-	ck_assert_str_eq(a.column, "tcp@127.0.0.2");
-	ck_assert_uint_eq(a.ntests, 2);
-	ck_assert_uint_eq(ig_client_plan_count(&a), 6);
-	ig_client_plan_fail(&a, res, "refused");
+	ig_client_also_opts(&o, &al);
+	ck_assert_str_eq(al.host, "127.0.0.2");
+	ck_assert_ptr_null(al.also);
+	ck_assert_str_eq(al.column, "tcp@127.0.0.2");
+	ck_assert_uint_eq(al.ntests, 2);
+	ck_assert_uint_eq(ig_client_plan_count(&al), 6);
+	ig_client_plan_fail(&al, res, "refused");
 	for (unsigned int i = 0; i < 6; i++) {
 		ck_assert_msg(res[i].failed &&
 				      res[i].params.test == want[i].test &&
