@@ -57,12 +57,31 @@ int ig_cli_bad_option(char **argv, int opt, char *err, size_t errlen)
 
 int ig_cli_port(const char *arg, char *err, size_t errlen)
 {
-	uint64_t v;
-
-	if (ig_parse_u64(arg, &v) || v < 1 || v > 65535)
+	if (ig_port_parse(arg) < 0)
 		return ig_cli_fail(err, errlen,
 				   "-p: '%s' is not a port: allowed 1 to 65535",
 				   arg);
+	return 0;
+}
+
+int ig_cli_hostport(const char *what, const char *arg, struct ig_hostport *hp,
+		    const char **host, const char **port, char *err,
+		    size_t errlen)
+{
+	if (ig_hostport_split(arg, hp))
+		return ig_cli_fail(
+			err, errlen,
+			"%s '%s' is not a server address: allowed " IG_HOSTPORT_FORMS,
+			what, arg);
+	if (hp->port[0] && *port &&
+	    ig_port_parse(*port) != ig_port_parse(hp->port))
+		return ig_cli_fail(err, errlen,
+				   "%s '%s' says port %s, -p says %s: give the "
+				   "port once",
+				   what, arg, hp->port, *port);
+	*host = hp->host;
+	if (hp->port[0])
+		*port = hp->port;
 	return 0;
 }
 
@@ -244,21 +263,26 @@ static int analysis_opt(int c, const char *arg, struct ig_client_opts *o,
 	}
 }
 
-/* --also ADDR: a numeric IPv4 or IPv6 address, the column "tcp@ADDR". */
+/* --also ADDR: a numeric IPv4 or IPv6 address ([IPV6] too), :PORT or
+ * not (else HOST's port), the column "tcp@ADDR" (no port). */
 static int also_opt(const char *arg, struct ig_client_opts *o, char *err,
 		    size_t errlen)
 {
 	unsigned char buf[sizeof(struct in6_addr)];
 
-	if (inet_pton(AF_INET, arg, buf) != 1 &&
-	    inet_pton(AF_INET6, arg, buf) != 1)
+	o->also_port = NULL;
+	if (ig_cli_hostport("--also", arg, &o->also_addr, &o->also,
+			    &o->also_port, err, errlen))
+		return -EINVAL;
+	if (inet_pton(AF_INET, o->also, buf) != 1 &&
+	    inet_pton(AF_INET6, o->also, buf) != 1)
 		return ig_cli_fail(err, errlen,
 				   "--also: '%s' is not an address: allowed a "
 				   "numeric IPv4 or IPv6 address of the "
-				   "server (e.g. 192.0.2.7)",
+				   "server, :PORT or not (e.g. 192.0.2.7, "
+				   "[2001:db8::7]:18515)",
 				   arg);
-	o->also = arg;
-	snprintf(o->also_label, sizeof(o->also_label), "tcp@%s", arg);
+	snprintf(o->also_label, sizeof(o->also_label), "tcp@%s", o->also);
 	return 0;
 }
 
@@ -415,7 +439,9 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 			err, errlen,
 			"client takes one HOST, got '%s' and also '%s'",
 			argv[optind], argv[optind + 1]);
-	o->host = argv[optind];
+	if (ig_cli_hostport("HOST", argv[optind], &o->server, &o->host,
+			    &o->port, err, errlen))
+		return -EINVAL;
 	o->tests_given = t.tests_given;
 	if (ig_testopt_finish(&t, err, errlen))
 		return -EINVAL;

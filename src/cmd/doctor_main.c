@@ -23,7 +23,8 @@
 static const char usage[] =
 	"usage: ibgap doctor [HOST] [options]\n"
 	"Explains what holds TCP (IPoIB, RoCE netdev) below verbs on this "
-	"host and,\nwhen HOST runs 'ibgap server', on HOST too.\n"
+	"host and,\nwhen HOST runs 'ibgap server', on HOST too.  HOST: a name or "
+	"address,\nHOST:PORT, [IPV6] or [IPV6]:PORT.\n"
 	"  -p, --port PORT        server's control port (default 18515)\n"
 	"      --format FMT       text or json (default text)\n"
 	"      --root DIR         read /sys and /proc under DIR (tests)\n"
@@ -34,6 +35,7 @@ static const char usage[] =
 
 struct dcli {
 	const char *host, *port, *root, *auth_file;
+	struct ig_hostport hp; /* HOST split; host (and port) point here */
 	bool json;
 	uint64_t window;
 	int timeout_ms;
@@ -123,7 +125,9 @@ static int parse(int argc, char **argv, struct dcli *o, char *err,
 				   "doctor takes one HOST, got '%s' and also "
 				   "'%s'",
 				   argv[optind], argv[optind + 1]);
-	o->host = optind < argc ? argv[optind] : NULL;
+	if (optind < argc)
+		return ig_cli_hostport("HOST", argv[optind], &o->hp, &o->host,
+				       &o->port, err, errlen);
 	return 0;
 }
 

@@ -13,6 +13,7 @@ const char ig_usage_main[] =
 
 const char ig_usage_client[] =
 	"usage: ibgap client HOST [options]\n"
+	"HOST: a name or address, HOST:PORT, [IPV6] or [IPV6]:PORT\n"
 	"  -p, --port PORT        server's control port (default 18515)\n"
 	"  -t, --tests LIST       comma list of tcp_bw, tcp_lat, send_bw,\n"
 	"                         write_bw, send_lat, write_lat (default: these\n"
@@ -45,7 +46,8 @@ const char ig_usage_client[] =
 	"                         copying and a zero-copy run, side by side\n"
 	"      --also ADDR        run the tcp tests again against ADDR, another\n"
 	"                         address of the server (e.g. its Ethernet\n"
-	"                         port): one more column, tcp@ADDR\n"
+	"                         port): one more column, tcp@ADDR; ADDR:PORT\n"
+	"                         or [IPV6]:PORT (default: HOST's port)\n"
 	"      --tx-depth N       verbs send queue depth (default 128)\n"
 	"      --cq-mod N         verbs: signal every Nth send (default 16)\n"
 	"      --inline BYTES     verbs inline threshold (default 0)\n"

@@ -761,6 +761,49 @@ START_TEST(test_client_also_plan)
 }
 END_TEST
 
+/* HOST and --also in their forms (common/hostport.h): the brackets taken
+ * off, a :PORT into o.port (or --also's own), -p the same or refused. */
+START_TEST(test_client_hostport)
+{
+	struct ig_client_opts o, al;
+	struct args a;
+	char err[256], col[64];
+	const struct {
+		const char *const *w;
+		const char *host, *port, *also, *also_port;
+	} t[] = {
+		{ WORDS("client", "[::1]:5000", "--also", "[::2]"), "::1",
+		  "5000", "::2", "5000" },
+		{ WORDS("client", "-p", "7", "::1", "--also", "10.0.0.2:8"),
+		  "::1", "7", "10.0.0.2", "8" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		client_ok(&a, t[i].w, &o);
+		ig_client_also_opts(&o, &al);
+		ck_assert_str_eq(o.host, t[i].host);
+		ck_assert_str_eq(o.port, t[i].port);
+		ck_assert_str_eq(al.host, t[i].also);
+		ck_assert_str_eq(al.port, t[i].also_port);
+		snprintf(col, sizeof(col), "tcp@%s", t[i].also);
+		ck_assert_str_eq(al.column, col);
+	}
+	client_ok(&a, WORDS("client", "h:09", "-p", "9"), &o);
+	ck_assert_str_eq(o.host, "h");
+	ck_assert_str_eq(o.port, "9");
+	ck_assert_int_eq(client(&a, WORDS("client", "h:9", "-p", "10"), &o, err,
+				sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "'h:9'") && strstr(err, "-p says 10"), "%s",
+		      err);
+	ck_assert_int_eq(client(&a, WORDS("client", "[::1"), &o, err,
+				sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "'[::1'") && strstr(err, "[IPV6]:PORT"), "%s",
+		      err);
+}
+END_TEST
+
 /* ibgap-fabric's use of the parser (no lists): one value, a list is
  * refused in one line naming it. */
 START_TEST(test_testopt_no_lists)
@@ -815,6 +858,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_lists);
 	tcase_add_test(tc, test_client_plan_order);
 	tcase_add_test(tc, test_client_also_plan);
+	tcase_add_test(tc, test_client_hostport);
 	tcase_add_test(tc, test_testopt_no_lists);
 	suite_add_tcase(s, tc);
 	tcase_add_test(ts, test_server_defaults);
