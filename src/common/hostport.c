@@ -35,7 +35,7 @@ static int fill(const char *host, size_t n, const char *port,
 	hp->host[n] = '\0';
 	hp->port[0] = '\0';
 	if (port)
-		snprintf(hp->port, sizeof(hp->port), "%d", p);
+		snprintf(hp->port, sizeof(hp->port), "%hu", (unsigned short)p);
 	return 0;
 }
 
