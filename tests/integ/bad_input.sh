@@ -76,6 +76,8 @@ done
 usage_error '[::1]:5000' '-p' client '[::1]:5000' -p 5001
 usage_error 'h:5000' '-p' doctor -p 5001 'h:5000'
 usage_error 'name:1' '--also' client 127.0.0.1 --also name:1
+usage_error '[::1]:5' '-B|bind' server -B '[::1]:5'
+usage_error '[::1' '-B|bind' server -B '[::1'
 usage_error 0 '-p|--port' server -p 0
 usage_error abc '-p|--port' server -p abc
 usage_error 0 '--timeout' server --timeout 0

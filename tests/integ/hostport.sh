@@ -1,8 +1,8 @@
 #!/bin/bash
-# hostport.sh: a real client and doctor against a real server on [::1],
-# the server address in each form a command line takes it
-# (common/hostport.h): [::1] with -p, [::1]:PORT, ::1 with -p, and a name
-# as NAME:PORT; --also [::1]; ibgap doctor [::1]:PORT.
+# hostport.sh: a real client and doctor against a real server on ::1
+# (ibgap server -B [::1]), the server address in each form a command line
+# takes it (common/hostport.h): [::1] with -p, [::1]:PORT, ::1 with -p,
+# and a name as NAME:PORT; --also [::1]; ibgap doctor [::1]:PORT.
 # Exit 77 when this host has no ::1.
 #   bash tests/integ/hostport.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
@@ -13,7 +13,7 @@ if ! python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))'
 	ig_log "skipped: this host has no IPv6 loopback address ::1"
 	exit 77
 fi
-IG_SRV_BIND=::1 ig_start_server
+IG_SRV_BIND=[::1] ig_start_server
 
 # client_ok TAG WHAT ARGS...: a short latency run to the server on ::1.
 client_ok()
