@@ -25,6 +25,27 @@ int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
+int ig_cli_hostport(const char *what, const char *arg, struct ig_hostport *hp,
+		    const char **host, const char **port, char *err,
+		    size_t errlen)
+{
+	if (ig_hostport_split(arg, hp))
+		return ig_cli_fail(
+			err, errlen,
+			"%s '%s' is not a server address: allowed " IG_HOSTPORT_FORMS,
+			what, arg);
+	if (hp->port[0] && *port &&
+	    ig_port_parse(*port) != ig_port_parse(hp->port))
+		return ig_cli_fail(err, errlen,
+				   "%s '%s' says port %s, -p says %s: give the "
+				   "port once",
+				   what, arg, hp->port, *port);
+	*host = hp->host;
+	if (hp->port[0])
+		*port = hp->port;
+	return 0;
+}
+
 static const char *const zc_modes[] = {
 	[IG_ZC_OFF] = "off",
 	[IG_ZC_ON] = "on",
@@ -131,22 +152,27 @@ static int sizes_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
-/* --also ADDR: a numeric IPv4 or IPv6 address, the column "tcp@ADDR". */
+/* --also ADDR: a numeric IPv4 or IPv6 address ([IPV6] too), :PORT or
+ * not (else HOST's port), the column "tcp@ADDR" (no port). */
 static int also_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		    const char *arg, char *err, size_t errlen)
 {
 	struct ig_client_opts *o = ps->obj[IG_TO_CMD];
 	unsigned char buf[sizeof(struct in6_addr)];
 
-	if (inet_pton(AF_INET, arg, buf) != 1 &&
-	    inet_pton(AF_INET6, arg, buf) != 1)
+	o->also_port = NULL;
+	if (ig_cli_hostport("--also", arg, &o->also_addr, &o->also,
+			    &o->also_port, err, errlen))
+		return -EINVAL;
+	if (inet_pton(AF_INET, o->also, buf) != 1 &&
+	    inet_pton(AF_INET6, o->also, buf) != 1)
 		return ig_cli_fail(err, errlen,
 				   "--also: '%s' is not an address: allowed a "
 				   "numeric IPv4 or IPv6 address of the "
-				   "server (e.g. 192.0.2.7)",
+				   "server, :PORT or not (e.g. 192.0.2.7, "
+				   "[2001:db8::7]:18515)",
 				   arg);
-	o->also = arg;
-	snprintf(o->also_label, sizeof(o->also_label), "tcp@%s", arg);
+	snprintf(o->also_label, sizeof(o->also_label), "tcp@%s", o->also);
 	return 0;
 }
 
@@ -178,7 +204,8 @@ static const struct ig_opt client_rows[] = {
 	{ "also", 0, IG_OPT_STRING, .call = also_opt, .arg = "ADDR",
 	  .help = "run the tcp tests again against ADDR, another address of "
 		  "the server (e.g. its Ethernet port): one more column, "
-		  "tcp@ADDR" },
+		  "tcp@ADDR; ADDR:PORT or [IPV6]:PORT (default: HOST's "
+		  "port)" },
 	IG_TESTOPT_TAIL_ROWS,
 	{ "format", 0, IG_OPT_ENUM, C(format), .names = ig_format_names,
 	  .what = "a format", .arg = "FMT",
@@ -207,7 +234,9 @@ static const struct ig_opt client_rows[] = {
 
 void ig_cli_client_usage(FILE *f)
 {
-	fputs("usage: ibgap client HOST [options]\n", f);
+	fputs("usage: ibgap client HOST [options]\n"
+	      "HOST: a name or address, HOST:PORT, [IPV6] or [IPV6]:PORT\n",
+	      f);
 	ig_opt_usage(f, client_rows,
 		     sizeof(client_rows) / sizeof(*client_rows));
 }
@@ -294,8 +323,8 @@ static int client_host(const struct ig_optparse *ps, struct ig_client_opts *o,
 			err, errlen,
 			"client takes one HOST, got '%s' and also '%s'", w[0],
 			w[1]);
-	o->host = w[0];
-	return 0;
+	return ig_cli_hostport("HOST", w[0], &o->server, &o->host, &o->port,
+			       err, errlen);
 }
 
 int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,

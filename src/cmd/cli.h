@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "common/opttab.h"
+#include "common/hostport.h"
 #include "common/params.h"
 #include "common/testopt.h"
 #include "report/report.h"
@@ -22,6 +23,7 @@
 struct ig_client_opts {
 	const char *host;
 	const char *port;
+	struct ig_hostport server; /* HOST split; host (and port) point here */
 	enum ig_test tests[IG_TEST_COUNT];
 	unsigned int ntests;
 	struct ig_params p; /* applies to every test */
@@ -43,6 +45,8 @@ struct ig_client_opts {
 	/* --also ADDR: the tcp tests again against ADDR (another address of
 	 * the server), reported as transport also_label, "tcp@ADDR" */
 	const char *also;
+	const char *also_port; /* ADDR:PORT's, else NULL: HOST's port */
+	struct ig_hostport also_addr;
 	char also_label[IG_ALSO_LABEL_LEN];
 	/* the transport name of this plan's results: NULL for the run's
 	 * own, also_label for --also's second connection */
@@ -80,5 +84,14 @@ int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
 			.what = "a port", .call = ig_opt_keep_text,            \
 			.arg = "PORT", .help = help_                           \
 	}
+/*
+ * A server address on the command line (what: "HOST", "--also"), split
+ * into hp (common/hostport.h): *host points to its host and, when it
+ * names a port, *port to that port.  A port already in *port (-p) must be
+ * the same.  0, or -EINVAL with one line in err.
+ */
+int ig_cli_hostport(const char *what, const char *arg, struct ig_hostport *hp,
+		    const char **host, const char **port, char *err,
+		    size_t errlen);
 
 #endif

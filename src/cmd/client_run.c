@@ -24,6 +24,8 @@ void ig_client_also_opts(const struct ig_client_opts *o,
 {
 	*a = *o;
 	a->host = o->also;
+	if (o->also_port)
+		a->port = o->also_port;
 	a->also = NULL;
 	a->column = o->also_label;
 	a->ntests = 0;

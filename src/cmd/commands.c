@@ -53,8 +53,9 @@ int ig_cmd_server(int argc, char **argv)
 		return usage_error(err, "server");
 	srv = ig_server_new(&o, false, err, sizeof(err));
 	if (!srv) {
-		/* a refused --auth-file is a bad option value */
-		ret = errno == EKEYREJECTED ? 2 : 1;
+		/* a refused --auth-file, a -B that is no address: bad
+		 * option values */
+		ret = errno == EKEYREJECTED || errno == EINVAL ? 2 : 1;
 		fprintf(stderr, "ibgap server: %s\n", err);
 		return ret;
 	}

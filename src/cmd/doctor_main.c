@@ -22,6 +22,7 @@
 
 struct dcli {
 	const char *host, *port, *root, *auth_file;
+	struct ig_hostport hp; /* HOST split; host (and port) point here */
 	bool json;
 	uint64_t window;
 	int timeout_ms;
@@ -67,7 +68,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: ibgap doctor [HOST] [options]\n"
 	      "Explains what holds TCP (IPoIB, RoCE netdev) below verbs on "
-	      "this host and,\nwhen HOST runs 'ibgap server', on HOST too.\n",
+	      "this host and,\nwhen HOST runs 'ibgap server', on HOST too.  HOST: a name or "
+	      "address,\nHOST:PORT, [IPV6] or [IPV6]:PORT.\n",
 	      f);
 	ig_opt_usage(f, rows, sizeof(rows) / sizeof(*rows));
 }
@@ -91,7 +93,9 @@ static int parse(int argc, char **argv, struct dcli *o, char *err,
 				   "doctor takes one HOST, got '%s' and also "
 				   "'%s'",
 				   ps.positional[0], ps.positional[1]);
-	o->host = ps.npositional ? ps.positional[0] : NULL;
+	if (ps.npositional)
+		return ig_cli_hostport("HOST", ps.positional[0], &o->hp,
+				       &o->host, &o->port, err, errlen);
 	return 0;
 }
 

@@ -233,9 +233,13 @@ static void doctor_here(struct ig_fab *f, struct ig_fab_find *out)
 	inet_pton(AF_INET, f->info[peer].addr, &sin.sin_addr);
 	n = ig_dr_top(NULL, (struct sockaddr *)&sin, f->o.p.window, fd,
 		      IG_FAB_NFIND);
+	/* the id whole, what cut to the line's room (which an -O0 build's
+	 * format-truncation check then sees) */
 	for (int i = 0; i < n; i++)
-		snprintf(out->line[out->n++], sizeof(out->line[0]), "%s: %s",
-			 fd[i].id, fd[i].what);
+		snprintf(out->line[out->n++], sizeof(out->line[0]), "%s: %.*s",
+			 fd[i].id,
+			 (int)(sizeof(out->line[0]) - sizeof(fd[i].id) - 2),
+			 fd[i].what);
 }
 
 static void doctors(struct state *s)

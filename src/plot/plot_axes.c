@@ -74,14 +74,15 @@ void ig_plot_scale_lat(struct ig_plot_axis *a, double vmin, double vmax)
 void ig_plot_size_label(unsigned int exp2, char *buf, size_t len)
 {
 	static const char unit[] = { 0, 'K', 'M', 'G', 'T', 'P', 'E' };
-	unsigned int u = exp2 / 10;
 
-	if (u >= sizeof(unit))
-		u = sizeof(unit) - 1;
-	if (!u)
-		snprintf(buf, len, "%llu", 1ull << exp2);
+	/* a size is a uint64_t: 2^63 (8E) at most; the mantissa then fits
+	 * 3 digits, which -O3's format-truncation check can see */
+	if (exp2 > 63)
+		exp2 = 63;
+	if (exp2 < 10)
+		snprintf(buf, len, "%u", 1u << exp2);
 	else
-		snprintf(buf, len, "%llu%c", 1ull << (exp2 - 10 * u), unit[u]);
+		snprintf(buf, len, "%u%c", 1u << (exp2 % 10), unit[exp2 / 10]);
 }
 
 double ig_plot_map_x(const struct ig_plot_axis *a, const struct ig_plot_rect *r,

@@ -81,7 +81,8 @@ void ig_plot_scale_x(struct ig_plot_axis *a, uint64_t smin, uint64_t smax);
 void ig_plot_scale_lin(struct ig_plot_axis *a, double vmax);
 /* Log10 over whole decades when vmin > 0 and vmax / vmin > 20, else lin. */
 void ig_plot_scale_lat(struct ig_plot_axis *a, double vmin, double vmax);
-/* "2", "64", "1K", "64K", "1M": sizes that are powers of two. */
+/* "2", "64", "1K", "64K", "1M": sizes that are powers of two (2^63,
+ * "8E", for any exp2 above 63). */
 void ig_plot_size_label(unsigned int exp2, char *buf, size_t len);
 double ig_plot_map_x(const struct ig_plot_axis *a, const struct ig_plot_rect *r,
 		     uint64_t size);

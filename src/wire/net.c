@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/hostport.h"
 #include "ctrl.h"
 #include "net.h"
 
@@ -91,6 +92,24 @@ static int listen_on(const struct addrinfo *ai)
 	return fd;
 }
 
+/* -B [IPV6]: the address without its brackets, in hp; a port there is
+ * -p's. */
+static int bind_unbracket(const char **bind_addr, struct ig_hostport *hp,
+			  char *err, size_t errlen)
+{
+	if (!*bind_addr || (*bind_addr)[0] != '[')
+		return 0;
+	if (ig_hostport_split(*bind_addr, hp) || hp->port[0]) {
+		snprintf(err, errlen,
+			 "bind address '%s' is not an address: allowed a "
+			 "name, an address or [IPV6], no port (-p gives it)",
+			 *bind_addr);
+		return -EINVAL;
+	}
+	*bind_addr = hp->host;
+	return 0;
+}
+
 int ig_net_listen(const char *bind_addr, const char *port, int *bound,
 		  char *err, size_t errlen)
 {
@@ -99,8 +118,11 @@ int ig_net_listen(const char *bind_addr, const char *port, int *bound,
 			*res, *ai;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
+	struct ig_hostport hp;
 	int ret, fd = -EADDRNOTAVAIL;
 
+	if (bind_unbracket(&bind_addr, &hp, err, errlen))
+		return -EINVAL;
 	if (!bind_addr)
 		hints.ai_family = AF_INET6; /* dual stack; falls back below */
 	ret = getaddrinfo(bind_addr, port, &hints, &res);

@@ -109,11 +109,12 @@ SRV_PID=$AUTH_PID
 # server behaved
 cat >"$TMP/wire.py" <<'PY'
 import hashlib, hmac, os, socket, sys
-from igwire import msg, recv_msg
+from igwire import msg, recv_msg, HELLO, WELCOME, ERROR, SETUP, BYE, AUTH, \
+    AUTH_REPLY
 
 port, keyfile, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 key = open(keyfile, "rb").read().rstrip(b"\r\n")
-HELLO = {"sysinfo": {"hostname": "wire", "kernel": "k", "version": "0.1.0"}}
+HELLO_BODY = {"sysinfo": {"hostname": "wire", "kernel": "k", "version": "0.1.0"}}
 
 def mac(role, sn, cn):
     m = b"ibgap-auth-1\0" + role + b"\0" + sn.encode() + b"\0" + cn.encode()
@@ -132,19 +133,19 @@ def done(ok, m):
 
 def connect():
     s = socket.create_connection(("127.0.0.1", port), timeout=5)
-    s.sendall(msg(1, HELLO))
+    s.sendall(msg(HELLO, HELLO_BODY))
     typ, a = recv_msg(s)
     a = a or {}
-    if typ != 17 or len(a.get("nonce", "")) != 64:
-        done(False, "HELLO answered by type %r %r, want AUTH (17)" %
-             (typ, a))
+    if typ != AUTH or len(a.get("nonce", "")) != 64:
+        done(False, "HELLO answered by type %r %r, want AUTH (%d)" %
+             (typ, a, AUTH))
     return s, a["nonce"]
 
 def refused(s, reply, want):
     s.sendall(reply)
     typ, b = recv_msg(s)
     text = (b or {}).get("message", "")
-    if typ != 4 or want not in text:
+    if typ != ERROR or want not in text:
         done(False, "answered by type %r %r, want ERROR with %r" %
              (typ, b, want))
     if not closed(s):
@@ -154,35 +155,35 @@ def refused(s, reply, want):
 cn = os.urandom(32).hex()
 if mode == "valid":
     s, sn = connect()
-    s.sendall(msg(18, {"nonce": cn, "mac": mac(b"client", sn, cn)}))
+    s.sendall(msg(AUTH_REPLY, {"nonce": cn, "mac": mac(b"client", sn, cn)}))
     typ, w = recv_msg(s)
-    if typ != 2:
+    if typ != WELCOME:
         done(False, "valid proof answered by type %r %r" % (typ, w))
     if w.get("auth") != mac(b"server", sn, cn):
         done(False, "WELCOME auth %r, want HMAC(server, ...)" % w.get("auth"))
-    s.sendall(msg(14, {}))
+    s.sendall(msg(BYE, {}))
     done(True, "WELCOME with the server's proof")
 if mode == "garbage":
     s, sn = connect()
-    refused(s, msg(18, {"nonce": cn, "mac": "zz" * 32}),
+    refused(s, msg(AUTH_REPLY, {"nonce": cn, "mac": "zz" * 32}),
             "authentication failed")
 if mode == "shortmac":
     s, sn = connect()
-    refused(s, msg(18, {"nonce": cn, "mac": mac(b"client", sn, cn)[:63]}),
+    refused(s, msg(AUTH_REPLY, {"nonce": cn, "mac": mac(b"client", sn, cn)[:63]}),
             "authentication failed")
 if mode == "nomac":
     s, sn = connect()
-    refused(s, msg(18, {"nonce": cn}), "lacks 'nonce' or 'mac'")
+    refused(s, msg(AUTH_REPLY, {"nonce": cn}), "lacks 'nonce' or 'mac'")
 if mode == "nofields":
     s, sn = connect()
-    refused(s, msg(18, {}), "lacks 'nonce' or 'mac'")
+    refused(s, msg(AUTH_REPLY, {}), "lacks 'nonce' or 'mac'")
 if mode == "setup":
     s, sn = connect()
-    refused(s, msg(5, {"test": "tcp_bw"}), "expected AUTH_REPLY")
+    refused(s, msg(SETUP, {"test": "tcp_bw"}), "expected AUTH_REPLY")
 if mode == "reflect":
     # the server's own role, or the nonces swapped: never a client proof
     s, sn = connect()
-    refused(s, msg(18, {"nonce": cn, "mac": mac(b"server", sn, cn)}),
+    refused(s, msg(AUTH_REPLY, {"nonce": cn, "mac": mac(b"server", sn, cn)}),
             "authentication failed")
 if mode == "replay":
     # a proof that was valid for one connection is worthless on the next
@@ -192,7 +193,7 @@ if mode == "replay":
     s, sn2 = connect()
     if sn2 == sn:
         done(False, "the server sent the same nonce twice: %s" % sn)
-    refused(s, msg(18, old), "authentication failed")
+    refused(s, msg(AUTH_REPLY, old), "authentication failed")
 done(False, "unknown mode " + mode)
 PY
 

@@ -1,6 +1,7 @@
 #!/bin/bash
-# bad_input.sh: a bad option value exits 2 with exactly one line on stderr
-# that names the option and the value as typed; nothing on stdout.  A client
+# bad_input.sh: a bad option value (or server address) exits 2 with
+# exactly one line on stderr that names the option and the value as
+# typed; nothing on stdout.  A client
 # to a port where nothing listens exits 1 with one line within 5 s.
 #   bash tests/integ/bad_input.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
@@ -66,6 +67,17 @@ bad_client 5G '--window|window' --window 5G
 bad_client 1x2 '--warmup' --warmup 1x2
 bad_client --bogus '' --bogus
 usage_error frobnicate '' frobnicate
+# a server address in a bad form (common/hostport.h): exit 2 naming it
+for v in '[::1' '[::1]x' 'host:' 'host:99999' '[name]:1'; do
+	usage_error "$v" 'HOST' client -t tcp_lat "$v"
+	usage_error "$v" 'HOST' doctor "$v"
+	usage_error "$v" '--also' client 127.0.0.1 --also "$v"
+done
+usage_error '[::1]:5000' '-p' client '[::1]:5000' -p 5001
+usage_error 'h:5000' '-p' doctor -p 5001 'h:5000'
+usage_error 'name:1' '--also' client 127.0.0.1 --also name:1
+usage_error '[::1]:5' '-B|bind' server -B '[::1]:5'
+usage_error '[::1' '-B|bind' server -B '[::1'
 usage_error 0 '-p|--port' server -p 0
 usage_error abc '-p|--port' server -p abc
 usage_error 0 '--timeout' server --timeout 0

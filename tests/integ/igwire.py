@@ -7,7 +7,7 @@ import struct
 import time
 
 HELLO, WELCOME, BUSY, ERROR, SETUP = 1, 2, 3, 4, 5
-XPORT, READY, SYNCED = 6, 7, 9
+XPORT, READY, SYNC, SYNCED = 6, 7, 8, 9
 BYE, AUTH, AUTH_REPLY = 14, 17, 18
 
 

@@ -12,7 +12,7 @@ ig_init server_garbage "$@"
 # line and exits 0 when the server behaved, 1 (with the reason) when not.
 cat >"$TMP/wire.py" <<'PY'
 import os, re, sys
-from igwire import connect, hdr, parse_msgs, read_until_eof
+from igwire import connect, hdr, parse_msgs, read_until_eof, HELLO, ERROR
 
 port, mode = int(sys.argv[1]), sys.argv[2]
 arg = float(sys.argv[3]) if len(sys.argv) > 3 else 0
@@ -25,9 +25,9 @@ s = connect(port)
 # Send, then expect the server to close within `limit` seconds.
 sends = {
     "random": (os.urandom(1024), 5),
-    "huge": (hdr(1, 1, 0xFFFFFFFF) + b"{", 5),
+    "huge": (hdr(1, HELLO, 0xFFFFFFFF) + b"{", 5),
     "badtype": (hdr(1, 99, 2) + b"{}", 5),
-    "notjson": (hdr(1, 1, 5) + b"hello", 5),
+    "notjson": (hdr(1, HELLO, 5) + b"hello", 5),
     "halfhdr": (b"IBGP\x00", 5),
 }
 if mode == "random":
@@ -42,7 +42,7 @@ if mode in sends:
     done(True, "%s: server closed after %.2f s, sent %d bytes" %
          (mode, t, len(data)))
 if mode == "version2":
-    s.sendall(hdr(2, 1, 2) + b"{}")
+    s.sendall(hdr(2, HELLO, 2) + b"{}")
     data, t = read_until_eof(s, 5)
     msgs = parse_msgs(data)
     if not msgs:
@@ -57,8 +57,8 @@ if mode == "version2":
     why = []
     if ver != 1:
         why.append("reply header version %d, want 1" % ver)
-    if typ != 4:
-        why.append("reply type %d, want 4 (ERROR)" % typ)
+    if typ != ERROR:
+        why.append("reply type %d, want %d (ERROR)" % (typ, ERROR))
     if "2" not in nums or "1" not in nums:
         why.append("message does not name versions 2 and 1: %r" % text)
     if t is None:

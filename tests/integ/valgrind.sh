@@ -57,22 +57,22 @@ garbage()
 {
 	timeout 10 python3 - "$SRV_PORT" "$1" <<'PY'
 import sys
-from igwire import connect, hdr, msg
+from igwire import connect, hdr, msg, HELLO, SETUP, SYNC
 port, mode = int(sys.argv[1]), sys.argv[2]
 
-hello = msg(1, {"sysinfo": {"hostname": "x", "kernel": "y", "version": "0"}})
+hello = msg(HELLO, {"sysinfo": {"hostname": "x", "kernel": "y", "version": "0"}})
 setup = {"test": "tcp_bw", "size": 65536, "iterations": 0,
          "duration_ns": 300000000, "warmup_ns": 0, "streams": 1, "window": 0,
          "timeout_ms": 5000, "tx_depth": 128, "cq_mod": 16, "inline_size": 0}
 data = {
-    "notjson": hdr(1, 1, 5) + b"hello",
-    "huge": hdr(1, 1, 0xFFFFFFFF),
+    "notjson": hdr(1, HELLO, 5) + b"hello",
+    "huge": hdr(1, HELLO, 0xFFFFFFFF),
     "half": hello[:20],
-    "nohello": msg(5, setup),
+    "nohello": msg(SETUP, setup),
     # past the client's own checks: parameters the server must refuse
-    "badsetup": hello + msg(5, dict(setup, streams=100000)),
-    "shortsetup": hello + msg(5, {"test": "tcp_bw"}),
-    "hellojunk": hello + msg(8, {"rx_bytes": "x"}),
+    "badsetup": hello + msg(SETUP, dict(setup, streams=100000)),
+    "shortsetup": hello + msg(SETUP, {"test": "tcp_bw"}),
+    "hellojunk": hello + msg(SYNC, {"rx_bytes": "x"}),
 }[mode]
 s = connect(port)
 s.sendall(data)

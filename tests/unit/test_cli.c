@@ -640,12 +640,13 @@ START_TEST(test_server_errors)
 }
 END_TEST
 
-/* Parses w, which must be accepted. */
-static void client_ok(const char *const *w, struct ig_client_opts *o)
+/* Parses w, which must be accepted.  o's strings (host, --also, ...)
+ * point into a's argv, as into main()'s: a must outlive o. */
+static void client_ok(struct args *a, const char *const *w,
+		      struct ig_client_opts *o)
 {
-	struct args a;
 	char err[256];
-	int ret = client(&a, w, o, err, sizeof(err));
+	int ret = client(a, w, o, err, sizeof(err));
 
 	ck_assert_msg(ret == 0, "%s refused: %s", w[1], err);
 }
@@ -654,8 +655,10 @@ static void client_ok(const char *const *w, struct ig_client_opts *o)
 START_TEST(test_client_lists)
 {
 	struct ig_client_opts o;
+	struct args a;
 
-	client_ok(WORDS("client", "-P", "1,2,4,8", "--window", "85K,256K", "-s",
+	client_ok(&a,
+		  WORDS("client", "-P", "1,2,4,8", "--window", "85K,256K", "-s",
 			"1K:8K", "h"),
 		  &o);
 	ck_assert_uint_eq(o.lists.nstreams, 4);
@@ -669,19 +672,20 @@ START_TEST(test_client_lists)
 	/* 4 sizes x 4 streams x 2 windows x 2 tests */
 	ck_assert_uint_eq(plan_count(&o), 64);
 	/* the limit itself: 16 sizes x 16 streams x 1 window = 256 */
-	client_ok(WORDS("client", "-s", "1:32K", "-P",
+	client_ok(&a,
+		  WORDS("client", "-s", "1:32K", "-P",
 			"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "h"),
 		  &o);
 	ck_assert_uint_eq(plan_count(&o), 256 * 2);
 	/* one value: a plan of one combination, as before the lists */
-	client_ok(WORDS("client", "-P", "3", "h"), &o);
+	client_ok(&a, WORDS("client", "-P", "3", "h"), &o);
 	ck_assert_uint_eq(o.lists.nstreams, 1);
 	ck_assert_uint_eq(o.lists.streams[0], 3);
 	ck_assert_uint_eq(o.lists.nwindows, 1);
 	ck_assert_uint_eq(o.lists.windows[0], 0);
 	ck_assert_uint_eq(plan_count(&o), 2);
 	/* "default" in a window list: the kernel's buffers (0), once */
-	client_ok(WORDS("client", "--window", "default,256K", "h"), &o);
+	client_ok(&a, WORDS("client", "--window", "default,256K", "h"), &o);
 	ck_assert_uint_eq(o.lists.nwindows, 2);
 	ck_assert_uint_eq(o.lists.windows[0], 0);
 	ck_assert_uint_eq(o.lists.windows[1], 262144);
@@ -710,8 +714,10 @@ START_TEST(test_client_plan_order)
 	};
 	struct ig_client_opts o;
 	struct ig_params p;
+	struct args a;
 
-	client_ok(WORDS("client", "-t", "tcp_bw,tcp_lat", "-P", "1,2",
+	client_ok(&a,
+		  WORDS("client", "-t", "tcp_bw,tcp_lat", "-P", "1,2",
 			"--window", "1K,4K", "h"),
 		  &o);
 	ck_assert_uint_eq(plan_count(&o), 8);
@@ -726,7 +732,8 @@ START_TEST(test_client_plan_order)
 			      p.streams, (unsigned long long)p.window);
 	}
 	/* with sizes: the size changes slowest */
-	client_ok(WORDS("client", "-t", "tcp_bw", "-s", "1K,2K", "-P", "1,2",
+	client_ok(&a,
+		  WORDS("client", "-t", "tcp_bw", "-s", "1K,2K", "-P", "1,2",
 			"h"),
 		  &o);
 	plan_params(&o, 1, &p);
@@ -749,21 +756,23 @@ START_TEST(test_client_also_plan)
 		{ IG_TEST_TCP_LAT, 1024 }, { IG_TEST_TCP_BW, 2048 },
 		{ IG_TEST_TCP_BW, 2048 },  { IG_TEST_TCP_LAT, 2048 },
 	};
-	struct ig_client_opts o, a;
+	struct ig_client_opts o, al;
+	struct args a;
 	struct ig_result *res = calloc(8, sizeof(*res));
 
 	ck_assert_ptr_nonnull(res);
-	client_ok(WORDS("client", "-t", "write_bw,tcp_bw,send_lat,tcp_lat",
+	client_ok(&a,
+		  WORDS("client", "-t", "write_bw,tcp_bw,send_lat,tcp_lat",
 			"-s", "1K,2K", "--zerocopy", "both", "--also",
 			"127.0.0.2", "h"),
 		  &o);
-	ig_client_also_opts(&o, &a);
-	ck_assert_str_eq(a.host, "127.0.0.2");
-	ck_assert_ptr_null(a.also);
-	ck_assert_str_eq(a.column, "tcp@127.0.0.2");
-	ck_assert_uint_eq(a.ntests, 2);
-	ck_assert_uint_eq(plan_count(&a), 6);
-	plan_fail(&a, res, "refused");
+	ig_client_also_opts(&o, &al);
+	ck_assert_str_eq(al.host, "127.0.0.2");
+	ck_assert_ptr_null(al.also);
+	ck_assert_str_eq(al.column, "tcp@127.0.0.2");
+	ck_assert_uint_eq(al.ntests, 2);
+	ck_assert_uint_eq(plan_count(&al), 6);
+	plan_fail(&al, res, "refused");
 	for (unsigned int i = 0; i < 6; i++) {
 		ck_assert_msg(res[i].failed &&
 				      res[i].params.test == want[i].test &&
@@ -776,6 +785,49 @@ START_TEST(test_client_also_plan)
 	}
 	ck_assert(!res[6].failed);
 	free(res);
+}
+END_TEST
+
+/* HOST and --also in their forms (common/hostport.h): the brackets taken
+ * off, a :PORT into o.port (or --also's own), -p the same or refused. */
+START_TEST(test_client_hostport)
+{
+	struct ig_client_opts o, al;
+	struct args a;
+	char err[256], col[64];
+	const struct {
+		const char *const *w;
+		const char *host, *port, *also, *also_port;
+	} t[] = {
+		{ WORDS("client", "[::1]:5000", "--also", "[::2]"), "::1",
+		  "5000", "::2", "5000" },
+		{ WORDS("client", "-p", "7", "::1", "--also", "10.0.0.2:8"),
+		  "::1", "7", "10.0.0.2", "8" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		client_ok(&a, t[i].w, &o);
+		ig_client_also_opts(&o, &al);
+		ck_assert_str_eq(o.host, t[i].host);
+		ck_assert_str_eq(o.port, t[i].port);
+		ck_assert_str_eq(al.host, t[i].also);
+		ck_assert_str_eq(al.port, t[i].also_port);
+		snprintf(col, sizeof(col), "tcp@%s", t[i].also);
+		ck_assert_str_eq(al.column, col);
+	}
+	client_ok(&a, WORDS("client", "h:09", "-p", "9"), &o);
+	ck_assert_str_eq(o.host, "h");
+	ck_assert_str_eq(o.port, "9");
+	ck_assert_int_eq(client(&a, WORDS("client", "h:9", "-p", "10"), &o, err,
+				sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "'h:9'") && strstr(err, "-p says 10"), "%s",
+		      err);
+	ck_assert_int_eq(client(&a, WORDS("client", "[::1"), &o, err,
+				sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "'[::1'") && strstr(err, "[IPV6]:PORT"), "%s",
+		      err);
 }
 END_TEST
 
@@ -853,6 +905,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_lists);
 	tcase_add_test(tc, test_client_plan_order);
 	tcase_add_test(tc, test_client_also_plan);
+	tcase_add_test(tc, test_client_hostport);
 	tcase_add_test(tc, test_testopt_no_lists);
 	suite_add_tcase(s, tc);
 	tcase_add_test(ts, test_server_defaults);

@@ -160,29 +160,56 @@ START_TEST(parse_null_is_einval)
 }
 END_TEST
 
-/* Random bytes with "cpu" prefixes sprinkled in: must never crash. */
+/* The lines of t that start "cpu", digits, a blank: the CPUs it lists. */
+static int percpu_lines(const char *t)
+{
+	int n = 0;
+
+	for (const char *l = t; l;) {
+		size_t d = strncmp(l, "cpu", 3) ? 0
+						: strspn(l + 3, "0123456789");
+		const char *nl = strchr(l, '\n');
+
+		n += d && (l[3 + d] == ' ' || l[3 + d] == '\t');
+		l = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
+/* Random bytes with "cpu" prefixes sprinkled in: must never crash, and
+ * what it accepts has as many CPUs as per-CPU lines; every fourth text
+ * starts with a valid aggregate line and two per-CPU lines, so that some
+ * are accepted. */
 START_TEST(parse_random_no_crash)
 {
 	static const char alphabet[] = "cpu0123456789 \t\n-+x";
-	unsigned int seed = 12345;
+	static const char agg[] = "cpu 1 2 3 4\ncpu0 1\ncpu17\t";
+	unsigned int seed = 12345, accepted = 0;
 	char buf[512];
 	int iter;
 
 	for (iter = 0; iter < 20000; iter++) {
-		size_t n = (size_t)rand_r(&seed) % (sizeof(buf) - 1), i;
+		size_t n = (size_t)rand_r(&seed) % (sizeof(buf) - 1), i = 0;
 		struct ig_cpu_snap s;
 		int ret;
 
-		for (i = 0; i < n; i++)
+		if (iter % 4 == 3 && n >= sizeof(agg))
+			i = strlen(strcpy(buf, agg));
+		for (; i < n; i++)
 			buf[i] = iter & 1 ? alphabet[rand_r(&seed) %
 						     (sizeof(alphabet) - 1)]
 					  : (char)(rand_r(&seed) % 255 + 1);
 		buf[n] = '\0';
 		ret = ig_cpu_parse_stat(buf, &s);
 		ck_assert(ret == 0 || ret == -EPROTO);
-		if (ret == 0)
-			ck_assert_int_ge(s.ncpus, 0);
+		if (ret)
+			continue;
+		accepted++;
+		ck_assert_msg(s.ncpus == percpu_lines(buf),
+			      "ncpus %d, want %d, for '%s'", s.ncpus,
+			      percpu_lines(buf), buf);
 	}
+	ck_assert_uint_gt(accepted, 1000);
 }
 END_TEST
 
