@@ -29,6 +29,18 @@ static unsigned int zc_runs(const struct ig_client_opts *o, enum ig_test t)
 	return t == IG_TEST_TCP_BW && o->local.zerocopy == IG_ZC_BOTH ? 2 : 1;
 }
 
+/* This run's --zerocopy, as its result records it: only tcp_bw's; both:
+ * COPY (asked, this run copies), then ON. */
+static enum ig_zc_mode zc_run_mode(const struct ig_client_opts *o,
+				   enum ig_test t, unsigned int k)
+{
+	if (t != IG_TEST_TCP_BW || o->local.zerocopy == IG_ZC_OFF)
+		return IG_ZC_OFF;
+	if (o->local.zerocopy == IG_ZC_BOTH)
+		return k ? IG_ZC_ON : IG_ZC_COPY;
+	return IG_ZC_ON;
+}
+
 unsigned int ig_client_plan_count(const struct ig_client_opts *o)
 {
 	unsigned int n = 0;
@@ -127,12 +139,8 @@ static int one_run(struct plan *pl, const struct ig_params *p,
 	int ret = ig_engine_client(&ig_transports, pl->c, p, &pl->local, r, err,
 				   sizeof(err));
 
-	if (!ret) {
-		r->zc_asked = pl->o->local.zerocopy != IG_ZC_OFF &&
-			      p->test == IG_TEST_TCP_BW;
-		r->zerocopy = r->zc_asked && pl->local.zerocopy == IG_ZC_ON;
+	if (!ret)
 		return 0;
-	}
 	if (pl->tty)
 		fputs("\r\033[K", stderr);
 	fprintf(stderr, "ibgap: %s%s%s\n", pl->o->column ? pl->o->column : "",
@@ -198,8 +206,7 @@ static int measure_runs(struct plan *pl, const struct ig_params *p,
 	int ret = 0;
 
 	for (unsigned int k = 0; k < runs && !ret && !stopped(o); k++) {
-		if (runs == 2)
-			pl->local.zerocopy = k ? IG_ZC_ON : IG_ZC_OFF;
+		pl->local.zerocopy = zc_run_mode(o, p->test, k);
 		ret = measure(pl, p, &res[pl->done]);
 		pl->done++;
 	}

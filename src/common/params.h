@@ -89,11 +89,13 @@ struct ig_params {
 };
 
 /* --zerocopy: how tcp_bw's sender hands data to the kernel.  BOTH is the
- * client's plan (a copying run, then a zero-copy one); a run is OFF or ON. */
+ * client's plan (a copying run, then a zero-copy one); a run is OFF, ON,
+ * or COPY (--zerocopy given, this run copies: both's first). */
 enum ig_zc_mode {
 	IG_ZC_OFF,
 	IG_ZC_ON,
 	IG_ZC_BOTH,
+	IG_ZC_COPY,
 };
 
 /* Options of this host only: never sent to the peer.  The client's apply

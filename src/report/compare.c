@@ -119,8 +119,7 @@ static void fill_pair(struct ig_pair *p)
 	}
 	p->bw_ratio = ratio(p->bw[IG_T], p->bw[IG_V]);
 	p->rate_ratio = ratio(p->rate[IG_T], p->rate[IG_V]);
-	p->port_gbps = p->r[IG_V]->xinfo.valid ? p->r[IG_V]->xinfo.rate_gbps
-					       : 0;
+	p->port_gbps = ig_facts_real(&p->r[IG_V]->facts, "rate_gbps", 0);
 	p->size = p->r[IG_V]->params.size;
 	p->lat = p->r[IG_V]->has_lat;
 	if (p->lat)

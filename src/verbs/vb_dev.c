@@ -125,10 +125,10 @@ static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
 	return 0;
 }
 
-/* Fills s->xinfo from the device and port rdma_cm chose for id. */
+/* Fills the session's xinfo from the device and port rdma_cm chose for id. */
 int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id)
 {
-	struct ig_xinfo *x = &s->xinfo;
+	struct ig_xinfo *x = ig_vb_xinfo(s);
 	const char *name = ibv_get_device_name(id->verbs->device);
 	struct ibv_port_attr pa;
 	char path[PATH_MAX];
@@ -211,7 +211,7 @@ int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 	if (s->local.cpu >= 0) {
 		for (unsigned int i = 0; i < s->nstreams; i++)
 			s->st[i].cpu = s->local.cpu;
-		s->xinfo.cpu = s->local.cpu;
+		ig_vb_xinfo(s)->cpu = s->local.cpu;
 		return 0;
 	}
 	snprintf(path, sizeof(path),
@@ -226,7 +226,7 @@ int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 	fclose(f);
 	for (unsigned int i = 0; i < s->nstreams; i++)
 		s->st[i].cpu = nth_local_cpu(list, (int)i, s->server);
-	s->xinfo.cpu = s->st[0].cpu;
+	ig_vb_xinfo(s)->cpu = s->st[0].cpu;
 	return 0;
 }
 

@@ -91,10 +91,10 @@ int ig_vb_read_client_depth(struct ig_session *s, struct ibv_context *ctx)
 				       "--outs %u is more than these devices "
 				       "allow: at most %u RDMA reads in flight "
 				       "(this host's %s: %u, the server's: %u)",
-				       s->p.outs, cap, s->xinfo.device, mine,
-				       vb->peer_rd_atom);
+				       s->p.outs, cap, ig_vb_xinfo(s)->device,
+				       mine, vb->peer_rd_atom);
 	vb->outs = s->p.outs ? s->p.outs : cap;
-	s->xinfo.outs = (int)vb->outs;
+	ig_vb_xinfo(s)->outs = (int)vb->outs;
 	return 0;
 }
 
@@ -113,7 +113,7 @@ int ig_vb_read_server_depth(struct ig_session *s,
 				       d, req->responder_resources,
 				       vb->rd_cap ? vb->rd_cap : IG_MAX_OUTS);
 	vb->outs = d;
-	s->xinfo.outs = (int)d;
+	ig_vb_xinfo(s)->outs = (int)d;
 	return 0;
 }
 

@@ -66,7 +66,7 @@ static int create_qp(struct ig_session *s, struct vb_stream *vs)
 				       "%u, receive queue %u, inline %u) on "
 				       "%s: %s",
 				       s->p.tx_depth + 1, vs->rx_depth,
-				       s->p.inline_size, s->xinfo.device,
+				       s->p.inline_size, ig_vb_xinfo(s)->device,
 				       strerror(errno));
 	return 0;
 }
@@ -106,7 +106,7 @@ static int channels(struct ig_session *s, struct vb_stream *vs)
 	if (!vs->ch || !vs->rch)
 		return ig_session_fail(s, errno,
 				       "ibv_create_comp_channel on %s: %s",
-				       s->xinfo.device, strerror(errno));
+				       ig_vb_xinfo(s)->device, strerror(errno));
 	return 0;
 }
 
@@ -139,7 +139,8 @@ int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 		return ig_session_fail(s, errno,
 				       "ibv_create_cq of %d entries "
 				       "on %s: %s",
-				       cqe, s->xinfo.device, strerror(errno));
+				       cqe, ig_vb_xinfo(s)->device,
+				       strerror(errno));
 	ret = create_qp(s, vs);
 	if (ret)
 		return ret;

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "report/report.h"
+#include "sockets/tcp.h"
 #include "testmain.h"
 
 #define NS_LAT 50 /* enough for p50 and p90, not for p99 */
@@ -767,21 +768,44 @@ END_TEST
 
 /* make_bw with TCP_INFO of both sides (client streams 1 and 3
  * retransmitted 2 and 1) after a zero-copy run whose sends were copied. */
+static void set_ctr(struct ig_ctrs *c, unsigned int k, const char *group,
+		    const char *name, uint64_t v)
+{
+	int i = ig_ctrs_find(c, group, name);
+
+	ck_assert_int_ge(i, 0);
+	c->st[k].v[i] = v;
+	c->st[k].have |= 1u << i;
+}
+
 static void make_bw_tcpinfo(struct ig_result *r)
 {
+	static const char *const ti[] = { "retrans",  "retrans_total",
+					  "rtt_us",   "rttvar_us",
+					  "snd_cwnd", "snd_mss",
+					  "pmtu",     "reordering" };
+	static const char *const zc[] = { "sends", "copied", "enobufs",
+					  "fallback" };
+
 	make_bw(r);
-	r->has_tcpinfo = r->has_tcpinfo_server = true;
-	for (int i = 0; i < 4; i++) {
-		r->tcpinfo[i] = (struct ig_tcpinfo){ .valid = true,
-						     .retrans_total = 9,
-						     .rtt_us = 100 + i,
-						     .snd_mss = 65483 };
-		r->tcpinfo_server[i] = r->tcpinfo[i];
+	ig_ctrs_init(&r->ctrs, ig_tcp_ops.ctrs, ig_tcp_ops.nctrs, 4);
+	for (unsigned int i = 0; i < 4; i++) {
+		for (unsigned int k = 0; k < 8; k++)
+			set_ctr(&r->ctrs, i, "tcp_info", ti[k], 0);
+		set_ctr(&r->ctrs, i, "tcp_info", "retrans_total", 9);
+		set_ctr(&r->ctrs, i, "tcp_info", "rtt_us", 100 + i);
+		set_ctr(&r->ctrs, i, "tcp_info", "snd_mss", 65483);
+		for (unsigned int k = 0; k < 4; k++)
+			set_ctr(&r->ctrs, i, "zerocopy", zc[k], 0);
 	}
-	r->tcpinfo[1].retrans = 2;
-	r->tcpinfo[3].retrans = 1;
-	r->zc_asked = r->zerocopy = true;
-	r->zc = (struct ig_zc_stats){ .sends = 9, .copied = 5 };
+	r->ctrs_server = r->ctrs;
+	set_ctr(&r->ctrs, 1, "tcp_info", "retrans", 2);
+	set_ctr(&r->ctrs, 3, "tcp_info", "retrans", 1);
+	r->local.zerocopy = IG_ZC_ON;
+	/* 9 sends, 5 copied, over two streams */
+	set_ctr(&r->ctrs, 0, "zerocopy", "sends", 4);
+	set_ctr(&r->ctrs, 2, "zerocopy", "sends", 5);
+	set_ctr(&r->ctrs, 2, "zerocopy", "copied", 5);
 }
 
 START_TEST(test_tcpinfo_json)
