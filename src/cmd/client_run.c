@@ -26,7 +26,8 @@ static bool stopped(const struct ig_client_opts *o)
 /* --zerocopy both: tcp_bw runs twice, copying and then zero-copy. */
 static unsigned int zc_runs(const struct ig_client_opts *o, enum ig_test t)
 {
-	return t == IG_TEST_TCP_BW && o->local.zerocopy == IG_ZC_BOTH ? 2 : 1;
+	return t == IG_TEST_TCP_BW && o->local.sock.zerocopy == IG_ZC_BOTH ? 2
+									   : 1;
 }
 
 /* This run's --zerocopy, as its result records it: only tcp_bw's; both:
@@ -34,9 +35,9 @@ static unsigned int zc_runs(const struct ig_client_opts *o, enum ig_test t)
 static enum ig_zc_mode zc_run_mode(const struct ig_client_opts *o,
 				   enum ig_test t, unsigned int k)
 {
-	if (t != IG_TEST_TCP_BW || o->local.zerocopy == IG_ZC_OFF)
+	if (t != IG_TEST_TCP_BW || o->local.sock.zerocopy == IG_ZC_OFF)
 		return IG_ZC_OFF;
-	if (o->local.zerocopy == IG_ZC_BOTH)
+	if (o->local.sock.zerocopy == IG_ZC_BOTH)
 		return k ? IG_ZC_ON : IG_ZC_COPY;
 	return IG_ZC_ON;
 }
@@ -80,7 +81,7 @@ void ig_client_plan_params(const struct ig_client_opts *o, unsigned int k,
 	ig_params_set_test(p, o->tests[k % o->ntests]); /* drops -R, --bidir
 							   for a ping-pong */
 	k /= o->ntests;
-	p->window = l->windows[k % l->nwindows];
+	p->sock.window = l->windows[k % l->nwindows];
 	k /= l->nwindows;
 	p->streams = l->streams[k % l->nstreams];
 	p->size = o->sizes[k / l->nstreams];
@@ -206,11 +207,11 @@ static int measure_runs(struct plan *pl, const struct ig_params *p,
 	int ret = 0;
 
 	for (unsigned int k = 0; k < runs && !ret && !stopped(o); k++) {
-		pl->local.zerocopy = zc_run_mode(o, p->test, k);
+		pl->local.sock.zerocopy = zc_run_mode(o, p->test, k);
 		ret = measure(pl, p, &res[pl->done]);
 		pl->done++;
 	}
-	pl->local.zerocopy = o->local.zerocopy;
+	pl->local.sock.zerocopy = o->local.sock.zerocopy;
 	return ret;
 }
 

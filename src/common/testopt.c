@@ -113,13 +113,13 @@ static int local_opt(int c, const char *arg, struct ig_local_opts *l, char *err,
 
 	switch (c) {
 	case IG_OPT_DEVICE:
-		if (!*arg || strlen(arg) >= sizeof(l->device))
+		if (!*arg || strlen(arg) >= sizeof(l->verbs.device))
 			return ig_fail(
 				-EINVAL, err, errlen,
 				"--device: '%s' is not a device name: give one "
 				"that ibv_devices lists (1 to %zu characters)",
-				arg, sizeof(l->device) - 1);
-		strcpy(l->device, arg);
+				arg, sizeof(l->verbs.device) - 1);
+		strcpy(l->verbs.device, arg);
 		return 0;
 	case IG_OPT_IB_PORT:
 		if (ig_parse_u64(arg, &v) || v < 1 || v > 255)
@@ -128,7 +128,7 @@ static int local_opt(int c, const char *arg, struct ig_local_opts *l, char *err,
 				"--ib-port: '%s' is not an HCA port: allowed 1 "
 				"to 255",
 				arg);
-		l->ib_port = (int)v;
+		l->verbs.ib_port = (int)v;
 		return 0;
 	case IG_OPT_GID_INDEX:
 		if (ig_parse_u64(arg, &v) || v > 65535)
@@ -137,7 +137,7 @@ static int local_opt(int c, const char *arg, struct ig_local_opts *l, char *err,
 				"--gid-index: '%s' is not a GID index: allowed 0 "
 				"to 65535",
 				arg);
-		l->gid_index = (int)v;
+		l->verbs.gid_index = (int)v;
 		return 0;
 	default:
 		if (ig_parse_u64(arg, &v) || v >= CPU_SETSIZE)
@@ -196,7 +196,7 @@ void ig_testopt_lists_init(struct ig_testopt_lists *l,
 	memset(l, 0, sizeof(*l));
 	l->streams[0] = p->streams;
 	l->nstreams = 1;
-	l->windows[0] = p->window;
+	l->windows[0] = p->sock.window;
 	l->nwindows = 1;
 }
 
@@ -288,7 +288,7 @@ static int list_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 	if (c == 'P')
 		o->p->streams = (uint32_t)v[0];
 	else
-		o->p->window = v[0];
+		o->p->sock.window = v[0];
 	if (!l)
 		return 0;
 	if (c == IG_OPT_WINDOW) {
@@ -336,31 +336,34 @@ static int param_opt(int c, const char *arg, struct ig_testopts *o, char *err,
 		ret = ig_testopt_timeout_arg(arg, &p->timeout_ms, err, errlen);
 		break;
 	case IG_OPT_TX_DEPTH:
-		ret = parse_u32("--tx-depth", arg, &p->tx_depth, err, errlen) ||
-		      cap("--tx-depth", arg, p->tx_depth, 1, IG_MAX_TX_DEPTH,
-			  "1 to 8192", err, errlen);
+		ret = parse_u32("--tx-depth", arg, &p->verbs.tx_depth, err,
+				errlen) ||
+		      cap("--tx-depth", arg, p->verbs.tx_depth, 1,
+			  IG_MAX_TX_DEPTH, "1 to 8192", err, errlen);
 		break;
 	case IG_OPT_CQ_MOD:
-		ret = parse_u32("--cq-mod", arg, &p->cq_mod, err, errlen) ||
-		      cap("--cq-mod", arg, p->cq_mod, 1, IG_MAX_TX_DEPTH,
+		ret = parse_u32("--cq-mod", arg, &p->verbs.cq_mod, err,
+				errlen) ||
+		      cap("--cq-mod", arg, p->verbs.cq_mod, 1, IG_MAX_TX_DEPTH,
 			  "1 to --tx-depth", err, errlen);
 		break;
 	case IG_OPT_INLINE:
 		ret = parse_bytes("--inline", arg, &v, err, errlen) ||
 		      cap("--inline", arg, v, 0, 1024, "0 to 1024", err,
 			  errlen);
-		p->inline_size = (uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
+		p->verbs.inline_size =
+			(uint32_t)(v > UINT32_MAX ? UINT32_MAX : v);
 		break;
 	case IG_OPT_OUTS:
-		ret = parse_u32("--outs", arg, &p->outs, err, errlen) ||
-		      cap("--outs", arg, p->outs, 0, IG_MAX_OUTS,
+		ret = parse_u32("--outs", arg, &p->verbs.outs, err, errlen) ||
+		      cap("--outs", arg, p->verbs.outs, 0, IG_MAX_OUTS,
 			  "0 (the devices' maximum) to 255", err, errlen);
 		break;
 	case IG_OPT_BIDIR:
 		p->bidir = 1;
 		break;
 	case IG_OPT_EVENTS:
-		p->events = 1;
+		p->verbs.events = 1;
 		break;
 	case 'R':
 		p->reverse = 1;

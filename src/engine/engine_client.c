@@ -40,7 +40,7 @@ static void fill_clock(struct ig_session *s, struct ig_result *r)
 
 static void check_window(struct ig_session *s, struct ig_result *r)
 {
-	uint64_t want = s->p.window;
+	uint64_t want = s->p.sock.window;
 
 	r->window_requested = want;
 	r->window_snd = s->window_snd;

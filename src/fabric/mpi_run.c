@@ -236,7 +236,7 @@ static void doctor_here(struct ig_fab *f, struct ig_fab_find *out)
 	int n;
 
 	inet_pton(AF_INET, f->info[peer].addr, &sin.sin_addr);
-	n = ig_dr_top(NULL, (struct sockaddr *)&sin, f->o.p.window, fd,
+	n = ig_dr_top(NULL, (struct sockaddr *)&sin, f->o.p.sock.window, fd,
 		      IG_FAB_NFIND);
 	for (int i = 0; i < n; i++)
 		snprintf(out->line[out->n++], sizeof(out->line[0]), "%s: %s",

@@ -55,8 +55,8 @@ static void om_labels(FILE *f, const struct ig_report_env *env,
 	om_label(f, "size", num);
 	snprintf(num, sizeof(num), "%" PRIu32, r->params.streams);
 	om_label(f, "streams", num);
-	if (r->params.window)
-		snprintf(num, sizeof(num), "%" PRIu64, r->params.window);
+	if (r->params.sock.window)
+		snprintf(num, sizeof(num), "%" PRIu64, r->params.sock.window);
 	else
 		snprintf(num, sizeof(num), "default");
 	om_label(f, "window", num);

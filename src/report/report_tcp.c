@@ -20,12 +20,12 @@ bool ig_rep_has_tcpinfo(const struct ig_result *r)
 
 bool ig_rep_zc_asked(const struct ig_result *r)
 {
-	return r->local.zerocopy != IG_ZC_OFF;
+	return r->local.sock.zerocopy != IG_ZC_OFF;
 }
 
 bool ig_rep_zerocopy(const struct ig_result *r)
 {
-	return r->local.zerocopy == IG_ZC_ON;
+	return r->local.sock.zerocopy == IG_ZC_ON;
 }
 
 /* Value group.name of every stream of c pooled by its rule; 0 if none. */

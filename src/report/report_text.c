@@ -166,8 +166,8 @@ static void id_cells(char cell[NCOL][CELL_LEN], const struct ig_result *r)
 	snprintf(cell[C_TRANSPORT], CELL_LEN, "%s", ig_rep_transport(r));
 	ig_size_str(r->params.size, cell[C_SIZE], CELL_LEN);
 	snprintf(cell[C_STREAMS], CELL_LEN, "%" PRIu32, r->params.streams);
-	if (r->params.window)
-		ig_size_str(r->params.window, cell[C_WINDOW], CELL_LEN);
+	if (r->params.sock.window)
+		ig_size_str(r->params.sock.window, cell[C_WINDOW], CELL_LEN);
 	else
 		snprintf(cell[C_WINDOW], CELL_LEN, "default");
 }

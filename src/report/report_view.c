@@ -74,7 +74,7 @@ const char *ig_rep_at(const struct ig_result *r)
 
 bool ig_rep_has_window(const struct ig_result *r)
 {
-	return r->params.window != 0 ||
+	return r->params.sock.window != 0 ||
 	       ig_test_xport(r->params.test) == IG_XPORT_TCP;
 }
 

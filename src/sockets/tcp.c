@@ -184,7 +184,7 @@ static uint32_t tcp_stream_ctrs(struct ig_stream *st, uint64_t *v)
 		v[C_REORDERING] = ti.reordering;
 		have |= BITS(C_RETRANS, C_ZC_SENDS);
 	}
-	if (st->s->local.zerocopy == IG_ZC_ON) {
+	if (st->s->local.sock.zerocopy == IG_ZC_ON) {
 		v[C_ZC_SENDS] = ts->zcs.sends;
 		v[C_ZC_COPIED] = ts->zcs.copied;
 		v[C_ZC_ENOBUFS] = ts->zcs.enobufs;

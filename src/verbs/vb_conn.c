@@ -96,8 +96,8 @@ static int modify(struct ig_session *s, struct ig_stream *st,
 				       strerror(errno));
 	if (to == IBV_QPS_INIT)
 		a.qp_access_flags = vb->access;
-	if (to == IBV_QPS_RTR && s->local.gid_index >= 0)
-		a.ah_attr.grh.sgid_index = (uint8_t)s->local.gid_index;
+	if (to == IBV_QPS_RTR && s->local.verbs.gid_index >= 0)
+		a.ah_attr.grh.sgid_index = (uint8_t)s->local.verbs.gid_index;
 	if (to == IBV_QPS_RTR) {
 		ig_vb_xinfo(s)->gid_index = a.ah_attr.grh.sgid_index;
 		if (a.path_mtu)

@@ -102,26 +102,28 @@ static int device_exists(const char *name)
 static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
 			const char *name)
 {
-	if (s->local.device[0] && !device_exists(s->local.device))
+	if (s->local.verbs.device[0] && !device_exists(s->local.verbs.device))
 		return ig_session_fail(s, ENODEV,
 				       "--device %s: no such RDMA device "
 				       "here; the route to the server uses "
 				       "%s (ibv_devices lists them)",
-				       s->local.device, name);
-	if (s->local.device[0] && strcmp(s->local.device, name))
+				       s->local.verbs.device, name);
+	if (s->local.verbs.device[0] && strcmp(s->local.verbs.device, name))
 		return ig_session_fail(s, EINVAL,
 				       "the address of the route "
 				       "to the server is on RDMA device %s "
 				       "port %u, not on --device %s: use %s's "
 				       "IP address, or drop --device",
-				       name, id->port_num, s->local.device,
-				       s->local.device);
-	if (s->local.ib_port && s->local.ib_port != id->port_num)
+				       name, id->port_num,
+				       s->local.verbs.device,
+				       s->local.verbs.device);
+	if (s->local.verbs.ib_port && s->local.verbs.ib_port != id->port_num)
 		return ig_session_fail(s, EINVAL,
 				       "the route to the server "
 				       "leaves through %s port %u, not "
 				       "--ib-port %d",
-				       name, id->port_num, s->local.ib_port);
+				       name, id->port_num,
+				       s->local.verbs.ib_port);
 	return 0;
 }
 

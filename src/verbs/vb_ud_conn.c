@@ -98,8 +98,8 @@ static int ud_peer(struct ig_session *s, struct ig_stream *st,
 	struct vb_session *vb = s->xpriv;
 	struct vb_stream *vs = st->priv;
 
-	if (ah->is_global && s->local.gid_index >= 0)
-		ah->grh.sgid_index = (uint8_t)s->local.gid_index;
+	if (ah->is_global && s->local.verbs.gid_index >= 0)
+		ah->grh.sgid_index = (uint8_t)s->local.verbs.gid_index;
 	if (ah->is_global)
 		ig_vb_xinfo(s)->gid_index = ah->grh.sgid_index;
 	vs->ah = ibv_create_ah(vb->pd, ah);

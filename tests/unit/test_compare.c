@@ -766,7 +766,7 @@ START_TEST(matrix_rows_labelled)
 			1000);
 		t = add(&s, IG_TEST_TCP_BW, 64 * KB, streams[i / 2], 1.0 + i,
 			100);
-		v->params.window = t->params.window = win[i % 2];
+		v->params.sock.window = t->params.sock.window = win[i % 2];
 	}
 	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
 	ck_assert_uint_eq(c.npairs, 4);

@@ -349,8 +349,8 @@ START_TEST(test_json_lat_small_counts)
 
 	make_lat(&r[0], 0);
 	make_lat(&r[1], 1);
-	make_lat(&r[2], 200);	      /* p99 supported, p99.9 not */
-	r[2].params.window = 1 << 20; /* verbs with a window: present */
+	make_lat(&r[2], 200);		   /* p99 supported, p99.9 not */
+	r[2].params.sock.window = 1 << 20; /* verbs with a window: present */
 	doc = render_json(r, 3);
 
 	lat = key(json_object_array_get_idx(key(doc, "results"), 0), "lat_us");
@@ -801,7 +801,7 @@ static void make_bw_tcpinfo(struct ig_result *r)
 	r->ctrs_server = r->ctrs;
 	set_ctr(&r->ctrs, 1, "tcp_info", "retrans", 2);
 	set_ctr(&r->ctrs, 3, "tcp_info", "retrans", 1);
-	r->local.zerocopy = IG_ZC_ON;
+	r->local.sock.zerocopy = IG_ZC_ON;
 	/* 9 sends, 5 copied, over two streams */
 	set_ctr(&r->ctrs, 0, "zerocopy", "sends", 4);
 	set_ctr(&r->ctrs, 2, "zerocopy", "sends", 5);
@@ -949,7 +949,7 @@ START_TEST(test_text_matrix)
 	for (int i = 0; i < 4; i++) {
 		make_bw(&r[i]);
 		r[i].params.streams = cells[i].streams;
-		r[i].params.window = cells[i].window;
+		r[i].params.sock.window = cells[i].window;
 		r[i].bw_gbps = cells[i].gbps;
 	}
 	s = render(IG_FMT_TEXT, &env, r, 4);
