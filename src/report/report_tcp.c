@@ -18,14 +18,15 @@ bool ig_rep_has_tcpinfo(const struct ig_result *r)
 	       ig_ctrs_has_group(&r->ctrs_server, TCPINFO);
 }
 
+/* a failed run's options say nothing of what it did */
 bool ig_rep_zc_asked(const struct ig_result *r)
 {
-	return r->local.sock.zerocopy != IG_ZC_OFF;
+	return !r->failed && r->local.sock.zerocopy != IG_ZC_OFF;
 }
 
 bool ig_rep_zerocopy(const struct ig_result *r)
 {
-	return r->local.sock.zerocopy == IG_ZC_ON;
+	return !r->failed && r->local.sock.zerocopy == IG_ZC_ON;
 }
 
 /* Value group.name of every stream of c pooled by its rule; 0 if none. */

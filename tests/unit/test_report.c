@@ -829,6 +829,23 @@ START_TEST(test_tcpinfo_json)
 }
 END_TEST
 
+/* A run that failed says nothing of zero-copy, whatever it was asked. */
+START_TEST(test_zc_failed)
+{
+	struct ig_report_env env;
+	struct ig_result r;
+	char *s;
+
+	fill_env(&env);
+	make_bw_tcpinfo(&r);
+	r.failed = true;
+	snprintf(r.error, sizeof(r.error), "tcp_bw: refused");
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(!strstr(s, "zerocopy"), "%s", s);
+	free(s);
+}
+END_TEST
+
 START_TEST(test_tcpinfo_text)
 {
 	struct ig_report_env env;
@@ -1002,6 +1019,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_tcpinfo_json);
 	tcase_add_test(tc, test_tcpinfo_text);
+	tcase_add_test(tc, test_zc_failed);
 	tcase_add_test(tc, test_text_sizes);
 	tcase_add_test(tc, test_lossy_text);
 	tcase_add_test(tc, test_text_matrix);
