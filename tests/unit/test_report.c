@@ -829,6 +829,60 @@ START_TEST(test_tcpinfo_json)
 }
 END_TEST
 
+/* A verbs read_bw whose transport named its device (both sides): the
+ * report prints the facts by name, outs beside the parameters. */
+static void make_read_device(struct ig_result *r)
+{
+	make_bw(r);
+	r->params.test = IG_TEST_READ_BW;
+	r->test = "read_bw";
+	r->transport = "verbs";
+	ig_facts_set_str(&r->facts, IG_FACT_DEVICE, "mlx5_1");
+	ig_facts_set_int(&r->facts, IG_FACT_PORT, 2);
+	ig_facts_set_str(&r->facts, "link_layer", "InfiniBand");
+	ig_facts_set_int(&r->facts, "mtu", 4096);
+	ig_facts_set_str(&r->facts, "gid", "fe80::2");
+	ig_facts_set_int(&r->facts, "gid_index", 3);
+	ig_facts_set_real(&r->facts, "rate_gbps", 100.0);
+	ig_facts_set_int(&r->facts, "numa_node", 1);
+	ig_facts_set_int(&r->facts, "cpu", 7);
+	ig_facts_set_int(&r->facts, "outs", 16);
+	r->facts_server = r->facts;
+	ig_facts_set_int(&r->facts_server, "cpu", -1);
+}
+
+START_TEST(test_device_facts)
+{
+	struct ig_report_env env;
+	struct ig_result r;
+	json_object *doc, *res, *dev;
+	char *s;
+
+	make_read_device(&r);
+	doc = render_json(&r, 1);
+	res = json_object_array_get_idx(key(doc, "results"), 0);
+	ck_assert_int_eq(ikey(res, "outs"), 16);
+	dev = key(key(res, "device"), "client");
+	ck_assert_str_eq(skey(dev, "device"), "mlx5_1");
+	ck_assert_int_eq(ikey(dev, "mtu"), 4096);
+	ck_assert(dkey(dev, "rate_gbps") == 100.0);
+	ck_assert(!has_key(dev, "outs"));
+	ck_assert_int_eq(ikey(key(key(res, "device"), "server"), "cpu"), -1);
+	json_object_put(doc);
+	fill_env(&env);
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(strstr(s,
+			     "\nclient  mlx5_1 port 2  InfiniBand  MTU 4096"
+			     "  GID[3] fe80::2  100.0 Gb/s  NUMA 1  cpu 7\n"),
+		      "%s", s);
+	ck_assert_msg(strstr(s, "\nserver  mlx5_1 port 2  InfiniBand  MTU 4096"
+				"  GID[3] fe80::2  100.0 Gb/s  NUMA 1  not "
+				"pinned\n"),
+		      "%s", s);
+	free(s);
+}
+END_TEST
+
 /* A run that failed says nothing of zero-copy, whatever it was asked. */
 START_TEST(test_zc_failed)
 {
@@ -1020,6 +1074,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_tcpinfo_json);
 	tcase_add_test(tc, test_tcpinfo_text);
 	tcase_add_test(tc, test_zc_failed);
+	tcase_add_test(tc, test_device_facts);
 	tcase_add_test(tc, test_text_sizes);
 	tcase_add_test(tc, test_lossy_text);
 	tcase_add_test(tc, test_text_matrix);
