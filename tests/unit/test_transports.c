@@ -58,7 +58,7 @@ END_TEST
 
 /* TCP_INFO is the kernel's TCP: nothing of the kind over rsockets; the
  * device facts are verbs', under READY's member older peers read. */
-START_TEST(t_stream_info_tcp_only)
+START_TEST(t_counters_tcp_facts_verbs)
 {
 	ck_assert_ptr_nonnull(ig_transports.ops[IG_XPORT_TCP]->stream_ctrs);
 	ck_assert_ptr_null(ig_transports.ops[IG_XPORT_TCP]->facts_key);
@@ -88,7 +88,7 @@ static Suite *transports_suite(void)
 	tcase_add_loop_test(tc, t_every_test_has_its_transport, 0,
 			    IG_TEST_COUNT);
 	tcase_add_test(tc, t_rx_confirms);
-	tcase_add_test(tc, t_stream_info_tcp_only);
+	tcase_add_test(tc, t_counters_tcp_facts_verbs);
 	tcase_add_test(tc, t_no_test_no_transport);
 	suite_add_tcase(s, tc);
 	return s;
