@@ -13,9 +13,9 @@
  *     Every body is then read as SETUP parameters (ig_params_from_json,
  *     ig_params_check); parameters it accepts survive a round trip
  *     through ig_params_to_json.  The parsers the receiver runs on the
- *     other bodies' members (sysinfo, cpu, xinfo, fingerprint, a doctor
- *     report) run on every body too, and so does the --auth-file check
- *     of AUTH_REPLY's and WELCOME's proofs.
+ *     other bodies' members (sysinfo, cpu, the transports' counters and
+ *     facts, fingerprint, a doctor report) run on every body too, and so does
+ * the --auth-file check of AUTH_REPLY's and WELCOME's proofs.
  *
  * A broken invariant aborts, which libFuzzer reports as a crash; leaks
  * are reported by LeakSanitizer.
@@ -32,6 +32,8 @@
 #include "common/params.h"
 #include "wire/proto.h"
 #include "wire/codec.h"
+#include "common/json.h"
+#include "transports/transports.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -109,24 +111,45 @@ static void check_accessors(json_object *body)
 	}
 }
 
-/* What HELLO, WELCOME, READY, RESULT (tcp_info too) and FINDINGS carry, parsed
- * as the receiver does (the fuzzer reaches them whatever the header's type). */
+/* RESULT's counters and READY's facts, read by every transport's table as
+ * the client does (the client wants exactly its stream count). */
+static void check_xport_members(json_object *body)
+{
+	json_object *m;
+	size_t n;
+
+	for (unsigned int i = 0; i < IG_XPORT_COUNT; i++) {
+		const struct ig_xport_ops *o = ig_transports.ops[i];
+		struct ig_ctrs c;
+		struct ig_facts f;
+
+		if (!o)
+			continue;
+		/* the stream count the first group's array says */
+		m = o->nctrs ? ig_json_get_array(body, o->ctrs[0].group) : NULL;
+		n = m ? json_object_array_length(m) : 0;
+		if (m && n <= IG_MAX_STREAMS) {
+			ig_ctrs_init(&c, o->ctrs, o->nctrs, (unsigned int)n);
+			ig_ctrs_from_json(body, &c);
+		}
+		if (o->facts_key &&
+		    json_object_object_get_ex(body, o->facts_key, &m))
+			(void)ig_facts_from_json(m, &f);
+	}
+}
+
+/* What HELLO, WELCOME, READY, RESULT (a transport's counters and facts
+ * too) and FINDINGS carry, parsed as the receiver does (the fuzzer
+ * reaches them whatever the header's type). */
 static void check_members(json_object *body)
 {
 	struct ig_fingerprint fp;
 	struct ig_cpu_usage cpu;
 	struct ig_dr_report r;
 	struct ig_sysinfo si;
-	struct ig_xinfo x;
-	struct ig_tcpinfo ti[IG_MAX_STREAMS];
 	json_object *m;
-	size_t n;
 
-	/* RESULT's tcp_info: the client wants exactly its stream count */
-	m = ig_json_get_array(body, "tcp_info");
-	n = m ? json_object_array_length(m) : 0;
-	if (m && n <= IG_MAX_STREAMS)
-		(void)ig_tcpinfo_array_from_json(m, ti, (unsigned int)n);
+	check_xport_members(body);
 	memset(&si, 0, sizeof(si));
 	if (json_object_object_get_ex(body, "sysinfo", &m))
 		(void)ig_sysinfo_from_json(m, &si);
@@ -135,9 +158,6 @@ static void check_members(json_object *body)
 	memset(&cpu, 0, sizeof(cpu));
 	if (json_object_object_get_ex(body, "cpu", &m))
 		(void)ig_cpu_usage_from_json(m, &cpu);
-	memset(&x, 0, sizeof(x));
-	if (json_object_object_get_ex(body, "xinfo", &m))
-		(void)ig_xinfo_from_json(m, &x);
 	memset(&fp, 0, sizeof(fp));
 	if (json_object_object_get_ex(body, "fingerprint", &m))
 		(void)ig_fingerprint_from_json(m, &fp);

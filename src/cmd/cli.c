@@ -87,7 +87,7 @@ static int zerocopy_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	m = arg ? zc_mode(arg) : IG_ZC_ON;
 	if (m < 0)
 		return zc_fail(arg, err, errlen);
-	o->local.zerocopy = (enum ig_zc_mode)m;
+	o->local.sock.zerocopy = (enum ig_zc_mode)m;
 	return 0;
 }
 
@@ -258,11 +258,11 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 	unsigned int combos = o->nsizes * l->nstreams * l->nwindows;
 	struct ig_params p;
 
-	if (o->local.zerocopy != IG_ZC_OFF && !has_test(o, IG_TEST_TCP_BW))
+	if (o->local.sock.zerocopy != IG_ZC_OFF && !has_test(o, IG_TEST_TCP_BW))
 		return ig_cli_fail(err, errlen,
 				   "--zerocopy %s: it is tcp_bw's sender, and "
 				   "-t has no tcp_bw: add it",
-				   zc_modes[o->local.zerocopy]);
+				   zc_modes[o->local.sock.zerocopy]);
 	if (o->also && o->tests_given && !has_test(o, IG_TEST_TCP_BW) &&
 	    !has_test(o, IG_TEST_TCP_LAT))
 		return ig_cli_fail(err, errlen,

@@ -137,7 +137,7 @@ static int prepare(const struct ig_client_opts *o, struct ig_report_env *env,
 		return ret;
 	}
 	ig_client_diag_ipoib(diag, cmp);
-	ig_client_diag_top(diag, cmp, o->p.window);
+	ig_client_diag_top(diag, cmp, o->p.sock.window);
 	env->findings = diag->f;
 	env->nfindings = diag->nf;
 	return 0;

@@ -8,6 +8,12 @@
 #include "client.h"
 #include "report/report.h"
 
+/* The transport named the device it used (verbs). */
+static bool has_device(const struct ig_result *r)
+{
+	return ig_facts_get(&r->facts, IG_FACT_DEVICE) != NULL;
+}
+
 /* Both hosts' fingerprints, for the device the first verbs test used. */
 void ig_client_fingerprints(struct ig_report_env *env,
 			    const struct ig_result *res, size_t n)
@@ -15,14 +21,17 @@ void ig_client_fingerprints(struct ig_report_env *env,
 	const struct ig_result *v = NULL, *srv = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!v && res[i].xinfo.valid)
+		bool dev = has_device(&res[i]);
+
+		if (!v && dev)
 			v = &res[i];
-		if (res[i].has_fp_server &&
-		    (!srv || (!srv->xinfo.valid && res[i].xinfo.valid)))
+		if (res[i].has_fp_server && (!srv || (!has_device(srv) && dev)))
 			srv = &res[i];
 	}
-	ig_fingerprint_collect("/", v ? v->xinfo.device : "",
-			       v ? v->xinfo.port : 0, &env->fp_client);
+	ig_fingerprint_collect(
+		"/", v ? ig_facts_str(&v->facts, IG_FACT_DEVICE) : "",
+		v ? (int)ig_facts_int(&v->facts, IG_FACT_PORT, 0) : 0,
+		&env->fp_client);
 	if (srv)
 		env->fp_server = srv->fp_server;
 	env->has_fp = true;

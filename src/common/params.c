@@ -98,7 +98,7 @@ void ig_test_names(char *buf, size_t len)
 
 void ig_local_opts_default(struct ig_local_opts *l)
 {
-	*l = (struct ig_local_opts){ .gid_index = -1, .cpu = -1 };
+	*l = (struct ig_local_opts){ .verbs.gid_index = -1, .cpu = -1 };
 }
 
 void ig_params_default(struct ig_params *p)
@@ -110,11 +110,11 @@ void ig_params_default(struct ig_params *p)
 		.duration_ns = 2 * IG_NSEC_PER_SEC,
 		.warmup_ns = IG_NSEC_PER_SEC / 2,
 		.streams = 1,
-		.window = 0,
+		.sock.window = 0,
 		.timeout_ms = IG_DEFAULT_TIMEOUT_MS,
-		.tx_depth = 128,
-		.cq_mod = 16,
-		.inline_size = 0,
+		.verbs.tx_depth = 128,
+		.verbs.cq_mod = 16,
+		.verbs.inline_size = 0,
 	};
 }
 
@@ -122,7 +122,8 @@ const char *ig_params_completion(const struct ig_params *p)
 {
 	if (ig_test_xport(p->test) != IG_XPORT_VERBS)
 		return NULL;
-	return p->events && p->test != IG_TEST_WRITE_LAT ? "events" : "poll";
+	return p->verbs.events && p->test != IG_TEST_WRITE_LAT ? "events"
+							       : "poll";
 }
 
 void ig_params_set_test(struct ig_params *p, enum ig_test t)
@@ -185,7 +186,8 @@ static int check_memory(const struct ig_params *p, char *err, size_t errlen)
 {
 	/* each stream holds at most tx_depth buffers of size bytes on verbs,
 	 * and one buffer on TCP; count both ends' worst case on one host */
-	uint64_t per = p->size * (uint64_t)(p->tx_depth ? p->tx_depth : 1);
+	uint64_t per =
+		p->size * (uint64_t)(p->verbs.tx_depth ? p->verbs.tx_depth : 1);
 	uint64_t total = per * p->streams;
 
 	if (strcmp(ig_test_transport(p->test), "tcp") == 0)
@@ -214,15 +216,15 @@ static int check_fields(const struct ig_params *p, char *err, size_t errlen)
 		{ p->streams, 1, IG_MAX_STREAMS, "streams" },
 		{ p->warmup_ns, 0, IG_MAX_WARMUP_S * IG_NSEC_PER_SEC,
 		  "warmup (ns)" },
-		{ p->window, 0, IG_MAX_WINDOW, "window" },
+		{ p->sock.window, 0, IG_MAX_WINDOW, "window" },
 		{ p->timeout_ms, 100, IG_MAX_TIMEOUT_MS, "timeout (ms)" },
-		{ p->tx_depth, 1, IG_MAX_TX_DEPTH, "tx-depth" },
-		{ p->cq_mod, 1, p->tx_depth, "cq-mod" },
-		{ p->inline_size, 0, 1024, "inline" },
+		{ p->verbs.tx_depth, 1, IG_MAX_TX_DEPTH, "tx-depth" },
+		{ p->verbs.cq_mod, 1, p->verbs.tx_depth, "cq-mod" },
+		{ p->verbs.inline_size, 0, 1024, "inline" },
 		{ p->bidir, 0, 1, "bidir" },
-		{ p->events, 0, 1, "events" },
+		{ p->verbs.events, 0, 1, "events" },
 		{ p->reverse, 0, 1, "reverse" },
-		{ p->outs, 0, IG_MAX_OUTS, "outs" },
+		{ p->verbs.outs, 0, IG_MAX_OUTS, "outs" },
 	};
 
 	return check_ranges(r, sizeof(r) / sizeof(r[0]), err, errlen);

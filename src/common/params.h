@@ -48,7 +48,8 @@ enum ig_test {
 /*
  * The transports, an index into the table src/transports/ registers
  * (struct ig_xports).  A new transport adds its id here, its tests to the
- * table in params.c, and one line to src/transports/transports.c.
+ * table in params.c, its options' sub-structs above, and one line to
+ * src/transports/transports.c.
  */
 enum ig_xport_id {
 	IG_XPORT_TCP,
@@ -62,6 +63,30 @@ enum ig_pattern {
 	IG_PATTERN_LAT, /* ping-pong */
 };
 
+/*
+ * Each transport's options, a sub-struct of its own in ig_params and
+ * ig_local_opts (as UCX's ucx_perf_params holds uct and ucp): the engine
+ * reads only the common part, each transport its own.
+ */
+/* The socket transport (src/sockets: tcp, rsockets). */
+struct ig_sock_params {
+	uint64_t window; /* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
+};
+
+/* The verbs transport (src/verbs). */
+struct ig_verbs_params {
+	uint32_t tx_depth;
+	uint32_t cq_mod;
+	uint32_t inline_size;
+	/* 1 = wait for completions on a completion channel (--events), 0 =
+	 * busy-poll the CQs (as perftest does by default); write_lat always
+	 * polls (its reply is a flag in memory) */
+	uint32_t events;
+	/* read tests: RDMA reads in flight per QP (--outs); 0 = as many as
+	 * both devices allow (max_qp_rd_atom, max_qp_init_rd_atom) */
+	uint32_t outs;
+};
+
 /* Everything one test needs; the client fills it, sends it, and the server
  * adopts it after ig_params_check(). */
 struct ig_params {
@@ -71,29 +96,34 @@ struct ig_params {
 	uint64_t duration_ns; /* measured interval in duration mode */
 	uint64_t warmup_ns;
 	uint32_t streams;    /* TCP connections or QPs */
-	uint64_t window;     /* SO_SNDBUF/SO_RCVBUF; 0 = kernel default */
 	uint32_t timeout_ms; /* every control read, and data-path stalls */
-	/* verbs only */
-	uint32_t tx_depth;
-	uint32_t cq_mod;
-	uint32_t inline_size;
-	uint32_t bidir;	  /* 1: both directions at once (bandwidth tests) */
-	uint32_t reverse; /* 1: the server sends, the client receives (-R) */
-	/* verbs: 1 = wait for completions on a completion channel
-	 * (--events), 0 = busy-poll the CQs (as perftest does by default);
-	 * write_lat always polls (its reply is a flag in memory) */
-	uint32_t events;
-	/* read tests: RDMA reads in flight per QP (--outs); 0 = as many as
-	 * both devices allow (max_qp_rd_atom, max_qp_init_rd_atom) */
-	uint32_t outs;
+	uint32_t bidir;	     /* 1: both directions at once (bandwidth tests) */
+	uint32_t reverse;    /* 1: the server sends, the client receives (-R) */
+	struct ig_sock_params sock;
+	struct ig_verbs_params verbs;
 };
 
 /* --zerocopy: how tcp_bw's sender hands data to the kernel.  BOTH is the
- * client's plan (a copying run, then a zero-copy one); a run is OFF or ON. */
+ * client's plan (a copying run, then a zero-copy one); a run is OFF, ON,
+ * or COPY (--zerocopy given, this run copies: both's first). */
 enum ig_zc_mode {
 	IG_ZC_OFF,
 	IG_ZC_ON,
 	IG_ZC_BOTH,
+	IG_ZC_COPY,
+};
+
+/* The socket transport's options of this host. */
+struct ig_sock_local {
+	/* --zerocopy: the client's TCP sender uses MSG_ZEROCOPY (ON) */
+	enum ig_zc_mode zerocopy;
+};
+
+/* The verbs transport's options of this host. */
+struct ig_verbs_local {
+	char device[64]; /* --device; "" = the device behind the address */
+	int ib_port;	 /* --ib-port; 0 = the port behind the address */
+	int gid_index;	 /* --gid-index; -1 = chosen by rdma_cm */
 };
 
 struct ig_fault;
@@ -102,12 +132,9 @@ struct ig_fault;
  * to the client; a server picks its device from the address the client
  * connected to. */
 struct ig_local_opts {
-	char device[64]; /* --device; "" = the device behind the address */
-	int ib_port;	 /* --ib-port; 0 = the port behind the address */
-	int gid_index;	 /* --gid-index; -1 = chosen by rdma_cm */
-	int cpu;	 /* --cpu; -1 = near the HCA (verbs), unpinned (TCP) */
-	/* --zerocopy: the client's TCP sender uses MSG_ZEROCOPY (ON) */
-	enum ig_zc_mode zerocopy;
+	int cpu; /* --cpu; -1 = near the HCA (verbs), unpinned (TCP) */
+	struct ig_sock_local sock;
+	struct ig_verbs_local verbs;
 	/* set by the client's SIGINT handler: end the measurement early and
 	 * report it as partial; NULL when nobody sets it */
 	volatile sig_atomic_t *interrupt;

@@ -63,7 +63,7 @@ void ig_testopt_lists_init(struct ig_testopt_lists *l,
 	memset(l, 0, sizeof(*l));
 	l->streams[0] = p->streams;
 	l->nstreams = 1;
-	l->windows[0] = p->window;
+	l->windows[0] = p->sock.window;
 	l->nwindows = 1;
 }
 
@@ -191,12 +191,12 @@ static int device_opt(struct ig_optparse *ps, const struct ig_opt *r,
 {
 	struct ig_local_opts *l = ps->obj[IG_TO_LOCAL];
 
-	if (!*arg || strlen(arg) >= sizeof(l->device))
+	if (!*arg || strlen(arg) >= sizeof(l->verbs.device))
 		return ig_fail(-EINVAL, err, errlen,
 			       "--device: '%s' is not a device name: give one "
 			       "that ibv_devices lists (1 to %zu characters)",
-			       arg, sizeof(l->device) - 1);
-	strcpy(l->device, arg);
+			       arg, sizeof(l->verbs.device) - 1);
+	strcpy(l->verbs.device, arg);
 	return 0;
 }
 
@@ -264,27 +264,27 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 	[IG_TR_REVERSE] = { "reverse", 'R', IG_OPT_FLAG, P(reverse),
 		.help = "bandwidth tests: the server sends, this host "
 			"receives (latency tests ignore it)" },
-	[IG_TR_EVENTS] = { "events", 0, IG_OPT_FLAG, P(events),
+	[IG_TR_EVENTS] = { "events", 0, IG_OPT_FLAG, P(verbs.events),
 		.help = "verbs: wait for completions on a channel instead of "
 			"busy-polling (fair CPU figures; write_lat always "
 			"polls)" },
-	[IG_TR_WINDOW] = { "window", 0, IG_OPT_SIZE, P(window),
+	[IG_TR_WINDOW] = { "window", 0, IG_OPT_SIZE, P(sock.window),
 		.lo = 1, .hi = IG_MAX_WINDOW, .call = list_opt,
 		.arg = "BYTES",
 		.help = "SO_SNDBUF/SO_RCVBUF of TCP streams; a list 85K,256K "
 			"runs each (verbs tests too, where it does nothing); "
 			"default in a list: the kernel's autotuned buffers" },
-	[IG_TR_TX_DEPTH] = { "tx-depth", 0, IG_OPT_UINT, P(tx_depth),
+	[IG_TR_TX_DEPTH] = { "tx-depth", 0, IG_OPT_UINT, P(verbs.tx_depth),
 		.lo = 1, .hi = IG_MAX_TX_DEPTH, .what = "a queue depth",
 		.arg = "N", .help = "verbs send queue depth (default 128)" },
-	[IG_TR_CQ_MOD] = { "cq-mod", 0, IG_OPT_UINT, P(cq_mod),
+	[IG_TR_CQ_MOD] = { "cq-mod", 0, IG_OPT_UINT, P(verbs.cq_mod),
 		.lo = 1, .hi = IG_MAX_TX_DEPTH,
 		.what = "a send count", .arg = "N",
 		.help = "verbs: signal every Nth send (default 16)" },
-	[IG_TR_INLINE] = { "inline", 0, IG_OPT_SIZE, P(inline_size),
+	[IG_TR_INLINE] = { "inline", 0, IG_OPT_SIZE, P(verbs.inline_size),
 		.lo = 0, .hi = 1024, .arg = "BYTES",
 		.help = "verbs inline threshold (default 0)" },
-	[IG_TR_OUTS] = { "outs", 0, IG_OPT_UINT, P(outs),
+	[IG_TR_OUTS] = { "outs", 0, IG_OPT_UINT, P(verbs.outs),
 		.lo = 0, .hi = IG_MAX_OUTS,
 		.what = "a number of reads (0: the devices' maximum)",
 		.arg = "N",
@@ -295,10 +295,10 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 		.arg = "NAME",
 		.help = "verbs: use this RDMA device (must own the address of "
 			"HOST's route)" },
-	[IG_TR_IB_PORT] = { "ib-port", 0, IG_OPT_UINT, L(ib_port),
+	[IG_TR_IB_PORT] = { "ib-port", 0, IG_OPT_UINT, L(verbs.ib_port),
 		.lo = 1, .hi = 255, .what = "an HCA port", .arg = "N",
 		.help = "verbs: HCA port (default: rdma_cm's choice)" },
-	[IG_TR_GID_INDEX] = { "gid-index", 0, IG_OPT_UINT, L(gid_index),
+	[IG_TR_GID_INDEX] = { "gid-index", 0, IG_OPT_UINT, L(verbs.gid_index),
 		.lo = 0, .hi = 65535, .what = "a GID index", .arg = "N",
 		.help = "verbs: source GID index (default: rdma_cm's)" },
 	[IG_TR_CPU] = { "cpu", 0, IG_OPT_UINT, L(cpu),

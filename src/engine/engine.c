@@ -323,26 +323,20 @@ int ig_eng_join_workers(struct ig_session *s)
 
 void ig_eng_info_start(struct ig_session *s)
 {
-	for (unsigned int i = 0; s->ops->stream_info && i < s->nstreams; i++)
-		s->ops->stream_info(&s->st[i], &s->st[i].ti_start,
-				    &s->st[i].zc_start);
+	for (unsigned int i = 0; s->ops->stream_ctrs && i < s->nstreams; i++)
+		s->st[i].ctr_start.have =
+			s->ops->stream_ctrs(&s->st[i], s->st[i].ctr_start.v);
 }
 
-bool ig_eng_info_end(struct ig_session *s, struct ig_tcpinfo *ti,
-		     struct ig_zc_stats *zc)
+void ig_eng_info_end(struct ig_session *s, struct ig_ctrs *c)
 {
-	memset(zc, 0, sizeof(*zc));
-	if (!s->ops->stream_info)
-		return false;
-	for (unsigned int i = 0; i < s->nstreams; i++) {
-		struct ig_zc_stats z;
+	const struct ig_xport_ops *o = s->ops;
 
-		s->ops->stream_info(&s->st[i], &ti[i], &z);
-		ig_tcpinfo_interval(&ti[i], &s->st[i].ti_start);
-		ig_zc_stats_sub(&z, &s->st[i].zc_start);
-		ig_zc_stats_add(zc, &z);
+	ig_ctrs_init(c, o->ctrs, o->nctrs, s->nstreams);
+	for (unsigned int i = 0; o->stream_ctrs && i < s->nstreams; i++) {
+		c->st[i].have = o->stream_ctrs(&s->st[i], c->st[i].v);
+		ig_ctr_interval(c->def, c->n, &c->st[i], &s->st[i].ctr_start);
 	}
-	return true;
 }
 
 /* ---- client workers ------------------------------------------------- */

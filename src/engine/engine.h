@@ -35,9 +35,8 @@ struct ig_stream {
 	struct ig_hist *lat; /* initiator: samples, ns (ig_test_lat_div) */
 	struct ig_lclk clk;  /* initiator: the samples' clock */
 	int err;
-	/* ops->stream_info at the start of the measured interval */
-	struct ig_tcpinfo ti_start;
-	struct ig_zc_stats zc_start;
+	/* ops->stream_ctrs at the start of the measured interval */
+	struct ig_ctr_snap ctr_start;
 };
 
 /* One test between a client and a server. */
@@ -70,7 +69,7 @@ struct ig_session {
 
 	/* what the transport reports about itself */
 	uint64_t window_snd, window_rcv;
-	struct ig_xinfo xinfo; /* the transport fills it (verbs) */
+	struct ig_facts facts; /* named, filled by setup (verbs: the device) */
 	char warning[256];
 };
 

@@ -40,7 +40,7 @@ static void fill_clock(struct ig_session *s, struct ig_result *r)
 
 static void check_window(struct ig_session *s, struct ig_result *r)
 {
-	uint64_t want = s->p.window;
+	uint64_t want = s->p.sock.window;
 
 	r->window_requested = want;
 	r->window_snd = s->window_snd;
@@ -58,10 +58,15 @@ static void check_window(struct ig_session *s, struct ig_result *r)
 	warn_add(r, line);
 }
 
-/* What every RESULT carries: the server's CPU and fingerprint. */
-static void server_facts(json_object *o, struct ig_result *r)
+/* What every RESULT carries: the server's CPU and fingerprint, and the
+ * counters of its streams (absent: an older server, or none). */
+static void server_facts(struct ig_session *s, json_object *o,
+			 struct ig_result *r)
 {
 	json_object *x;
+
+	ig_ctrs_init(&r->ctrs_server, s->ops->ctrs, s->ops->nctrs, s->nstreams);
+	ig_ctrs_from_json(o, &r->ctrs_server);
 
 	if (json_object_object_get_ex(o, "cpu", &x) &&
 	    ig_cpu_usage_from_json(x, &r->cpu_server) == 0)
@@ -96,11 +101,7 @@ static int get_result(struct ig_session *s, struct ig_result *r)
 	}
 	if (!ig_json_get_u64(o, "rx_bytes", &r->rx_bytes))
 		r->has_rx_bytes = true;
-	/* absent (an older server, verbs): none */
-	if (!ig_tcpinfo_array_from_json(ig_json_get_array(o, "tcp_info"),
-					r->tcpinfo_server, s->nstreams))
-		r->has_tcpinfo_server = true;
-	server_facts(o, r);
+	server_facts(s, o, r);
 	json_object_put(o);
 	return 0;
 }
@@ -135,8 +136,9 @@ static int ready(struct ig_session *s, struct ig_result *r)
 	json_object *x;
 
 	ig_json_get_u64(o, "window_rcv", &r->window_rcv);
-	if (json_object_object_get_ex(o, "xinfo", &x))
-		ig_xinfo_from_json(x, &r->xinfo_server);
+	if (s->ops->facts_key &&
+	    json_object_object_get_ex(o, s->ops->facts_key, &x))
+		ig_facts_from_json(x, &r->facts_server);
 	ret = check_direction(s, o);
 	json_object_put(o);
 	if (ret)
@@ -180,15 +182,6 @@ static int alloc_hists(struct ig_session *s)
 	return 0;
 }
 
-/* Our streams' TCP_INFO and zero-copy counts of the measured interval. */
-static void take_info(struct ig_result *r, const struct ig_eng_info *in,
-		      unsigned int nstreams)
-{
-	r->has_tcpinfo = in->has;
-	memcpy(r->tcpinfo, in->ti, sizeof(in->ti[0]) * nstreams);
-	r->zc = in->zc;
-}
-
 /* Forward: we send, so we drive; then END -> RESULT. */
 static int drive_server(struct ig_session *s, struct ig_result *r)
 {
@@ -202,7 +195,7 @@ static int drive_server(struct ig_session *s, struct ig_result *r)
 	if (ret)
 		return ret;
 	ig_eng_counts(s, &m, r);
-	take_info(r, &m.info, s->nstreams);
+	r->ctrs = m.info;
 	if (r->has_lat)
 		fill_clock(s, r);
 	r->partial = ig_eng_interrupted(s);
@@ -236,12 +229,8 @@ static int reverse_result(struct ig_session *s, const struct ig_eng_follow *f,
 	if (s->lossy)
 		ig_result_delivered(r, s->p.size);
 	ig_cpu_usage(&f->c0, &f->c1, r->bytes, &r->cpu_client);
-	take_info(r, &f->info, s->nstreams);
-	/* absent (an older server, verbs): none */
-	if (!ig_tcpinfo_array_from_json(ig_json_get_array(f->last, "tcp_info"),
-					r->tcpinfo_server, s->nstreams))
-		r->has_tcpinfo_server = true;
-	server_facts(f->last, r);
+	r->ctrs = f->info;
+	server_facts(s, f->last, r);
 	return 0;
 }
 
@@ -271,6 +260,7 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 	r->params = *p;
 	r->test = ig_test_name(p->test);
 	r->transport = ig_test_transport(p->test);
+	r->local = *local;
 	ret = ig_eng_session_init(&s, ctrl, x->ops[ig_test_xport(p->test)], p,
 				  false);
 	s.local = *local;
@@ -281,7 +271,7 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 	if (!ret)
 		ret = p->reverse ? follow_server(&s, r) : drive_server(&s, r);
 	if (!ret) {
-		r->xinfo = s.xinfo;
+		r->facts = s.facts;
 		check_window(&s, r);
 		if (s.warning[0])
 			warn_add(r, s.warning);

@@ -110,7 +110,7 @@ static void end_interval(struct ig_session *s, struct ig_eng_measure *m)
 {
 	m->t1 = ig_now_ns();
 	ig_cpu_snap(s->cpu_root, &m->c1);
-	m->info.has = ig_eng_info_end(s, m->info.ti, &m->info.zc);
+	ig_eng_info_end(s, &m->info);
 }
 
 static int measure_phase(struct ig_session *s, struct ig_eng_measure *m)

@@ -152,8 +152,8 @@ static void on_last(struct ig_session *s, struct ig_eng_follow *f)
 	f->rx = rx_count(s) - f->rx;
 	f->ns = ig_now_ns() - f->ns;
 	ig_cpu_snap(s->cpu_root, &f->c1);
-	/* TCP_INFO before the shutdown */
-	f->info.has = ig_eng_info_end(s, f->info.ti, &f->info.zc);
+	/* the transport's counters before the shutdown */
+	ig_eng_info_end(s, &f->info);
 	atomic_store(&s->stop, 1);
 	ig_session_stop_rx(s);
 	s->ops->stop(s);

@@ -27,27 +27,18 @@ int ig_eng_start_reverse(struct ig_session *s, void *(*fn)(void *));
 void *ig_eng_bw_sender_free(void *arg);
 
 /*
- * ops->stream_info of every stream at the start of the measured interval
- * (kept in the streams), and at its end: ti[] and the sum zc then hold
- * the interval's figures.  Returns false when the transport has none.
+ * ops->stream_ctrs of every stream at the start of the measured interval
+ * (kept in the streams), and at its end: c then holds the interval's
+ * values by their rules (none when the transport has no counters).
  */
 void ig_eng_info_start(struct ig_session *s);
-bool ig_eng_info_end(struct ig_session *s, struct ig_tcpinfo *ti,
-		     struct ig_zc_stats *zc);
-
-/* Each stream's TCP_INFO and zero-copy counts over the measured interval
- * (has: the transport reports them: ig_eng_info_start/_end). */
-struct ig_eng_info {
-	bool has;
-	struct ig_tcpinfo ti[IG_MAX_STREAMS];
-	struct ig_zc_stats zc;
-};
+void ig_eng_info_end(struct ig_session *s, struct ig_ctrs *c);
 
 /* The driver's measured interval (engine_drive.c). */
 struct ig_eng_measure {
 	uint64_t t0, t1;
 	struct ig_cpu_snap c0, c1;
-	struct ig_eng_info info; /* the transport's stream_info of t0..t1 */
+	struct ig_ctrs info; /* the transport's counters of t0..t1 */
 };
 
 /* The side that sends (the client, or the server with -R) runs the test:
@@ -70,8 +61,8 @@ struct ig_eng_follow {
 	uint64_t synced; /* bytes the last SYNC confirmed, all streams */
 	bool has_synced; /* a SYNC came (TCP) */
 	uint64_t ns;	 /* on our clock */
-	json_object *last; /* the last message's body; the caller puts it */
-	struct ig_eng_info info; /* BEGIN..the last message */
+	json_object *last;   /* the last message's body; the caller puts it */
+	struct ig_ctrs info; /* BEGIN..the last message */
 };
 
 /* The receiving side (the server, or the client with -R) follows the

@@ -17,19 +17,17 @@
  * (and with --bidir what our senders handed over); with -R the figures
  * of the measurement, which we drove. */
 static int send_result(struct ig_session *s, const struct ig_cpu_usage *u,
-		       const struct ig_eng_info *info, json_object *extra)
+		       const struct ig_ctrs *info, json_object *extra)
 {
 	struct ig_fingerprint fp;
 	json_object *r = extra ? extra : json_object_new_object();
 	int ret;
 
-	if (info->has)
-		json_object_object_add(r, "tcp_info",
-				       ig_tcpinfo_array_to_json(info->ti,
-								s->nstreams));
+	ig_ctrs_to_json(r, info);
 	json_object_object_add(r, "cpu", ig_cpu_usage_to_json(u));
-	ig_fingerprint_collect("/", s->xinfo.valid ? s->xinfo.device : "",
-			       s->xinfo.port, &fp);
+	ig_fingerprint_collect("/", ig_facts_str(&s->facts, IG_FACT_DEVICE),
+			       (int)ig_facts_int(&s->facts, IG_FACT_PORT, 0),
+			       &fp);
 	json_object_object_add(r, "fingerprint", ig_fingerprint_to_json(&fp));
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_RESULT, r);
 	json_object_put(r);
@@ -90,8 +88,9 @@ static int send_ready(struct ig_session *s)
 			       json_object_new_uint64(s->window_rcv));
 	json_object_object_add(o, "window_snd",
 			       json_object_new_uint64(s->window_snd));
-	if (s->xinfo.valid)
-		json_object_object_add(o, "xinfo", ig_xinfo_to_json(&s->xinfo));
+	if (s->ops->facts_key && s->facts.n)
+		json_object_object_add(o, s->ops->facts_key,
+				       ig_facts_to_json(&s->facts));
 	/* the direction we will run: a client that asked for -R learns that
 	 * we know it (an older server says nothing) */
 	if (ig_params_direction(&s->p))

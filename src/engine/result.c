@@ -34,18 +34,6 @@ static void cpu_avg(struct ig_cpu_usage *a, unsigned int k)
 		a->us_per_kib /= k;
 }
 
-/* Repeated runs: retransmissions add up, the rest is the last run's. */
-static void tcpinfo_pool(struct ig_tcpinfo *acc, const struct ig_tcpinfo *r,
-			 bool has)
-{
-	for (unsigned int i = 0; has && i < IG_MAX_STREAMS; i++) {
-		uint64_t sum = acc[i].retrans + r[i].retrans;
-
-		acc[i] = r[i];
-		acc[i].retrans = sum;
-	}
-}
-
 /* bw_gbps, msg_rate and loss_rate from the counts */
 static void rates(struct ig_result *r)
 {
@@ -87,13 +75,8 @@ void ig_result_pool(struct ig_result *acc, const struct ig_result *r)
 		acc->has_cpu_server = false;
 	if (!acc->warning[0])
 		snprintf(acc->warning, sizeof(acc->warning), "%s", r->warning);
-	tcpinfo_pool(acc->tcpinfo, r->tcpinfo, r->has_tcpinfo);
-	tcpinfo_pool(acc->tcpinfo_server, r->tcpinfo_server,
-		     r->has_tcpinfo_server);
-	acc->has_tcpinfo = acc->has_tcpinfo && r->has_tcpinfo;
-	acc->has_tcpinfo_server = acc->has_tcpinfo_server &&
-				  r->has_tcpinfo_server;
-	ig_zc_stats_add(&acc->zc, &r->zc);
+	ig_ctrs_pool(&acc->ctrs, &r->ctrs);
+	ig_ctrs_pool(&acc->ctrs_server, &r->ctrs_server);
 }
 
 void ig_result_pool_end(struct ig_result *acc, unsigned int k)
@@ -101,6 +84,8 @@ void ig_result_pool_end(struct ig_result *acc, unsigned int k)
 	if (k < 2)
 		return;
 	rates(acc);
+	ig_ctrs_pool_end(&acc->ctrs, k);
+	ig_ctrs_pool_end(&acc->ctrs_server, k);
 	cpu_avg(&acc->cpu_client, k);
 	if (acc->has_cpu_server)
 		cpu_avg(&acc->cpu_server, k);

@@ -7,12 +7,12 @@
 
 #include "host/cpu.h"
 #include "host/fingerprint.h"
+#include "common/counters.h"
+#include "common/facts.h"
 #include "common/hist.h"
 #include "common/params.h"
 #include "common/repeat.h"
 #include "host/sysinfo.h"
-#include "host/tcpinfo.h"
-#include "host/xinfo.h"
 
 /*
  * The result of one test, as the engine computed it.  Units:
@@ -60,17 +60,15 @@ struct ig_result {
 	uint64_t stream_msgs[IG_MAX_STREAMS]; /* per stream, measured */
 	bool has_fp_server;
 	struct ig_fingerprint fp_server; /* from the server's RESULT */
-	struct ig_xinfo xinfo;		 /* this host's device (client) */
-	struct ig_xinfo xinfo_server;	 /* the server's */
-	/* TCP: TCP_INFO of each stream at the end of the measured interval
-	 * (retrans: during it), this side's and the server's (RESULT) */
-	bool has_tcpinfo, has_tcpinfo_server;
-	struct ig_tcpinfo tcpinfo[IG_MAX_STREAMS];
-	struct ig_tcpinfo tcpinfo_server[IG_MAX_STREAMS];
-	/* --zerocopy given: zerocopy says whether this run's sender asked
-	 * for MSG_ZEROCOPY; zc sums its streams over the measured interval */
-	bool zc_asked, zerocopy;
-	struct ig_zc_stats zc;
+	/* the transport's named facts (verbs: the device), this host's
+	 * (client) and the server's (READY) */
+	struct ig_facts facts, facts_server;
+	/* the transport's named values of each stream over the measured
+	 * interval, this side's and the server's (RESULT) */
+	struct ig_ctrs ctrs, ctrs_server;
+	/* this host's options as the run used them (the client's plan sets
+	 * what differs between runs of one test) */
+	struct ig_local_opts local;
 	/* the client's --also column: this measurement did not run or did
 	 * not finish, and why (one line); only params, test and transport
 	 * are then meaningful */
@@ -81,7 +79,7 @@ struct ig_result {
 /*
  * Pools a repeated run into acc: counts, bytes and seconds add up, the
  * latency histograms merge, CPU figures are averaged by ig_result_pool_end
- * (k = number of runs pooled).
+ * (k = number of runs pooled), the transport's values pool by their rules.
  */
 void ig_result_pool(struct ig_result *acc, const struct ig_result *r);
 void ig_result_pool_end(struct ig_result *acc, unsigned int k);

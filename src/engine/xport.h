@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/counters.h"
 #include "common/params.h"
-#include "host/tcpinfo.h"
 
 struct ig_session;
 struct ig_stream;
@@ -57,15 +57,21 @@ struct ig_xport_ops {
 	int (*lat_pong)(struct ig_stream *st);
 
 	/*
-	 * Optional (NULL: the transport has none).  What the kernel says
-	 * about stream st now (TCP: TCP_INFO; ti->valid false when it has
-	 * nothing) and its sender's zero-copy counters so far.  The session
-	 * thread calls it at the start and the end of the measured interval,
-	 * on both sides, while the stream's thread waits (client) or
-	 * receives (server): it may only read the socket's state.
+	 * Optional (NULL: the transport has none).  Its named per-stream
+	 * values, the table ctrs[0..nctrs) (at most IG_CTR_MAX): stream_ctrs
+	 * reads stream st's values now into v[] and returns the mask of those
+	 * it read (bit i: ctrs[i]).  The session thread calls it at the start
+	 * and the end of the measured interval, on both sides, while the
+	 * stream's thread waits (client) or receives (server): it may only read
+	 * the stream's state.  The engine computes each value of the interval
+	 * by its rule (common/counters.h) without knowing its name.
 	 */
-	void (*stream_info)(struct ig_stream *st, struct ig_tcpinfo *ti,
-			    struct ig_zc_stats *zc);
+	const struct ig_ctr_def *ctrs;
+	unsigned int nctrs;
+	uint32_t (*stream_ctrs)(struct ig_stream *st, uint64_t *v);
+	/* The member of READY that carries the session's facts (s->facts,
+	 * which setup fills), named by the transport; NULL: it has none. */
+	const char *facts_key;
 
 	/* True when "handed over and flushed" does not mean delivered
 	 * (TCP): the engine then asks the receiver to confirm the byte

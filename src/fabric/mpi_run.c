@@ -231,7 +231,7 @@ static void doctor_here(struct ig_fab *f, struct ig_fab_find *out)
 	int n;
 
 	inet_pton(AF_INET, f->info[peer].addr, &sin.sin_addr);
-	n = ig_dr_top(NULL, (struct sockaddr *)&sin, f->o.p.window, fd,
+	n = ig_dr_top(NULL, (struct sockaddr *)&sin, f->o.p.sock.window, fd,
 		      IG_FAB_NFIND);
 	/* the id whole, what cut to the line's room (which an -O0 build's
 	 * format-truncation check then sees) */

@@ -80,7 +80,7 @@ static const struct ig_result *find(const struct ig_result *res, size_t n,
 		if (pairable(&res[i], t) &&
 		    res[i].params.size == v->params.size &&
 		    res[i].params.streams == v->params.streams &&
-		    res[i].params.window == v->params.window)
+		    res[i].params.sock.window == v->params.sock.window)
 			return &res[i];
 	return NULL;
 }
@@ -119,8 +119,7 @@ static void fill_pair(struct ig_pair *p)
 	}
 	p->bw_ratio = ratio(p->bw[IG_T], p->bw[IG_V]);
 	p->rate_ratio = ratio(p->rate[IG_T], p->rate[IG_V]);
-	p->port_gbps = p->r[IG_V]->xinfo.valid ? p->r[IG_V]->xinfo.rate_gbps
-					       : 0;
+	p->port_gbps = ig_facts_real(&p->r[IG_V]->facts, "rate_gbps", 0);
 	p->size = p->r[IG_V]->params.size;
 	p->lat = p->r[IG_V]->has_lat;
 	if (p->lat)
@@ -132,7 +131,7 @@ static void fill_pair(struct ig_pair *p)
 static bool same_axes(const struct ig_result *a, const struct ig_result *b)
 {
 	return a->params.streams == b->params.streams &&
-	       a->params.window == b->params.window;
+	       a->params.sock.window == b->params.sock.window;
 }
 
 /* r is of test t, at the streams and window of the first such result. */

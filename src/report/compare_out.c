@@ -172,8 +172,8 @@ static const char *point(const struct ig_pair *p, bool matrix, char *buf,
 
 	if (!matrix)
 		return "";
-	if (q->window)
-		ig_size_str(q->window, win, sizeof(win));
+	if (q->sock.window)
+		ig_size_str(q->sock.window, win, sizeof(win));
 	snprintf(buf, len, " %9u/%-7s", q->streams, win);
 	return buf;
 }
@@ -312,7 +312,7 @@ static void text_group(FILE *f, const struct ig_compare *c,
 		if (!first)
 			first = q;
 		matrix |= q->streams != first->streams ||
-			  q->window != first->window;
+			  q->sock.window != first->sock.window;
 		if ((int)strlen(c->pairs[i].r[IG_V]->test) > w)
 			w = (int)strlen(c->pairs[i].r[IG_V]->test);
 	}
@@ -419,6 +419,6 @@ void ig_compare_csv(FILE *f, const struct ig_compare *c)
 			fprintf(f, ",,,");
 		if (p->port_gbps > 0)
 			fprintf(f, "%.6g", p->port_gbps);
-		fprintf(f, ",%" PRIu64 "\n", p->r[IG_V]->params.window);
+		fprintf(f, ",%" PRIu64 "\n", p->r[IG_V]->params.sock.window);
 	}
 }

@@ -40,6 +40,8 @@ void ig_rep_lat_view(const struct ig_result *r, struct ig_rep_lat *lv);
 const char *ig_rep_test(const struct ig_result *r);
 const char *ig_rep_transport(const struct ig_result *r);
 bool ig_rep_has_window(const struct ig_result *r);
+/* The transport named the device a side used (verbs). */
+bool ig_rep_has_device(const struct ig_facts *x);
 /* --also's column: "@ADDR" of its transport "tcp@ADDR"; "" for others. */
 const char *ig_rep_at(const struct ig_result *r);
 /*
@@ -64,6 +66,11 @@ bool ig_rep_windows_vary(const struct ig_result *res, size_t n);
 double ig_rep_cpu_per_gb(const struct ig_cpu_usage *u, bool have);
 
 /* report_tcp.c: TCP_INFO and --zerocopy of TCP results. */
+/* Either side reported TCP_INFO. */
+bool ig_rep_has_tcpinfo(const struct ig_result *r);
+/* --zerocopy was given for this result's test; its sender used it. */
+bool ig_rep_zc_asked(const struct ig_result *r);
+bool ig_rep_zerocopy(const struct ig_result *r);
 /* Retransmissions of the measured interval, every stream, both sides. */
 uint64_t ig_rep_retrans(const struct ig_result *r);
 /* "tcp_info": {retrans, client: [per stream], server: [per stream]} */

@@ -81,16 +81,25 @@ static json_object *window_to_json(const struct ig_result *r)
 	return o;
 }
 
+/* One side's facts; "outs" stands beside the parameters instead. */
+static json_object *device_side(const struct ig_facts *x)
+{
+	struct ig_facts t = *x;
+
+	ig_facts_del(&t, "outs");
+	return ig_facts_to_json(&t);
+}
+
 static json_object *device_to_json(const struct ig_result *r)
 {
 	json_object *o = json_object_new_object();
 
 	if (!o)
 		return NULL;
-	if (r->xinfo.valid)
-		ig_json_add(o, "client", ig_xinfo_to_json(&r->xinfo));
-	if (r->xinfo_server.valid)
-		ig_json_add(o, "server", ig_xinfo_to_json(&r->xinfo_server));
+	if (ig_rep_has_device(&r->facts))
+		ig_json_add(o, "client", device_side(&r->facts));
+	if (ig_rep_has_device(&r->facts_server))
+		ig_json_add(o, "server", device_side(&r->facts_server));
 	return o;
 }
 
@@ -191,8 +200,9 @@ json_object *ig_result_to_json(const struct ig_result *r)
 			     ig_params_completion(&r->params))) ||
 	    ig_json_add_u64(o, "size", r->params.size) ||
 	    ig_json_add_u64(o, "streams", r->params.streams) ||
-	    (r->xinfo.outs &&
-	     ig_json_add_u64(o, "outs", (uint64_t)r->xinfo.outs)) ||
+	    (ig_facts_int(&r->facts, "outs", 0) > 0 &&
+	     ig_json_add_u64(o, "outs",
+			     (uint64_t)ig_facts_int(&r->facts, "outs", 0))) ||
 	    (ig_params_direction(&r->params) &&
 	     ig_json_add_str(o, "direction",
 			     ig_params_direction(&r->params))) ||
@@ -210,7 +220,8 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    ig_json_add(o, "cpu", cpu_pair_to_json(r)) ||
 	    (ig_rep_has_window(r) &&
 	     ig_json_add(o, "window", window_to_json(r))) ||
-	    ((r->xinfo.valid || r->xinfo_server.valid) &&
+	    ((ig_rep_has_device(&r->facts) ||
+	      ig_rep_has_device(&r->facts_server)) &&
 	     ig_json_add(o, "device", device_to_json(r))) ||
 	    (r->params.streams > 1 &&
 	     ig_json_add(o, "per_stream", streams_json(r))) ||
@@ -219,12 +230,12 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    (r->partial &&
 	     ig_json_add(o, "partial", json_object_new_boolean(1))) ||
 	    (r->has_bidir && ig_json_add(o, "bidir", bidir_json(r))) ||
-	    ((r->has_tcpinfo || r->has_tcpinfo_server) &&
+	    (ig_rep_has_tcpinfo(r) &&
 	     ig_json_add(o, "tcp_info", ig_rep_tcpinfo_json(r))) ||
-	    (r->zc_asked &&
+	    (ig_rep_zc_asked(r) &&
 	     ig_json_add(o, "zerocopy",
-			 json_object_new_boolean(r->zerocopy))) ||
-	    (r->zerocopy &&
+			 json_object_new_boolean(ig_rep_zerocopy(r)))) ||
+	    (ig_rep_zerocopy(r) &&
 	     ig_json_add(o, "zerocopy_stats", ig_rep_zc_json(r))) ||
 	    (r->warning[0] && ig_json_add_str(o, "warning", r->warning))) {
 		json_object_put(o);

@@ -43,7 +43,7 @@ static void axes_of(const struct ig_result *res, size_t n,
 		if (!same_group(&res[i], g))
 			continue;
 		axis_add(ax, 0, res[i].params.streams);
-		axis_add(ax, 1, res[i].params.window);
+		axis_add(ax, 1, res[i].params.sock.window);
 	}
 }
 
@@ -59,7 +59,7 @@ static void cell(const struct ig_result *res, size_t n,
 		const struct ig_result *r = &res[i];
 
 		if (!same_group(r, g) || r->params.streams != streams ||
-		    r->params.window != window)
+		    r->params.sock.window != window)
 			continue;
 		ig_rep_lat_view(r, &lv);
 		if (r->failed)
@@ -121,7 +121,7 @@ void ig_rep_matrix_text(FILE *f, const struct ig_result *res, size_t n)
 bool ig_rep_windows_vary(const struct ig_result *res, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
-		if (res[i].params.window != res[0].params.window)
+		if (res[i].params.sock.window != res[0].params.sock.window)
 			return true;
 	return false;
 }

@@ -55,15 +55,15 @@ static void om_labels(FILE *f, const struct ig_report_env *env,
 	om_label(f, "size", num);
 	snprintf(num, sizeof(num), "%" PRIu32, r->params.streams);
 	om_label(f, "streams", num);
-	if (r->params.window)
-		snprintf(num, sizeof(num), "%" PRIu64, r->params.window);
+	if (r->params.sock.window)
+		snprintf(num, sizeof(num), "%" PRIu64, r->params.sock.window);
 	else
 		snprintf(num, sizeof(num), "default");
 	om_label(f, "window", num);
 	if (dir)
 		om_label(f, "direction", dir);
-	if (r->zc_asked)
-		om_label(f, "zerocopy", r->zerocopy ? "true" : "false");
+	if (ig_rep_zc_asked(r))
+		om_label(f, "zerocopy", ig_rep_zerocopy(r) ? "true" : "false");
 	om_label(f, "peer", env->peer ? env->peer : "");
 }
 

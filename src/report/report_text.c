@@ -99,9 +99,9 @@ static void print_cells(FILE *f, char cell[NCOL][CELL_LEN],
 static const char *row_suffix(const struct ig_result *r, char *buf, size_t len)
 {
 	buf[0] = 0;
-	if (r->has_tcpinfo || r->has_tcpinfo_server)
+	if (ig_rep_has_tcpinfo(r))
 		snprintf(buf, len, "  retrans %" PRIu64, ig_rep_retrans(r));
-	if (r->zerocopy)
+	if (ig_rep_zerocopy(r))
 		snprintf(buf + strlen(buf), len - strlen(buf), " zerocopy");
 	if (r->lossy)
 		snprintf(buf + strlen(buf), len - strlen(buf),
@@ -166,8 +166,8 @@ static void id_cells(char cell[NCOL][CELL_LEN], const struct ig_result *r)
 	snprintf(cell[C_TRANSPORT], CELL_LEN, "%s", ig_rep_transport(r));
 	ig_size_str(r->params.size, cell[C_SIZE], CELL_LEN);
 	snprintf(cell[C_STREAMS], CELL_LEN, "%" PRIu32, r->params.streams);
-	if (r->params.window)
-		ig_size_str(r->params.window, cell[C_WINDOW], CELL_LEN);
+	if (r->params.sock.window)
+		ig_size_str(r->params.sock.window, cell[C_WINDOW], CELL_LEN);
 	else
 		snprintf(cell[C_WINDOW], CELL_LEN, "default");
 }
@@ -221,30 +221,38 @@ static void text_env(FILE *f, const char *side, const struct ig_sysinfo *si)
 		or_dash(si->kernel), or_dash(si->version));
 }
 
-static void text_xinfo(FILE *f, const char *side, const struct ig_xinfo *x)
+/* One side's device, from the transport's facts of that name. */
+static void text_device(FILE *f, const char *side, const struct ig_facts *x)
 {
-	char cpu[16] = "not pinned";
+	long long c = ig_facts_int(x, "cpu", -1);
+	char cpu[32] = "not pinned";
 
-	if (x->cpu >= 0)
-		snprintf(cpu, sizeof(cpu), "cpu %d", x->cpu);
+	if (c >= 0)
+		snprintf(cpu, sizeof(cpu), "cpu %lld", c);
 	fprintf(f,
-		"%s  %s port %d  %s  MTU %d  GID[%d] %s  %.1f Gb/s  "
-		"NUMA %d  %s\n",
-		side, x->device, x->port, x->link_layer, x->mtu, x->gid_index,
-		x->gid, x->rate_gbps, x->numa_node, cpu);
+		"%s  %s port %lld  %s  MTU %lld  GID[%lld] %s  %.1f Gb/s  "
+		"NUMA %lld  %s\n",
+		side, ig_facts_str(x, IG_FACT_DEVICE),
+		ig_facts_int(x, IG_FACT_PORT, 0), ig_facts_str(x, "link_layer"),
+		ig_facts_int(x, "mtu", 0), ig_facts_int(x, "gid_index", 0),
+		ig_facts_str(x, "gid"), ig_facts_real(x, "rate_gbps", 0),
+		ig_facts_int(x, "numa_node", -1), cpu);
 }
 
-/* The device each side used, once, from the first verbs result. */
+/* The device each side used, once, from the first result that has one. */
 static void text_devices(FILE *f, const struct ig_result *res, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (!res[i].xinfo.valid && !res[i].xinfo_server.valid)
+		bool c = ig_rep_has_device(&res[i].facts);
+		bool s = ig_rep_has_device(&res[i].facts_server);
+
+		if (!c && !s)
 			continue;
 		fputc('\n', f);
-		if (res[i].xinfo.valid)
-			text_xinfo(f, "client", &res[i].xinfo);
-		if (res[i].xinfo_server.valid)
-			text_xinfo(f, "server", &res[i].xinfo_server);
+		if (c)
+			text_device(f, "client", &res[i].facts);
+		if (s)
+			text_device(f, "server", &res[i].facts_server);
 		return;
 	}
 }

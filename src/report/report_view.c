@@ -74,8 +74,13 @@ const char *ig_rep_at(const struct ig_result *r)
 
 bool ig_rep_has_window(const struct ig_result *r)
 {
-	return r->params.window != 0 ||
+	return r->params.sock.window != 0 ||
 	       ig_test_xport(r->params.test) == IG_XPORT_TCP;
+}
+
+bool ig_rep_has_device(const struct ig_facts *x)
+{
+	return ig_facts_get(x, IG_FACT_DEVICE) != NULL;
 }
 
 double ig_rep_reverse_gbps(const struct ig_result *r)

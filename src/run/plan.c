@@ -33,7 +33,20 @@ static unsigned int len(const void *list, unsigned int n)
 /* --zerocopy both: tcp_bw runs twice, copying and then zero-copy. */
 static unsigned int zc_runs(const struct ig_run_opts *o, enum ig_test t)
 {
-	return t == IG_TEST_TCP_BW && o->local.zerocopy == IG_ZC_BOTH ? 2 : 1;
+	return t == IG_TEST_TCP_BW && o->local.sock.zerocopy == IG_ZC_BOTH ? 2
+									   : 1;
+}
+
+/* This run's --zerocopy, as its result records it: only tcp_bw's; both:
+ * COPY (asked, this run copies), then ON. */
+static enum ig_zc_mode zc_run_mode(const struct ig_run_opts *o, enum ig_test t,
+				   unsigned int k)
+{
+	if (t != IG_TEST_TCP_BW || o->local.sock.zerocopy == IG_ZC_OFF)
+		return IG_ZC_OFF;
+	if (o->local.sock.zerocopy == IG_ZC_BOTH)
+		return k ? IG_ZC_ON : IG_ZC_COPY;
+	return IG_ZC_ON;
 }
 
 unsigned int ig_run_combos(const struct ig_run_opts *o)
@@ -62,7 +75,7 @@ void ig_run_params(const struct ig_run_opts *o, unsigned int k,
 	ig_params_set_test(p, o->tests[k % o->ntests]);
 	k /= o->ntests;
 	if (o->windows)
-		p->window = o->windows[k % nw];
+		p->sock.window = o->windows[k % nw];
 	k /= nw;
 	if (o->streams)
 		p->streams = o->streams[k % ns];
@@ -124,12 +137,8 @@ static int one_run(struct plan *pl, const struct ig_params *p,
 	int ret = ig_engine_client(&ig_transports, pl->c, p, &pl->local, r, err,
 				   sizeof(err));
 
-	if (!ret) {
-		r->zc_asked = o->local.zerocopy != IG_ZC_OFF &&
-			      p->test == IG_TEST_TCP_BW;
-		r->zerocopy = r->zc_asked && pl->local.zerocopy == IG_ZC_ON;
+	if (!ret)
 		return 0;
-	}
 	if (pl->tty)
 		fputs("\r\033[K", stderr);
 	if (!o->quiet)
@@ -196,12 +205,11 @@ static int measure_runs(struct plan *pl, const struct ig_params *p,
 	int ret = 0;
 
 	for (unsigned int k = 0; k < runs && !ret && !stopped(o); k++) {
-		if (runs == 2)
-			pl->local.zerocopy = k ? IG_ZC_ON : IG_ZC_OFF;
+		pl->local.sock.zerocopy = zc_run_mode(o, p->test, k);
 		ret = measure(pl, p, &res[pl->done]);
 		pl->done++;
 	}
-	pl->local.zerocopy = o->local.zerocopy;
+	pl->local.sock.zerocopy = o->local.sock.zerocopy;
 	return ret;
 }
 

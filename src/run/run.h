@@ -29,7 +29,7 @@
  * NULL list is p's one value. */
 struct ig_run_opts {
 	struct ig_params p; /* the other parameters of every measurement */
-	/* local.zerocopy IG_ZC_BOTH: tcp_bw twice, copying then zero-copy;
+	/* local.sock.zerocopy IG_ZC_BOTH: tcp_bw twice, copying then zero-copy;
 	 * *local.interrupt set: the plan ends early (the last result
 	 * partial) */
 	struct ig_local_opts local;
@@ -39,7 +39,7 @@ struct ig_run_opts {
 	unsigned int nsizes;
 	const uint32_t *streams; /* or NULL: p.streams */
 	unsigned int nstreams;
-	const uint64_t *windows; /* or NULL: p.window */
+	const uint64_t *windows; /* or NULL: p.sock.window */
 	unsigned int nwindows;
 	/* -s was given; else the latency tests run at IG_DEFAULT_LAT_SIZE
 	 * and ud_send_bw at the path MTU */

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "engine/engine.h"
+#include "host/tcpinfo.h"
 #include "tcp.h"
 #include "tcp_int.h"
 
@@ -117,13 +118,80 @@ static int tcp_bw_flush(struct ig_stream *st)
 	return ts->zc_on ? ig_tcp_zc_flush(st) : 0;
 }
 
-static void tcp_stream_info(struct ig_stream *st, struct ig_tcpinfo *ti,
-			    struct ig_zc_stats *zc)
+/* What TCP reports of each stream: TCP_INFO (docs/design.md, "tcp_info"),
+ * and with --zerocopy its sender's counts. */
+enum {
+	C_RETRANS,
+	C_RETRANS_TOTAL,
+	C_RTT,
+	C_RTTVAR,
+	C_CWND,
+	C_MSS,
+	C_PMTU,
+	C_REORDERING,
+	C_ZC_SENDS,
+	C_ZC_COPIED,
+	C_ZC_ENOBUFS,
+	C_ZC_FALLBACK,
+	C_COUNT
+};
+
+#define TI(n, u, r, p)                                                \
+	{                                                             \
+		.group = "tcp_info", .name = n, .unit = u, .rule = r, \
+		.bits = 32, .pool = p                                 \
+	}
+#define ZC(n)                                                    \
+	{                                                        \
+		.group = "zerocopy", .name = n, .unit = "sends", \
+		.rule = IG_CTR_COUNTER, .pool = IG_POOL_SUM      \
+	}
+
+static const struct ig_ctr_def tcp_ctrs[C_COUNT] = {
+	/* of the measured interval, and since the connect */
+	[C_RETRANS] = TI("retrans", "segments", IG_CTR_COUNTER, IG_POOL_SUM),
+	[C_RETRANS_TOTAL] =
+		TI("retrans_total", "segments", IG_CTR_GAUGE, IG_POOL_LAST),
+	[C_RTT] = TI("rtt_us", "us", IG_CTR_GAUGE, IG_POOL_LAST),
+	[C_RTTVAR] = TI("rttvar_us", "us", IG_CTR_GAUGE, IG_POOL_LAST),
+	[C_CWND] = TI("snd_cwnd", "segments", IG_CTR_GAUGE, IG_POOL_LAST),
+	[C_MSS] = TI("snd_mss", "bytes", IG_CTR_GAUGE, IG_POOL_LAST),
+	[C_PMTU] = TI("pmtu", "bytes", IG_CTR_GAUGE, IG_POOL_LAST),
+	[C_REORDERING] =
+		TI("reordering", "segments", IG_CTR_GAUGE, IG_POOL_LAST),
+	[C_ZC_SENDS] = ZC("sends"),
+	[C_ZC_COPIED] = ZC("copied"),
+	[C_ZC_ENOBUFS] = ZC("enobufs"),
+	[C_ZC_FALLBACK] = ZC("fallback"),
+};
+
+#define BITS(lo, hi) (((1u << (hi)) - 1) & ~((1u << (lo)) - 1))
+
+static uint32_t tcp_stream_ctrs(struct ig_stream *st, uint64_t *v)
 {
 	struct tcp_stream *ts = st->priv;
+	struct ig_tcpinfo ti;
+	uint32_t have = 0;
 
-	ig_tcpinfo_read(ts->fd, ti);
-	*zc = ts->zcs;
+	if (!ig_tcpinfo_read(ts->fd, &ti)) {
+		v[C_RETRANS] = ti.retrans_total;
+		v[C_RETRANS_TOTAL] = ti.retrans_total;
+		v[C_RTT] = ti.rtt_us;
+		v[C_RTTVAR] = ti.rttvar_us;
+		v[C_CWND] = ti.snd_cwnd;
+		v[C_MSS] = ti.snd_mss;
+		v[C_PMTU] = ti.pmtu;
+		v[C_REORDERING] = ti.reordering;
+		have |= BITS(C_RETRANS, C_ZC_SENDS);
+	}
+	if (st->s->local.sock.zerocopy == IG_ZC_ON) {
+		v[C_ZC_SENDS] = ts->zcs.sends;
+		v[C_ZC_COPIED] = ts->zcs.copied;
+		v[C_ZC_ENOBUFS] = ts->zcs.enobufs;
+		v[C_ZC_FALLBACK] = ts->zcs.fallback;
+		have |= BITS(C_ZC_SENDS, C_COUNT);
+	}
+	return have;
 }
 
 static int tcp_bw_recv(struct ig_stream *st)
@@ -192,7 +260,9 @@ static int tcp_setup(struct ig_session *s)
 const struct ig_xport_ops ig_tcp_ops = {
 	.name = "tcp",
 	.setup = tcp_setup,
-	.stream_info = tcp_stream_info,
+	.ctrs = tcp_ctrs,
+	.nctrs = C_COUNT,
+	.stream_ctrs = tcp_stream_ctrs,
 	SOCK_DATA_PATH,
 };
 
@@ -206,7 +276,6 @@ static int rs_setup(struct ig_session *s)
 const struct ig_xport_ops ig_rs_ops = {
 	.name = "rsockets",
 	.setup = rs_setup,
-	.stream_info = NULL,
 	SOCK_DATA_PATH,
 };
 #endif

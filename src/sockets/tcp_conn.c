@@ -23,7 +23,7 @@
 static void set_window(struct ig_session *s, int fd,
 		       const struct ig_sock_calls *sc)
 {
-	int w = (int)s->p.window;
+	int w = (int)s->p.sock.window;
 
 	if (!w)
 		return;

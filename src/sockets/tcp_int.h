@@ -8,12 +8,21 @@
 #include <poll.h>
 #include <sys/types.h>
 
-#include "host/tcpinfo.h"
 #include "sock_calls.h"
 #include "tcp_zc.h"
 
 struct ig_session;
 struct ig_stream;
+
+/*
+ * MSG_ZEROCOPY accounting of one stream's sender (--zerocopy): sends made
+ * with MSG_ZEROCOPY, how many of them the kernel completed by copying
+ * (SO_EE_CODE_ZEROCOPY_COPIED), sends refused with ENOBUFS, and sends
+ * that went out copying after such a refusal.
+ */
+struct ig_zc_stats {
+	uint64_t sends, copied, enobufs, fallback;
+};
 
 struct tcp_stream {
 	const struct ig_sock_calls *sc; /* kernel TCP or rsockets */

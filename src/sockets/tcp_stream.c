@@ -105,8 +105,8 @@ static unsigned int zc_enable(struct ig_session *s, struct tcp_stream *ts,
 {
 	int one = 1;
 
-	if (s->server || s->local.zerocopy != IG_ZC_ON || !ts->sc->kernel_tcp ||
-	    ig_test_pattern(s->p.test) != IG_PATTERN_BW)
+	if (s->server || s->local.sock.zerocopy != IG_ZC_ON ||
+	    !ts->sc->kernel_tcp || ig_test_pattern(s->p.test) != IG_PATTERN_BW)
 		return 1;
 	if (setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one))) {
 		snprintf(s->warning, sizeof(s->warning),

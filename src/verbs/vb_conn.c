@@ -96,12 +96,12 @@ static int modify(struct ig_session *s, struct ig_stream *st,
 				       strerror(errno));
 	if (to == IBV_QPS_INIT)
 		a.qp_access_flags = vb->access;
-	if (to == IBV_QPS_RTR && s->local.gid_index >= 0)
-		a.ah_attr.grh.sgid_index = (uint8_t)s->local.gid_index;
+	if (to == IBV_QPS_RTR && s->local.verbs.gid_index >= 0)
+		a.ah_attr.grh.sgid_index = (uint8_t)s->local.verbs.gid_index;
 	if (to == IBV_QPS_RTR) {
-		s->xinfo.gid_index = a.ah_attr.grh.sgid_index;
+		ig_vb_xinfo(s)->gid_index = a.ah_attr.grh.sgid_index;
 		if (a.path_mtu)
-			s->xinfo.mtu = 128 << a.path_mtu;
+			ig_vb_xinfo(s)->mtu = 128 << a.path_mtu;
 	}
 	ret = ibv_modify_qp(vs->qp, &a, mask);
 	if (ret)
@@ -133,10 +133,12 @@ void ig_vb_fill_gid(struct ig_session *s, struct rdma_cm_id *id)
 {
 	union ibv_gid gid;
 
-	if (s->xinfo.gid_index < 0 ||
-	    ibv_query_gid(id->verbs, id->port_num, s->xinfo.gid_index, &gid))
+	if (ig_vb_xinfo(s)->gid_index < 0 ||
+	    ibv_query_gid(id->verbs, id->port_num, ig_vb_xinfo(s)->gid_index,
+			  &gid))
 		return;
-	inet_ntop(AF_INET6, gid.raw, s->xinfo.gid, sizeof(s->xinfo.gid));
+	inet_ntop(AF_INET6, gid.raw, ig_vb_xinfo(s)->gid,
+		  sizeof(ig_vb_xinfo(s)->gid));
 }
 
 /* First stream: the device rdma_cm chose becomes the session's. */
@@ -160,11 +162,11 @@ int ig_vb_adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 	if (ret)
 		return ret;
 	vb->ctx = id->verbs;
-	vb->numa_node = s->xinfo.numa_node;
+	vb->numa_node = ig_vb_xinfo(s)->numa_node;
 	vb->pd = ibv_alloc_pd(vb->ctx);
 	if (!vb->pd)
 		return ig_session_fail(s, errno, "ibv_alloc_pd on %s: %s",
-				       s->xinfo.device, strerror(errno));
+				       ig_vb_xinfo(s)->device, strerror(errno));
 	if (!s->server && ig_test_is_read(s->p.test)) {
 		ret = ig_vb_read_client_depth(s, vb->ctx);
 		if (ret)

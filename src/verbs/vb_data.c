@@ -126,7 +126,7 @@ int ig_vb_idle(struct ig_stream *st, struct vb_wait *w, const char *what)
 			       "slow for %u x %" PRIu64 " bytes per signaled "
 			       "request (raise --timeout or lower --cq-mod)",
 			       st->idx, what, st->s->p.timeout_ms,
-			       st->s->p.cq_mod, st->s->p.size);
+			       st->s->p.verbs.cq_mod, st->s->p.size);
 }
 
 int ig_vb_wc_fail(struct ig_stream *st, const struct ibv_wc *wc)

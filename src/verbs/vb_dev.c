@@ -102,33 +102,35 @@ static int device_exists(const char *name)
 static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
 			const char *name)
 {
-	if (s->local.device[0] && !device_exists(s->local.device))
+	if (s->local.verbs.device[0] && !device_exists(s->local.verbs.device))
 		return ig_session_fail(s, ENODEV,
 				       "--device %s: no such RDMA device "
 				       "here; the route to the server uses "
 				       "%s (ibv_devices lists them)",
-				       s->local.device, name);
-	if (s->local.device[0] && strcmp(s->local.device, name))
+				       s->local.verbs.device, name);
+	if (s->local.verbs.device[0] && strcmp(s->local.verbs.device, name))
 		return ig_session_fail(s, EINVAL,
 				       "the address of the route "
 				       "to the server is on RDMA device %s "
 				       "port %u, not on --device %s: use %s's "
 				       "IP address, or drop --device",
-				       name, id->port_num, s->local.device,
-				       s->local.device);
-	if (s->local.ib_port && s->local.ib_port != id->port_num)
+				       name, id->port_num,
+				       s->local.verbs.device,
+				       s->local.verbs.device);
+	if (s->local.verbs.ib_port && s->local.verbs.ib_port != id->port_num)
 		return ig_session_fail(s, EINVAL,
 				       "the route to the server "
 				       "leaves through %s port %u, not "
 				       "--ib-port %d",
-				       name, id->port_num, s->local.ib_port);
+				       name, id->port_num,
+				       s->local.verbs.ib_port);
 	return 0;
 }
 
-/* Fills s->xinfo from the device and port rdma_cm chose for id. */
+/* Fills the session's xinfo from the device and port rdma_cm chose for id. */
 int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id)
 {
-	struct ig_xinfo *x = &s->xinfo;
+	struct ig_xinfo *x = ig_vb_xinfo(s);
 	const char *name = ibv_get_device_name(id->verbs->device);
 	struct ibv_port_attr pa;
 	char path[PATH_MAX];
@@ -211,7 +213,7 @@ int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 	if (s->local.cpu >= 0) {
 		for (unsigned int i = 0; i < s->nstreams; i++)
 			s->st[i].cpu = s->local.cpu;
-		s->xinfo.cpu = s->local.cpu;
+		ig_vb_xinfo(s)->cpu = s->local.cpu;
 		return 0;
 	}
 	snprintf(path, sizeof(path),
@@ -226,7 +228,7 @@ int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 	fclose(f);
 	for (unsigned int i = 0; i < s->nstreams; i++)
 		s->st[i].cpu = nth_local_cpu(list, (int)i, s->server);
-	s->xinfo.cpu = s->st[0].cpu;
+	ig_vb_xinfo(s)->cpu = s->st[0].cpu;
 	return 0;
 }
 

@@ -28,7 +28,7 @@ static int room(struct ig_stream *st)
 	struct vb_stream *vs = st->priv;
 	struct vb_wait w = { .cqs = VB_CQ_SEND };
 
-	while (vs->outstanding >= st->s->p.tx_depth) {
+	while (vs->outstanding >= st->s->p.verbs.tx_depth) {
 		int ret = ig_vb_reap(st);
 
 		if (ret < 0)

@@ -86,15 +86,16 @@ int ig_vb_read_client_depth(struct ig_session *s, struct ibv_context *ctx)
 		return ret;
 	cap = vb->peer_rd_atom && vb->peer_rd_atom < mine ? vb->peer_rd_atom
 							  : mine;
-	if (s->p.outs > cap)
+	if (s->p.verbs.outs > cap)
 		return ig_session_fail(s, EINVAL,
 				       "--outs %u is more than these devices "
 				       "allow: at most %u RDMA reads in flight "
 				       "(this host's %s: %u, the server's: %u)",
-				       s->p.outs, cap, s->xinfo.device, mine,
+				       s->p.verbs.outs, cap,
+				       ig_vb_xinfo(s)->device, mine,
 				       vb->peer_rd_atom);
-	vb->outs = s->p.outs ? s->p.outs : cap;
-	s->xinfo.outs = (int)vb->outs;
+	vb->outs = s->p.verbs.outs ? s->p.verbs.outs : cap;
+	ig_vb_xinfo(s)->outs = (int)vb->outs;
 	return 0;
 }
 
@@ -113,7 +114,7 @@ int ig_vb_read_server_depth(struct ig_session *s,
 				       d, req->responder_resources,
 				       vb->rd_cap ? vb->rd_cap : IG_MAX_OUTS);
 	vb->outs = d;
-	s->xinfo.outs = (int)d;
+	ig_vb_xinfo(s)->outs = (int)d;
 	return 0;
 }
 
@@ -121,8 +122,8 @@ void ig_vb_read_window(struct ig_session *s, struct vb_stream *vs)
 {
 	struct vb_session *vb = s->xpriv;
 
-	vs->depth = s->p.tx_depth;
-	vs->mod = s->p.cq_mod;
+	vs->depth = s->p.verbs.tx_depth;
+	vs->mod = s->p.verbs.cq_mod;
 	if (!ig_test_is_read(s->p.test))
 		return;
 	/* at most outs reads in flight, and a completion asked for at least

@@ -50,11 +50,11 @@ static int create_qp(struct ig_session *s, struct vb_stream *vs)
 		.send_cq = vs->cq,
 		.recv_cq = vs->rcq,
 		.cap = {
-			.max_send_wr = s->p.tx_depth + 1, /* + flush */
+			.max_send_wr = s->p.verbs.tx_depth + 1, /* + flush */
 			.max_recv_wr = vs->rx_depth,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,
-			.max_inline_data = s->p.inline_size,
+			.max_inline_data = s->p.verbs.inline_size,
 		},
 		.qp_type = ig_vb_is_ud(s) ? IBV_QPT_UD : IBV_QPT_RC,
 	};
@@ -65,9 +65,9 @@ static int create_qp(struct ig_session *s, struct vb_stream *vs)
 				       "ibv_create_qp (send queue "
 				       "%u, receive queue %u, inline %u) on "
 				       "%s: %s",
-				       s->p.tx_depth + 1, vs->rx_depth,
-				       s->p.inline_size, s->xinfo.device,
-				       strerror(errno));
+				       s->p.verbs.tx_depth + 1, vs->rx_depth,
+				       s->p.verbs.inline_size,
+				       ig_vb_xinfo(s)->device, strerror(errno));
 	return 0;
 }
 
@@ -86,7 +86,8 @@ static void build_wrs(struct ig_session *s, struct vb_stream *vs)
 			.opcode = op,
 			.next = i + 1 < VB_POST_BATCH ? &vs->wr[i + 1] : NULL,
 		};
-		if (s->p.size <= s->p.inline_size && op != IBV_WR_RDMA_READ)
+		if (s->p.size <= s->p.verbs.inline_size &&
+		    op != IBV_WR_RDMA_READ)
 			vs->wr[i].send_flags = IBV_SEND_INLINE;
 	}
 }
@@ -97,7 +98,7 @@ static int channels(struct ig_session *s, struct vb_stream *vs)
 {
 	struct vb_session *vb = s->xpriv;
 
-	vs->events = s->p.events && s->p.test != IG_TEST_WRITE_LAT;
+	vs->events = s->p.verbs.events && s->p.test != IG_TEST_WRITE_LAT;
 	if (!vs->events)
 		return 0;
 	vs->ch = ibv_create_comp_channel(vb->ctx);
@@ -106,7 +107,7 @@ static int channels(struct ig_session *s, struct vb_stream *vs)
 	if (!vs->ch || !vs->rch)
 		return ig_session_fail(s, errno,
 				       "ibv_create_comp_channel on %s: %s",
-				       s->xinfo.device, strerror(errno));
+				       ig_vb_xinfo(s)->device, strerror(errno));
 	return 0;
 }
 
@@ -117,9 +118,10 @@ int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	int cqe, ret;
 
 	vs->grh = ig_vb_is_ud(s) ? VB_GRH_LEN : 0;
-	vs->rx_depth = s->p.tx_depth + 1 > VB_RX_DEPTH ? s->p.tx_depth + 1
-						       : VB_RX_DEPTH;
-	cqe = (int)(s->p.tx_depth + 16);
+	vs->rx_depth = s->p.verbs.tx_depth + 1 > VB_RX_DEPTH
+			       ? s->p.verbs.tx_depth + 1
+			       : VB_RX_DEPTH;
+	cqe = (int)(s->p.verbs.tx_depth + 16);
 	ret = alloc_buf(s, vs);
 	if (ret)
 		return ret;
@@ -139,7 +141,8 @@ int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 		return ig_session_fail(s, errno,
 				       "ibv_create_cq of %d entries "
 				       "on %s: %s",
-				       cqe, s->xinfo.device, strerror(errno));
+				       cqe, ig_vb_xinfo(s)->device,
+				       strerror(errno));
 	ret = create_qp(s, vs);
 	if (ret)
 		return ret;

@@ -13,6 +13,27 @@
 
 static int exchange_mrs(struct ig_session *s);
 
+/* The session's facts, as the report and the peer's READY name them. */
+static void vb_facts(struct ig_session *s)
+{
+	const struct ig_xinfo *x = ig_vb_xinfo(s);
+	struct ig_facts *f = &s->facts;
+
+	if (!x->valid)
+		return;
+	ig_facts_set_str(f, IG_FACT_DEVICE, x->device);
+	ig_facts_set_int(f, IG_FACT_PORT, x->port);
+	ig_facts_set_str(f, "link_layer", x->link_layer);
+	ig_facts_set_int(f, "mtu", x->mtu);
+	ig_facts_set_str(f, "gid", x->gid);
+	ig_facts_set_int(f, "gid_index", x->gid_index);
+	ig_facts_set_real(f, "rate_gbps", x->rate_gbps);
+	ig_facts_set_int(f, "numa_node", x->numa_node);
+	ig_facts_set_int(f, "cpu", x->cpu);
+	if (x->outs)
+		ig_facts_set_int(f, "outs", x->outs);
+}
+
 static int vb_setup(struct ig_session *s)
 {
 	struct vb_session *vb;
@@ -49,6 +70,8 @@ static int vb_setup(struct ig_session *s)
 		ret = s->server ? ig_vb_setup_server(s) : ig_vb_setup_client(s);
 	if (!ret && ig_vb_rdma_test(s->p.test))
 		ret = exchange_mrs(s);
+	if (!ret)
+		vb_facts(s);
 	return ret;
 }
 
@@ -166,5 +189,7 @@ const struct ig_xport_ops ig_vb_ops = {
 	.bw_recv = ig_vb_bw_recv,
 	.lat_ping = ig_vb_lat_ping,
 	.lat_pong = ig_vb_lat_pong,
+	/* READY's member of old, which older peers read */
+	.facts_key = "xinfo",
 	.rx_confirms = false,
 };

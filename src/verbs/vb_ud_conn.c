@@ -72,15 +72,16 @@ static int ud_prepare(struct ig_session *s, struct ig_stream *st,
 	if (ret)
 		return ret;
 	if (!s->p.size && !s->server)
-		s->p.size = (uint64_t)s->xinfo.mtu; /* -s not given */
+		s->p.size = (uint64_t)ig_vb_xinfo(s)->mtu; /* -s not given */
 	if (!s->p.size)
 		return ig_session_fail(s, EPROTO,
 				       "UD stream %u: the client named no "
 				       "message size",
 				       st->idx);
-	if (ig_vb_ud_size_check(s->p.size, (unsigned int)s->xinfo.mtu,
-				s->xinfo.device, (unsigned int)s->xinfo.port,
-				err, sizeof(err)))
+	if (ig_vb_ud_size_check(s->p.size, (unsigned int)ig_vb_xinfo(s)->mtu,
+				ig_vb_xinfo(s)->device,
+				(unsigned int)ig_vb_xinfo(s)->port, err,
+				sizeof(err)))
 		return ig_session_fail(s, IG_EBADVALUE, "%s", err);
 	ret = ig_vb_stream_res(s, st);
 	if (!ret)
@@ -97,10 +98,10 @@ static int ud_peer(struct ig_session *s, struct ig_stream *st,
 	struct vb_session *vb = s->xpriv;
 	struct vb_stream *vs = st->priv;
 
-	if (ah->is_global && s->local.gid_index >= 0)
-		ah->grh.sgid_index = (uint8_t)s->local.gid_index;
+	if (ah->is_global && s->local.verbs.gid_index >= 0)
+		ah->grh.sgid_index = (uint8_t)s->local.verbs.gid_index;
 	if (ah->is_global)
-		s->xinfo.gid_index = ah->grh.sgid_index;
+		ig_vb_xinfo(s)->gid_index = ah->grh.sgid_index;
 	vs->ah = ibv_create_ah(vb->pd, ah);
 	if (!vs->ah)
 		return ig_session_fail(s, errno,

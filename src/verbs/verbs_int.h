@@ -64,6 +64,21 @@ struct vb_stream {
 	unsigned int unacked, runacked;
 };
 
+/* What the verbs transport used: the session's facts (ig_vb_facts). */
+struct ig_xinfo {
+	bool valid;
+	char device[64];
+	int port;
+	char link_layer[16]; /* "InfiniBand" or "Ethernet" */
+	int mtu;	     /* active path MTU, bytes */
+	char gid[48];	     /* GID in IPv6 notation */
+	int gid_index;
+	double rate_gbps; /* port data rate after line encoding */
+	int numa_node;	  /* the HCA's, -1 unknown */
+	int cpu;	  /* CPU the test thread ran on, -1 not pinned */
+	int outs;	  /* read tests: RDMA reads in flight per QP, 0 else */
+};
+
 struct vb_session {
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *listen_id; /* server */
@@ -75,7 +90,13 @@ struct vb_session {
 	/* read tests (vb_read.c): reads in flight per QP, agreed with the
 	 * peer; the server's device's cap; the cap the server said */
 	uint32_t outs, rd_cap, peer_rd_atom;
+	struct ig_xinfo xinfo;
 };
+
+static inline struct ig_xinfo *ig_vb_xinfo(struct ig_session *s)
+{
+	return &((struct vb_session *)s->xpriv)->xinfo;
+}
 
 static inline bool ig_vb_is_ud(const struct ig_session *s)
 {

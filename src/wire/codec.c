@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The JSON form of the host facts that travel on the control channel and
- * stand in reports: CPU usage, host identity, the RDMA device of a test.
+ * stand in reports: CPU usage, host identity, and a transport's named
+ * counters and facts, which it carries without reading them.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,89 +95,17 @@ int ig_sysinfo_from_json(json_object *o, struct ig_sysinfo *si)
 	return 0;
 }
 
-json_object *ig_xinfo_to_json(const struct ig_xinfo *x)
+/* c's values of group in stream k as an object; NULL when out of memory */
+static json_object *stream_to_json(const struct ig_ctrs *c, unsigned int k,
+				   const char *group)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "device", json_object_new_string(x->device));
-	json_object_object_add(o, "port", json_object_new_int(x->port));
-	json_object_object_add(o, "link_layer",
-			       json_object_new_string(x->link_layer));
-	json_object_object_add(o, "mtu", json_object_new_int(x->mtu));
-	json_object_object_add(o, "gid", json_object_new_string(x->gid));
-	json_object_object_add(o, "gid_index",
-			       json_object_new_int(x->gid_index));
-	json_object_object_add(o, "rate_gbps",
-			       json_object_new_double(x->rate_gbps));
-	json_object_object_add(o, "numa_node",
-			       json_object_new_int(x->numa_node));
-	json_object_object_add(o, "cpu", json_object_new_int(x->cpu));
-	return o;
-}
-
-int ig_xinfo_from_json(json_object *o, struct ig_xinfo *x)
-{
-	struct ig_xinfo t = { .valid = true };
-
-	if (ig_json_copy_str(o, "device", t.device, sizeof(t.device)) ||
-	    ig_json_get_int(o, "port", &t.port) ||
-	    ig_json_copy_str(o, "link_layer", t.link_layer,
-			     sizeof(t.link_layer)) ||
-	    ig_json_get_int(o, "mtu", &t.mtu) ||
-	    ig_json_copy_str(o, "gid", t.gid, sizeof(t.gid)) ||
-	    ig_json_get_int(o, "gid_index", &t.gid_index) ||
-	    ig_json_get_int(o, "numa_node", &t.numa_node) ||
-	    ig_json_get_int(o, "cpu", &t.cpu) ||
-	    ig_json_get_double(o, "rate_gbps", &t.rate_gbps))
-		return -EINVAL;
-	*x = t;
-	return 0;
-}
-
-/* The members of a tcp_info object; every one fits in 32 bits. */
-static const struct {
-	const char *key;
-	size_t off;
-	bool wide; /* a uint64_t member, else uint32_t */
-} tcpinfo_keys[] = {
-	{ "retrans", offsetof(struct ig_tcpinfo, retrans), true },
-	{ "retrans_total", offsetof(struct ig_tcpinfo, retrans_total), true },
-	{ "rtt_us", offsetof(struct ig_tcpinfo, rtt_us), false },
-	{ "rttvar_us", offsetof(struct ig_tcpinfo, rttvar_us), false },
-	{ "snd_cwnd", offsetof(struct ig_tcpinfo, snd_cwnd), false },
-	{ "snd_mss", offsetof(struct ig_tcpinfo, snd_mss), false },
-	{ "pmtu", offsetof(struct ig_tcpinfo, pmtu), false },
-	{ "reordering", offsetof(struct ig_tcpinfo, reordering), false },
-};
-
-#define NTCPINFO (sizeof(tcpinfo_keys) / sizeof(tcpinfo_keys[0]))
-
-static uint64_t tcpinfo_get(const struct ig_tcpinfo *ti, size_t i)
-{
-	const char *p = (const char *)ti + tcpinfo_keys[i].off;
-
-	if (tcpinfo_keys[i].wide)
-		return *(const uint64_t *)(const void *)p;
-	return *(const uint32_t *)(const void *)p;
-}
-
-static void tcpinfo_set(struct ig_tcpinfo *ti, size_t i, uint64_t v)
-{
-	char *p = (char *)ti + tcpinfo_keys[i].off;
-
-	if (tcpinfo_keys[i].wide)
-		*(uint64_t *)(void *)p = v;
-	else
-		*(uint32_t *)(void *)p = (uint32_t)v;
-}
-
-json_object *ig_tcpinfo_to_json(const struct ig_tcpinfo *ti)
-{
-	json_object *o = json_object_new_object();
-
-	for (size_t i = 0; o && i < NTCPINFO; i++) {
-		if (ig_json_add_u64(o, tcpinfo_keys[i].key,
-				    tcpinfo_get(ti, i))) {
+	for (unsigned int i = 0; o && i < c->n; i++) {
+		if (strcmp(c->def[i].group, group) ||
+		    !(c->st[k].have & (1u << i)))
+			continue;
+		if (ig_json_add_u64(o, c->def[i].name, c->st[k].v[i])) {
 			json_object_put(o);
 			return NULL;
 		}
@@ -183,30 +113,12 @@ json_object *ig_tcpinfo_to_json(const struct ig_tcpinfo *ti)
 	return o;
 }
 
-int ig_tcpinfo_from_json(json_object *o, struct ig_tcpinfo *ti)
-{
-	struct ig_tcpinfo t = { .valid = true };
-	uint64_t v;
-
-	if (!json_object_is_type(o, json_type_object))
-		return -EINVAL;
-	for (size_t i = 0; i < NTCPINFO; i++) {
-		if (ig_json_get_u64(o, tcpinfo_keys[i].key, &v) ||
-		    v > UINT32_MAX)
-			return -EINVAL;
-		tcpinfo_set(&t, i, v);
-	}
-	*ti = t;
-	return 0;
-}
-
-json_object *ig_tcpinfo_array_to_json(const struct ig_tcpinfo *ti,
-				      unsigned int n)
+json_object *ig_ctrs_group_to_json(const struct ig_ctrs *c, const char *group)
 {
 	json_object *a = json_object_new_array();
 
-	for (unsigned int i = 0; a && i < n; i++) {
-		json_object *e = ig_tcpinfo_to_json(&ti[i]);
+	for (unsigned int k = 0; a && k < c->nstreams; k++) {
+		json_object *e = stream_to_json(c, k, group);
 
 		if (!e || json_object_array_add(a, e) < 0) {
 			json_object_put(e);
@@ -217,15 +129,113 @@ json_object *ig_tcpinfo_array_to_json(const struct ig_tcpinfo *ti,
 	return a;
 }
 
-int ig_tcpinfo_array_from_json(json_object *a, struct ig_tcpinfo *ti,
-			       unsigned int n)
+/* True when def[i] is the first of its group in the table. */
+static bool first_of_group(const struct ig_ctrs *c, unsigned int i)
 {
-	if (!json_object_is_type(a, json_type_array) ||
-	    json_object_array_length(a) != n)
+	for (unsigned int j = 0; j < i; j++)
+		if (!strcmp(c->def[j].group, c->def[i].group))
+			return false;
+	return true;
+}
+
+int ig_ctrs_to_json(json_object *o, const struct ig_ctrs *c)
+{
+	for (unsigned int i = 0; i < c->n; i++) {
+		const char *g = c->def[i].group;
+
+		if (!first_of_group(c, i) || !ig_ctrs_has_group(c, g))
+			continue;
+		if (ig_json_add(o, g, ig_ctrs_group_to_json(c, g)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* def[i]'s value of stream k from its group's array a (absent: not read) */
+static void value_from_json(struct ig_ctrs *c, json_object *a, unsigned int k,
+			    unsigned int i)
+{
+	json_object *e = json_object_array_get_idx(a, k);
+	unsigned int b = c->def[i].bits;
+	uint64_t v;
+
+	if (!json_object_is_type(e, json_type_object) ||
+	    ig_json_get_u64(e, c->def[i].name, &v) || (b && b < 64 && v >> b))
+		return;
+	c->st[k].v[i] = v;
+	c->st[k].have |= 1u << i;
+}
+
+void ig_ctrs_from_json(json_object *o, struct ig_ctrs *c)
+{
+	for (unsigned int k = 0; k < c->nstreams; k++)
+		c->st[k].have = 0;
+	for (unsigned int i = 0; i < c->n; i++) {
+		json_object *a = ig_json_get_array(o, c->def[i].group);
+
+		if (!a || json_object_array_length(a) != c->nstreams)
+			continue;
+		for (unsigned int k = 0; k < c->nstreams; k++)
+			value_from_json(c, a, k, i);
+	}
+}
+
+static json_object *fact_to_json(const struct ig_fact *f)
+{
+	switch (f->kind) {
+	case IG_FACT_STR:
+		return json_object_new_string(f->str);
+	case IG_FACT_INT:
+		return json_object_new_int64((int64_t)f->num);
+	default:
+		return json_object_new_double(f->num);
+	}
+}
+
+json_object *ig_facts_to_json(const struct ig_facts *fs)
+{
+	json_object *o = json_object_new_object();
+
+	for (unsigned int i = 0; o && i < fs->n; i++) {
+		if (ig_json_add(o, fs->f[i].name, fact_to_json(&fs->f[i]))) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+/* One member of the peer's facts; other types are left out. */
+static void fact_from_json(struct ig_facts *fs, const char *key, json_object *v)
+{
+	char safe[64];
+
+	switch (json_object_get_type(v)) {
+	case json_type_string:
+		ig_facts_set_str(fs, key,
+				 ig_str_safe(json_object_get_string(v), safe,
+					     sizeof(safe), sizeof(safe) - 1));
+		break;
+	case json_type_int:
+		ig_facts_set_int(fs, key, json_object_get_int64(v));
+		break;
+	case json_type_double:
+		ig_facts_set_real(fs, key, json_object_get_double(v));
+		break;
+	default:
+		break;
+	}
+}
+
+int ig_facts_from_json(json_object *o, struct ig_facts *fs)
+{
+	struct ig_facts t = { 0 };
+	char safe[32];
+
+	if (!json_object_is_type(o, json_type_object))
 		return -EINVAL;
-	for (unsigned int i = 0; i < n; i++)
-		if (ig_tcpinfo_from_json(json_object_array_get_idx(a, i),
-					 &ti[i]))
-			return -EINVAL;
+	json_object_object_foreach (o, key, v)
+		fact_from_json(&t, ig_str_safe(key, safe, sizeof(safe), 23), v);
+	*fs = t;
 	return 0;
 }

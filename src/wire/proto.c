@@ -110,13 +110,19 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 }
 
 /* clang-format off */
+/* X(key, field): SETUP's member key is struct ig_params' field, the
+ * transports' in their sub-structs under the keys they always had. */
 #define PARAM_FIELDS(X)                                                       \
-	X(size) X(iterations) X(duration_ns) X(warmup_ns) X(streams)         \
-	X(window) X(timeout_ms) X(tx_depth) X(cq_mod) X(inline_size)         \
-	X(bidir)
+	X(size, size) X(iterations, iterations)                              \
+	X(duration_ns, duration_ns) X(warmup_ns, warmup_ns)                  \
+	X(streams, streams) X(window, sock.window)                           \
+	X(timeout_ms, timeout_ms) X(tx_depth, verbs.tx_depth)                \
+	X(cq_mod, verbs.cq_mod) X(inline_size, verbs.inline_size)            \
+	X(bidir, bidir)
 /* Fields newer than protocol version 1's first peers: a SETUP without
  * one means its default (0: the old behaviour). */
-#define PARAM_OPTIONAL(X) X(reverse) X(events) X(outs)
+#define PARAM_OPTIONAL(X)                                                     \
+	X(reverse, reverse) X(events, verbs.events) X(outs, verbs.outs)
 /* clang-format on */
 
 json_object *ig_params_to_json(const struct ig_params *p)
@@ -127,7 +133,7 @@ json_object *ig_params_to_json(const struct ig_params *p)
 		return NULL;
 	json_object_object_add(o, "test",
 			       json_object_new_string(ig_test_name(p->test)));
-#define ADD(f) json_object_object_add(o, #f, json_object_new_uint64(p->f));
+#define ADD(k, f) json_object_object_add(o, #k, json_object_new_uint64(p->f));
 	PARAM_FIELDS(ADD)
 	PARAM_OPTIONAL(ADD)
 #undef ADD
@@ -142,9 +148,9 @@ struct param_field {
 };
 
 #define PARAM_SIZE(f) sizeof(((struct ig_params *)0)->f)
-#define PARAM_FIELD(f) { #f, offsetof(struct ig_params, f), PARAM_SIZE(f) },
-#define PARAM_WIDTH_OK(f) \
-	_Static_assert(PARAM_SIZE(f) == 4 || PARAM_SIZE(f) == 8, #f " width");
+#define PARAM_FIELD(k, f) { #k, offsetof(struct ig_params, f), PARAM_SIZE(f) },
+#define PARAM_WIDTH_OK(k, f) \
+	_Static_assert(PARAM_SIZE(f) == 4 || PARAM_SIZE(f) == 8, #k " width");
 static const struct param_field param_fields[] = { PARAM_FIELDS(PARAM_FIELD) };
 static const struct param_field param_optional[] = { PARAM_OPTIONAL(
 	PARAM_FIELD) };

@@ -126,10 +126,10 @@ START_TEST(test_client_defaults)
 	ck_assert_uint_eq(o.p.warmup_ns, NS / 2);
 	ck_assert_uint_eq(o.p.streams, 1);
 	ck_assert_uint_eq(o.p.timeout_ms, 10000);
-	ck_assert_uint_eq(o.p.tx_depth, 128);
-	ck_assert_uint_eq(o.p.cq_mod, 16);
-	ck_assert_uint_eq(o.p.inline_size, 0);
-	ck_assert_uint_eq(o.p.window, 0);
+	ck_assert_uint_eq(o.p.verbs.tx_depth, 128);
+	ck_assert_uint_eq(o.p.verbs.cq_mod, 16);
+	ck_assert_uint_eq(o.p.verbs.inline_size, 0);
+	ck_assert_uint_eq(o.p.sock.window, 0);
 	ck_assert_ptr_null(o.auth_file);
 }
 END_TEST
@@ -195,13 +195,13 @@ START_TEST(test_client_short_opts)
 	ck_assert_uint_eq(o.p.iterations, 0);
 	ck_assert_uint_eq(o.p.warmup_ns, 250000000);
 	ck_assert_uint_eq(o.p.streams, 4);
-	ck_assert_uint_eq(o.p.window, 4194304);
+	ck_assert_uint_eq(o.p.sock.window, 4194304);
 	ck_assert_int_eq(o.format, IG_FMT_JSON);
 	ck_assert_str_eq(o.outfile, "out.json");
 	ck_assert_uint_eq(o.p.timeout_ms, 2500);
-	ck_assert_uint_eq(o.p.tx_depth, 256);
-	ck_assert_uint_eq(o.p.cq_mod, 32);
-	ck_assert_uint_eq(o.p.inline_size, 64);
+	ck_assert_uint_eq(o.p.verbs.tx_depth, 256);
+	ck_assert_uint_eq(o.p.verbs.cq_mod, 32);
+	ck_assert_uint_eq(o.p.verbs.inline_size, 64);
 	ck_assert_uint_eq(o.p.reverse, 0);
 }
 END_TEST
@@ -217,23 +217,23 @@ START_TEST(test_client_outs)
 	ck_assert_int_eq(client(&a, WORDS("client", "-t", "read_bw", "h"), &o,
 				err, sizeof(err)),
 			 0);
-	ck_assert_uint_eq(o.p.outs, 0);
+	ck_assert_uint_eq(o.p.verbs.outs, 0);
 	ck_assert_int_eq(client(&a,
 				WORDS("client", "-t", "read_bw,read_lat",
 				      "--outs", "16", "h"),
 				&o, err, sizeof(err)),
 			 0);
-	ck_assert_uint_eq(o.p.outs, 16);
+	ck_assert_uint_eq(o.p.verbs.outs, 16);
 	ck_assert_int_eq(o.tests[0], IG_TEST_READ_BW);
 	ck_assert_int_eq(o.tests[1], IG_TEST_READ_LAT);
 	ck_assert_int_eq(client(&a, WORDS("client", "--outs", "255", "h"), &o,
 				err, sizeof(err)),
 			 0);
-	ck_assert_uint_eq(o.p.outs, 255);
+	ck_assert_uint_eq(o.p.verbs.outs, 255);
 	ck_assert_int_eq(client(&a, WORDS("client", "--outs", "0", "h"), &o,
 				err, sizeof(err)),
 			 0);
-	ck_assert_uint_eq(o.p.outs, 0);
+	ck_assert_uint_eq(o.p.verbs.outs, 0);
 }
 END_TEST
 
@@ -668,7 +668,7 @@ START_TEST(test_client_lists)
 	ck_assert_uint_eq(o.lists.windows[0], 87040);
 	ck_assert_uint_eq(o.lists.windows[1], 262144);
 	ck_assert_uint_eq(o.p.streams, 1);
-	ck_assert_uint_eq(o.p.window, 87040);
+	ck_assert_uint_eq(o.p.sock.window, 87040);
 	/* 4 sizes x 4 streams x 2 windows x 2 tests */
 	ck_assert_uint_eq(plan_count(&o), 64);
 	/* the limit itself: 16 sizes x 16 streams x 1 window = 256 */
@@ -689,7 +689,7 @@ START_TEST(test_client_lists)
 	ck_assert_uint_eq(o.lists.nwindows, 2);
 	ck_assert_uint_eq(o.lists.windows[0], 0);
 	ck_assert_uint_eq(o.lists.windows[1], 262144);
-	ck_assert_uint_eq(o.p.window, 0);
+	ck_assert_uint_eq(o.p.sock.window, 0);
 }
 END_TEST
 
@@ -726,10 +726,10 @@ START_TEST(test_client_plan_order)
 		ck_assert_msg(p.test == want[k].test &&
 				      p.size == want[k].size &&
 				      p.streams == want[k].streams &&
-				      p.window == want[k].window,
+				      p.sock.window == want[k].window,
 			      "plan[%u]: %s %llu x%u window %llu", k,
 			      ig_test_name(p.test), (unsigned long long)p.size,
-			      p.streams, (unsigned long long)p.window);
+			      p.streams, (unsigned long long)p.sock.window);
 	}
 	/* with sizes: the size changes slowest */
 	client_ok(&a,
@@ -867,7 +867,7 @@ START_TEST(test_testopt_no_lists)
 	ck_assert_int_eq(no_lists(&t, WORDS("x", "--window", "1M"), err,
 				  sizeof(err)),
 			 0);
-	ck_assert_uint_eq(p.window, 1 << 20);
+	ck_assert_uint_eq(p.sock.window, 1 << 20);
 	ck_assert_int_eq(no_lists(&t, WORDS("x", "-P", "1,2"), err,
 				  sizeof(err)),
 			 -EINVAL);

@@ -110,13 +110,13 @@ static void one_size_set(struct set *s)
 	r->cpu_client.us_per_kib = 0.5;
 	r->cpu_server.us_per_kib = 0.25;
 	r->has_cpu_server = true;
-	r->xinfo.valid = true;
-	r->xinfo.rate_gbps = 25.0;
+	ig_facts_set_str(&r->facts, IG_FACT_DEVICE, "mlx5_0");
+	ig_facts_set_real(&r->facts, "rate_gbps", 25.0);
 	r = add(s, IG_TEST_SEND_BW, 64 * KB, 1, 16.0, 32000);
 	r->cpu_client.us_per_kib = 0.75;
 	r->cpu_server.us_per_kib = 1.5;
 	r->has_cpu_server = true;
-	/* send_bw: no xinfo -> no port figures */
+	/* send_bw: no device facts -> no port figures */
 	r = add(s, IG_TEST_TCP_BW, 64 * KB, 1, 12.0, 24000);
 	r->cpu_client.us_per_kib = 2.0;
 	r->cpu_server.us_per_kib = 3.0;
@@ -213,7 +213,7 @@ START_TEST(pair_bw_figures)
 	/* tcp_bw has no server CPU: unknown (negative) */
 	ck_assert_double_lt(w->cpu_gb[IG_SRV][IG_T], 0);
 	ck_assert_double_lt(sd->cpu_gb[IG_SRV][IG_T], 0);
-	/* port rate from the verbs result's xinfo */
+	/* port rate from the verbs result's facts */
 	ck_assert_double_eq(w->port_gbps, 25.0);
 	ck_assert_double_eq(sd->port_gbps, 0);
 	ig_compare_free(&c);
@@ -766,7 +766,7 @@ START_TEST(matrix_rows_labelled)
 			1000);
 		t = add(&s, IG_TEST_TCP_BW, 64 * KB, streams[i / 2], 1.0 + i,
 			100);
-		v->params.window = t->params.window = win[i % 2];
+		v->params.sock.window = t->params.sock.window = win[i % 2];
 	}
 	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
 	ck_assert_uint_eq(c.npairs, 4);

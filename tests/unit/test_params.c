@@ -282,7 +282,7 @@ static void set_warmup_big(struct ig_params *p)
 }
 static void set_window_big(struct ig_params *p)
 {
-	p->window = IG_MAX_WINDOW + 1;
+	p->sock.window = IG_MAX_WINDOW + 1;
 }
 static void set_timeout50(struct ig_params *p)
 {
@@ -294,30 +294,30 @@ static void set_timeout_big(struct ig_params *p)
 }
 static void set_txd0(struct ig_params *p)
 {
-	p->tx_depth = 0;
+	p->verbs.tx_depth = 0;
 }
 static void set_txd_big(struct ig_params *p)
 {
-	p->tx_depth = IG_MAX_TX_DEPTH + 1;
+	p->verbs.tx_depth = IG_MAX_TX_DEPTH + 1;
 }
 static void set_cqmod0(struct ig_params *p)
 {
-	p->cq_mod = 0;
+	p->verbs.cq_mod = 0;
 }
 static void set_cqmod_big(struct ig_params *p)
 {
-	p->tx_depth = 64;
-	p->cq_mod = 65;
+	p->verbs.tx_depth = 64;
+	p->verbs.cq_mod = 65;
 }
 static void set_inline2000(struct ig_params *p)
 {
-	p->inline_size = 2000;
+	p->verbs.inline_size = 2000;
 }
 static void set_mem_verbs(struct ig_params *p)
 {
 	p->test = IG_TEST_SEND_BW;
 	p->size = 64ull << 20;
-	p->tx_depth = 128;
+	p->verbs.tx_depth = 128;
 }
 static void set_mem_tcp(struct ig_params *p)
 {
@@ -343,12 +343,12 @@ static void set_reverse_lat(struct ig_params *p)
 static void set_outs256(struct ig_params *p)
 {
 	p->test = IG_TEST_READ_BW;
-	p->outs = IG_MAX_OUTS + 1;
+	p->verbs.outs = IG_MAX_OUTS + 1;
 }
 static void set_outs_huge(struct ig_params *p)
 {
 	p->test = IG_TEST_READ_LAT;
-	p->outs = UINT32_MAX;
+	p->verbs.outs = UINT32_MAX;
 }
 static void set_test_bad(struct ig_params *p)
 {
@@ -518,7 +518,7 @@ START_TEST(test_check_good)
 	p.test = c->test;
 	p.size = c->size;
 	p.streams = c->streams;
-	p.tx_depth = c->tx_depth;
+	p.verbs.tx_depth = c->tx_depth;
 	if (c->iterations) {
 		p.iterations = c->iterations;
 		p.duration_ns = 0;
@@ -537,31 +537,31 @@ START_TEST(test_check_caps)
 	ig_params_default(&p);
 	p.duration_ns = 3600 * NS;
 	p.warmup_ns = 60 * NS;
-	p.window = 1ull << 30;
+	p.sock.window = 1ull << 30;
 	p.timeout_ms = 100;
-	p.cq_mod = p.tx_depth;
-	p.inline_size = 0;
+	p.verbs.cq_mod = p.verbs.tx_depth;
+	p.verbs.inline_size = 0;
 	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
 		      "caps refused: %s", err);
 	p.timeout_ms = 3600000;
 	p.warmup_ns = 0;
-	p.cq_mod = 1;
+	p.verbs.cq_mod = 1;
 	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
 		      "caps refused: %s", err);
 	/* --outs: 0 (the devices' maximum) to IG_MAX_OUTS */
 	p.test = IG_TEST_READ_BW;
-	p.outs = IG_MAX_OUTS;
+	p.verbs.outs = IG_MAX_OUTS;
 	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
 		      "outs 255 refused: %s", err);
-	p.outs = 1;
+	p.verbs.outs = 1;
 	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
 		      "outs 1 refused: %s", err);
-	p.outs = 0;
+	p.verbs.outs = 0;
 	/* one more byte per buffer is over the verbs cap of 1 GiB */
 	p.test = IG_TEST_WRITE_BW;
 	p.size = (1ull << 20) + 1;
 	p.streams = 8;
-	p.tx_depth = 128;
+	p.verbs.tx_depth = 128;
 	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
 	ck_assert(has_number(err, ((1ull << 20) + 1) * 128 * 8));
 }

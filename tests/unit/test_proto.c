@@ -482,48 +482,48 @@ static const struct ig_params param_sets[] = {
 	  .duration_ns = 2000000000,
 	  .warmup_ns = 500000000,
 	  .streams = 1,
-	  .window = 0,
+	  .sock.window = 0,
 	  .timeout_ms = 10000,
-	  .tx_depth = 128,
-	  .cq_mod = 16,
-	  .inline_size = 0 },
+	  .verbs.tx_depth = 128,
+	  .verbs.cq_mod = 16,
+	  .verbs.inline_size = 0 },
 	{ .test = IG_TEST_WRITE_LAT,
 	  .size = 3,
 	  .iterations = 5,
 	  .duration_ns = 7,
 	  .warmup_ns = 11,
 	  .streams = 13,
-	  .window = 17,
+	  .sock.window = 17,
 	  .timeout_ms = 19,
-	  .tx_depth = 23,
-	  .cq_mod = 29,
-	  .inline_size = 31,
+	  .verbs.tx_depth = 23,
+	  .verbs.cq_mod = 29,
+	  .verbs.inline_size = 31,
 	  .bidir = 1,
-	  .outs = 37 },
+	  .verbs.outs = 37 },
 	{ .test = IG_TEST_SEND_LAT,
 	  .size = UINT64_MAX,
 	  .iterations = UINT64_MAX - 1,
 	  .duration_ns = UINT64_MAX - 2,
 	  .warmup_ns = UINT64_MAX - 3,
 	  .streams = UINT32_MAX,
-	  .window = UINT64_MAX - 4,
+	  .sock.window = UINT64_MAX - 4,
 	  .timeout_ms = UINT32_MAX - 1,
-	  .tx_depth = UINT32_MAX - 2,
-	  .cq_mod = UINT32_MAX - 3,
-	  .inline_size = UINT32_MAX - 4,
-	  .outs = UINT32_MAX },
+	  .verbs.tx_depth = UINT32_MAX - 2,
+	  .verbs.cq_mod = UINT32_MAX - 3,
+	  .verbs.inline_size = UINT32_MAX - 4,
+	  .verbs.outs = UINT32_MAX },
 	{ .test = IG_TEST_SEND_BW,
 	  .size = 1ull << 40,
 	  .iterations = 1,
 	  .duration_ns = 0,
 	  .warmup_ns = 0,
 	  .streams = 64,
-	  .window = 1ull << 30,
+	  .sock.window = 1ull << 30,
 	  .timeout_ms = 100,
-	  .tx_depth = 8192,
-	  .cq_mod = 1,
-	  .inline_size = 1024,
-	  .events = 1,
+	  .verbs.tx_depth = 8192,
+	  .verbs.cq_mod = 1,
+	  .verbs.inline_size = 1024,
+	  .verbs.events = 1,
 	  .reverse = 1 },
 	{ .test = IG_TEST_WRITE_BW,
 	  .size = 0,
@@ -531,18 +531,18 @@ static const struct ig_params param_sets[] = {
 	  .duration_ns = 0,
 	  .warmup_ns = 0,
 	  .streams = 0,
-	  .window = 0,
+	  .sock.window = 0,
 	  .timeout_ms = 0,
-	  .tx_depth = 0,
-	  .cq_mod = 0,
-	  .inline_size = 0 },
+	  .verbs.tx_depth = 0,
+	  .verbs.cq_mod = 0,
+	  .verbs.inline_size = 0 },
 	{ .test = IG_TEST_TCP_LAT,
 	  .size = 2,
 	  .iterations = 1000000000,
 	  .streams = 2,
 	  .timeout_ms = 3600000,
-	  .tx_depth = 1,
-	  .cq_mod = 1 },
+	  .verbs.tx_depth = 1,
+	  .verbs.cq_mod = 1 },
 };
 
 #define N_PARAM_SETS (sizeof(param_sets) / sizeof(param_sets[0]))
@@ -556,15 +556,15 @@ static void assert_params_eq(const struct ig_params *a,
 	ck_assert_uint_eq(a->duration_ns, b->duration_ns);
 	ck_assert_uint_eq(a->warmup_ns, b->warmup_ns);
 	ck_assert_uint_eq(a->streams, b->streams);
-	ck_assert_uint_eq(a->window, b->window);
+	ck_assert_uint_eq(a->sock.window, b->sock.window);
 	ck_assert_uint_eq(a->timeout_ms, b->timeout_ms);
-	ck_assert_uint_eq(a->tx_depth, b->tx_depth);
-	ck_assert_uint_eq(a->cq_mod, b->cq_mod);
-	ck_assert_uint_eq(a->inline_size, b->inline_size);
+	ck_assert_uint_eq(a->verbs.tx_depth, b->verbs.tx_depth);
+	ck_assert_uint_eq(a->verbs.cq_mod, b->verbs.cq_mod);
+	ck_assert_uint_eq(a->verbs.inline_size, b->verbs.inline_size);
 	ck_assert_uint_eq(a->bidir, b->bidir);
-	ck_assert_uint_eq(a->events, b->events);
+	ck_assert_uint_eq(a->verbs.events, b->verbs.events);
 	ck_assert_uint_eq(a->reverse, b->reverse);
-	ck_assert_uint_eq(a->outs, b->outs);
+	ck_assert_uint_eq(a->verbs.outs, b->verbs.outs);
 }
 
 START_TEST(test_params_round_trip)
@@ -656,15 +656,15 @@ START_TEST(test_params_events_optional)
 	json_object_object_del(o, "events");
 	memset(&p, 0x5a, sizeof(p));
 	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), 0);
-	ck_assert_uint_eq(p.events, 0);
+	ck_assert_uint_eq(p.verbs.events, 0);
 	json_object_object_add(o, "events", json_object_new_int(1));
 	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), 0);
-	ck_assert_uint_eq(p.events, 1);
+	ck_assert_uint_eq(p.verbs.events, 1);
 	ig_params_default(&p);
 	p.test = IG_TEST_SEND_BW;
-	p.events = 1;
+	p.verbs.events = 1;
 	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), 0);
-	p.events = 2;
+	p.verbs.events = 2;
 	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "events"), "%s", err);
 	json_object_object_add(o, "events", json_object_new_string("yes"));
@@ -707,17 +707,17 @@ START_TEST(test_params_outs_optional)
 	char err[256] = "";
 
 	want.test = IG_TEST_READ_BW;
-	want.outs = 16;
+	want.verbs.outs = 16;
 	o = ig_params_to_json(&want);
 	memset(&got, 0x5a, sizeof(got));
 	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
-	ck_assert_uint_eq(got.outs, 16);
+	ck_assert_uint_eq(got.verbs.outs, 16);
 	ck_assert_int_eq(got.test, IG_TEST_READ_BW);
 	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), 0);
 	json_object_object_del(o, "outs");
 	memset(&got, 0x5a, sizeof(got));
 	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
-	ck_assert_uint_eq(got.outs, 0);
+	ck_assert_uint_eq(got.verbs.outs, 0);
 	json_object_object_add(o, "outs", json_object_new_string("max"));
 	expect_from_json_error(o, "outs");
 	json_object_object_add(o, "outs", json_object_new_int64(1ll << 32));

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "report/report.h"
+#include "sockets/tcp.h"
 #include "testmain.h"
 
 #define NS_LAT 50 /* enough for p50 and p90, not for p99 */
@@ -348,8 +349,8 @@ START_TEST(test_json_lat_small_counts)
 
 	make_lat(&r[0], 0);
 	make_lat(&r[1], 1);
-	make_lat(&r[2], 200);	      /* p99 supported, p99.9 not */
-	r[2].params.window = 1 << 20; /* verbs with a window: present */
+	make_lat(&r[2], 200);		   /* p99 supported, p99.9 not */
+	r[2].params.sock.window = 1 << 20; /* verbs with a window: present */
 	doc = render_json(r, 3);
 
 	lat = key(json_object_array_get_idx(key(doc, "results"), 0), "lat_us");
@@ -767,21 +768,44 @@ END_TEST
 
 /* make_bw with TCP_INFO of both sides (client streams 1 and 3
  * retransmitted 2 and 1) after a zero-copy run whose sends were copied. */
+static void set_ctr(struct ig_ctrs *c, unsigned int k, const char *group,
+		    const char *name, uint64_t v)
+{
+	int i = ig_ctrs_find(c, group, name);
+
+	ck_assert_int_ge(i, 0);
+	c->st[k].v[i] = v;
+	c->st[k].have |= 1u << i;
+}
+
 static void make_bw_tcpinfo(struct ig_result *r)
 {
+	static const char *const ti[] = { "retrans",  "retrans_total",
+					  "rtt_us",   "rttvar_us",
+					  "snd_cwnd", "snd_mss",
+					  "pmtu",     "reordering" };
+	static const char *const zc[] = { "sends", "copied", "enobufs",
+					  "fallback" };
+
 	make_bw(r);
-	r->has_tcpinfo = r->has_tcpinfo_server = true;
-	for (int i = 0; i < 4; i++) {
-		r->tcpinfo[i] = (struct ig_tcpinfo){ .valid = true,
-						     .retrans_total = 9,
-						     .rtt_us = 100 + i,
-						     .snd_mss = 65483 };
-		r->tcpinfo_server[i] = r->tcpinfo[i];
+	ig_ctrs_init(&r->ctrs, ig_tcp_ops.ctrs, ig_tcp_ops.nctrs, 4);
+	for (unsigned int i = 0; i < 4; i++) {
+		for (unsigned int k = 0; k < 8; k++)
+			set_ctr(&r->ctrs, i, "tcp_info", ti[k], 0);
+		set_ctr(&r->ctrs, i, "tcp_info", "retrans_total", 9);
+		set_ctr(&r->ctrs, i, "tcp_info", "rtt_us", 100 + i);
+		set_ctr(&r->ctrs, i, "tcp_info", "snd_mss", 65483);
+		for (unsigned int k = 0; k < 4; k++)
+			set_ctr(&r->ctrs, i, "zerocopy", zc[k], 0);
 	}
-	r->tcpinfo[1].retrans = 2;
-	r->tcpinfo[3].retrans = 1;
-	r->zc_asked = r->zerocopy = true;
-	r->zc = (struct ig_zc_stats){ .sends = 9, .copied = 5 };
+	r->ctrs_server = r->ctrs;
+	set_ctr(&r->ctrs, 1, "tcp_info", "retrans", 2);
+	set_ctr(&r->ctrs, 3, "tcp_info", "retrans", 1);
+	r->local.sock.zerocopy = IG_ZC_ON;
+	/* 9 sends, 5 copied, over two streams */
+	set_ctr(&r->ctrs, 0, "zerocopy", "sends", 4);
+	set_ctr(&r->ctrs, 2, "zerocopy", "sends", 5);
+	set_ctr(&r->ctrs, 2, "zerocopy", "copied", 5);
 }
 
 START_TEST(test_tcpinfo_json)
@@ -802,6 +826,77 @@ START_TEST(test_tcpinfo_json)
 	ck_assert(json_object_get_boolean(key(res, "zerocopy")));
 	ck_assert_int_eq(ikey(key(res, "zerocopy_stats"), "copied"), 5);
 	json_object_put(doc);
+}
+END_TEST
+
+/* A verbs read_bw whose transport named its device (both sides): the
+ * report prints the facts by name, outs beside the parameters. */
+static void make_read_device(struct ig_result *r)
+{
+	make_bw(r);
+	r->params.test = IG_TEST_READ_BW;
+	r->test = "read_bw";
+	r->transport = "verbs";
+	ig_facts_set_str(&r->facts, IG_FACT_DEVICE, "mlx5_1");
+	ig_facts_set_int(&r->facts, IG_FACT_PORT, 2);
+	ig_facts_set_str(&r->facts, "link_layer", "InfiniBand");
+	ig_facts_set_int(&r->facts, "mtu", 4096);
+	ig_facts_set_str(&r->facts, "gid", "fe80::2");
+	ig_facts_set_int(&r->facts, "gid_index", 3);
+	ig_facts_set_real(&r->facts, "rate_gbps", 100.0);
+	ig_facts_set_int(&r->facts, "numa_node", 1);
+	ig_facts_set_int(&r->facts, "cpu", 7);
+	ig_facts_set_int(&r->facts, "outs", 16);
+	r->facts_server = r->facts;
+	ig_facts_set_int(&r->facts_server, "cpu", -1);
+}
+
+START_TEST(test_device_facts)
+{
+	struct ig_report_env env;
+	struct ig_result r;
+	json_object *doc, *res, *dev;
+	char *s;
+
+	make_read_device(&r);
+	doc = render_json(&r, 1);
+	res = json_object_array_get_idx(key(doc, "results"), 0);
+	ck_assert_int_eq(ikey(res, "outs"), 16);
+	dev = key(key(res, "device"), "client");
+	ck_assert_str_eq(skey(dev, "device"), "mlx5_1");
+	ck_assert_int_eq(ikey(dev, "mtu"), 4096);
+	ck_assert(dkey(dev, "rate_gbps") == 100.0);
+	ck_assert(!has_key(dev, "outs"));
+	ck_assert_int_eq(ikey(key(key(res, "device"), "server"), "cpu"), -1);
+	json_object_put(doc);
+	fill_env(&env);
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(strstr(s,
+			     "\nclient  mlx5_1 port 2  InfiniBand  MTU 4096"
+			     "  GID[3] fe80::2  100.0 Gb/s  NUMA 1  cpu 7\n"),
+		      "%s", s);
+	ck_assert_msg(strstr(s, "\nserver  mlx5_1 port 2  InfiniBand  MTU 4096"
+				"  GID[3] fe80::2  100.0 Gb/s  NUMA 1  not "
+				"pinned\n"),
+		      "%s", s);
+	free(s);
+}
+END_TEST
+
+/* A run that failed says nothing of zero-copy, whatever it was asked. */
+START_TEST(test_zc_failed)
+{
+	struct ig_report_env env;
+	struct ig_result r;
+	char *s;
+
+	fill_env(&env);
+	make_bw_tcpinfo(&r);
+	r.failed = true;
+	snprintf(r.error, sizeof(r.error), "tcp_bw: refused");
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(!strstr(s, "zerocopy"), "%s", s);
+	free(s);
 }
 END_TEST
 
@@ -925,7 +1020,7 @@ START_TEST(test_text_matrix)
 	for (int i = 0; i < 4; i++) {
 		make_bw(&r[i]);
 		r[i].params.streams = cells[i].streams;
-		r[i].params.window = cells[i].window;
+		r[i].params.sock.window = cells[i].window;
 		r[i].bw_gbps = cells[i].gbps;
 	}
 	s = render(IG_FMT_TEXT, &env, r, 4);
@@ -978,6 +1073,8 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_tcpinfo_json);
 	tcase_add_test(tc, test_tcpinfo_text);
+	tcase_add_test(tc, test_zc_failed);
+	tcase_add_test(tc, test_device_facts);
 	tcase_add_test(tc, test_text_sizes);
 	tcase_add_test(tc, test_lossy_text);
 	tcase_add_test(tc, test_text_matrix);

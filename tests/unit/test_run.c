@@ -41,12 +41,12 @@ START_TEST(test_plan_one)
 	o.ntests = 3;
 	o.p.size = 8192;
 	o.p.streams = 3;
-	o.p.window = 131072;
+	o.p.sock.window = 131072;
 	ck_assert_uint_eq(ig_run_count(&o), 3);
 	ck_assert_uint_eq(ig_run_combos(&o), 3);
 	ig_run_params(&o, 0, &p);
 	ck_assert(p.test == IG_TEST_TCP_BW && p.size == 8192 &&
-		  p.streams == 3 && p.window == 131072);
+		  p.streams == 3 && p.sock.window == 131072);
 	ig_run_params(&o, 1, &p);
 	ck_assert(p.test == IG_TEST_SEND_LAT && p.size == 2 && p.streams == 3);
 	ig_run_params(&o, 2, &p);
@@ -84,13 +84,15 @@ START_TEST(test_plan_order)
 							p.size == sizes[s] &&
 							p.streams ==
 								streams[n] &&
-							p.window == windows[w],
+							p.sock.window ==
+								windows[w],
 						"plan[%u]: %s %llu x%u "
 						"window %llu",
 						k, ig_test_name(p.test),
 						(unsigned long long)p.size,
 						p.streams,
-						(unsigned long long)p.window);
+						(unsigned long long)
+							p.sock.window);
 				}
 }
 END_TEST
@@ -103,7 +105,7 @@ START_TEST(test_plan_zerocopy_both)
 	o.sizes = sizes;
 	o.nsizes = 2;
 	ck_assert_uint_eq(ig_run_count(&o), 4);
-	o.local.zerocopy = IG_ZC_BOTH;
+	o.local.sock.zerocopy = IG_ZC_BOTH;
 	ck_assert_uint_eq(ig_run_count(&o), 6);
 	ck_assert_uint_eq(ig_run_combos(&o), 4);
 }
@@ -128,7 +130,7 @@ START_TEST(test_fail_rest)
 	o.sizes = sizes;
 	o.nsizes = 2;
 	o.size_given = true;
-	o.local.zerocopy = IG_ZC_BOTH;
+	o.local.sock.zerocopy = IG_ZC_BOTH;
 	res[1].bw_gbps = 7;
 	ig_run_fail(&o, res, 2, "peer gone");
 	ck_assert(!res[0].failed && !res[1].failed && res[1].bw_gbps == 7);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * TCP_INFO -> JSON and back (what RESULT and the report carry), the
- * retransmissions of the measured interval, and the MSG_ZEROCOPY
+ * The TCP transport's table of counters (what RESULT and the report
+ * carry under tcp_info and zerocopy_stats), and the MSG_ZEROCOPY
  * completion bookkeeping of tcp_bw's sender.
  */
 #include <check.h>
@@ -9,156 +9,55 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/json.h"
-#include "host/tcpinfo.h"
+#include "common/counters.h"
+#include "sockets/tcp.h"
 #include "sockets/tcp_zc.h"
 #include "testmain.h"
-#include "wire/codec.h"
 
-static const struct ig_tcpinfo sample = {
-	.valid = true,
-	.retrans_total = 41,
-	.retrans = 7,
-	.rtt_us = 231,
-	.rttvar_us = 125,
-	.snd_cwnd = 16,
-	.snd_mss = 65483,
-	.pmtu = 65535,
-	.reordering = 3,
+/* The TCP transport's table keeps the members tcp_info always had, in
+ * their order, so the report's and RESULT's tcp_info stay the same. */
+static const char *const keys[] = {
+	"retrans",  "retrans_total", "rtt_us", "rttvar_us",
+	"snd_cwnd", "snd_mss",	     "pmtu",   "reordering",
 };
 
-static const struct {
-	const char *key;
-	uint64_t want;
-} keys[] = {
-	{ "retrans", 7 },     { "retrans_total", 41 }, { "rtt_us", 231 },
-	{ "rttvar_us", 125 }, { "snd_cwnd", 16 },      { "snd_mss", 65483 },
-	{ "pmtu", 65535 },    { "reordering", 3 },
-};
-
-static bool same(const struct ig_tcpinfo *a, const struct ig_tcpinfo *b)
+START_TEST(table_keys)
 {
-	return a->valid == b->valid && a->retrans_total == b->retrans_total &&
-	       a->retrans == b->retrans && a->rtt_us == b->rtt_us &&
-	       a->rttvar_us == b->rttvar_us && a->snd_cwnd == b->snd_cwnd &&
-	       a->snd_mss == b->snd_mss && a->pmtu == b->pmtu &&
-	       a->reordering == b->reordering;
-}
+	const struct ig_xport_ops *o = &ig_tcp_ops;
+	unsigned int k = 0;
 
-START_TEST(to_json_keys)
-{
-	json_object *o = ig_tcpinfo_to_json(&sample);
-	uint64_t v = 0;
-
-	ck_assert_ptr_nonnull(o);
-	ck_assert_int_eq(ig_json_get_u64(o, keys[_i].key, &v), 0);
-	ck_assert_uint_eq(v, keys[_i].want);
-	ck_assert_int_eq(json_object_object_length(o),
-			 sizeof(keys) / sizeof(keys[0]));
-	json_object_put(o);
-}
-END_TEST
-
-START_TEST(round_trip_array)
-{
-	struct ig_tcpinfo in[3] = { sample, sample, sample }, out[3];
-	json_object *a;
-
-	in[1].retrans = 0;
-	in[2].rtt_us = 19;
-	a = ig_tcpinfo_array_to_json(in, 3);
-	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(ig_tcpinfo_array_from_json(a, out, 3), 0);
-	for (int i = 0; i < 3; i++) {
-		ck_assert(out[i].valid);
-		ck_assert(same(&out[i], &in[i]));
+	ck_assert_uint_le(o->nctrs, IG_CTR_MAX);
+	for (unsigned int i = 0; i < o->nctrs; i++) {
+		if (strcmp(o->ctrs[i].group, "tcp_info"))
+			continue;
+		ck_assert_uint_lt(k, sizeof(keys) / sizeof(keys[0]));
+		ck_assert_str_eq(o->ctrs[i].name, keys[k]);
+		ck_assert_uint_eq(o->ctrs[i].bits, 32);
+		k++;
 	}
-	/* one stream more or less than the session has: refused */
-	ck_assert_int_eq(ig_tcpinfo_array_from_json(a, out, 2), -EINVAL);
-	ck_assert_int_eq(ig_tcpinfo_array_from_json(a, out, 4), -EINVAL);
-	ck_assert_int_eq(ig_tcpinfo_array_from_json(NULL, out, 3), -EINVAL);
-	json_object_put(a);
+	ck_assert_uint_eq(k, sizeof(keys) / sizeof(keys[0]));
 }
 END_TEST
 
-/* What a peer may send in RESULT's tcp_info: refused, struct untouched. */
-static const char *const bad_json[] = {
-	"[]",
-	"{}",
-	"{\"retrans\":1,\"retrans_total\":1,\"rtt_us\":1,\"rttvar_us\":1,"
-	"\"snd_cwnd\":1,\"snd_mss\":1,\"pmtu\":1}",
-	"{\"retrans\":1,\"retrans_total\":1,\"rtt_us\":4294967296,"
-	"\"rttvar_us\":1,\"snd_cwnd\":1,\"snd_mss\":1,\"pmtu\":1,"
-	"\"reordering\":1}",
-	"{\"retrans\":-1,\"retrans_total\":1,\"rtt_us\":1,\"rttvar_us\":1,"
-	"\"snd_cwnd\":1,\"snd_mss\":1,\"pmtu\":1,\"reordering\":1}",
-	"{\"retrans\":\"1\",\"retrans_total\":1,\"rtt_us\":1,\"rttvar_us\":1,"
-	"\"snd_cwnd\":1,\"snd_mss\":1,\"pmtu\":1,\"reordering\":1}",
-	"{\"retrans\":1.5,\"retrans_total\":1,\"rtt_us\":1,\"rttvar_us\":1,"
-	"\"snd_cwnd\":1,\"snd_mss\":1,\"pmtu\":1,\"reordering\":1}",
-};
-
-START_TEST(from_json_refuses)
+/* retrans is the interval's (a counter that adds up over repeats), the
+ * rest are the values at the end; zerocopy's four are counters summed. */
+START_TEST(table_rules)
 {
-	json_object *o = json_tokener_parse(bad_json[_i]);
-	struct ig_tcpinfo t = sample;
+	struct ig_ctrs c;
 
-	ck_assert_ptr_nonnull(o);
-	ck_assert_int_eq(ig_tcpinfo_from_json(o, &t), -EINVAL);
-	ck_assert(same(&t, &sample));
-	json_object_put(o);
-}
-END_TEST
+	ig_ctrs_init(&c, ig_tcp_ops.ctrs, ig_tcp_ops.nctrs, 1);
+	for (unsigned int i = 0; i < c.n; i++) {
+		bool counter = !strcmp(c.def[i].name, "retrans") ||
+			       !strcmp(c.def[i].group, "zerocopy");
 
-/* start total, end total, valid flags -> retrans of the interval */
-static const struct {
-	uint64_t t0, t1;
-	bool v0, v1;
-	uint64_t want;
-} iv[] = {
-	{ 0, 0, true, true, 0 },	   { 5, 12, true, true, 7 },
-	{ 4294967290u, 3, true, true, 9 }, /* the 32-bit counter wrapped */
-	{ 5, 12, false, true, 0 },	   /* no start snapshot */
-	{ 5, 12, true, false, 0 },	   /* no end snapshot */
-};
-
-START_TEST(interval_retrans)
-{
-	struct ig_tcpinfo a = { .valid = iv[_i].v0,
-				.retrans_total = iv[_i].t0 };
-	struct ig_tcpinfo b = { .valid = iv[_i].v1,
-				.retrans_total = iv[_i].t1,
-				.retrans = 99 };
-
-	ig_tcpinfo_interval(&b, &a);
-	ck_assert_uint_eq(b.retrans, iv[_i].want);
-}
-END_TEST
-
-START_TEST(retrans_sum)
-{
-	struct ig_tcpinfo t[3] = { { .valid = true, .retrans = 2 },
-				   { .valid = false, .retrans = 50 },
-				   { .valid = true, .retrans = 3 } };
-
-	ck_assert_uint_eq(ig_tcpinfo_retrans(t, 3), 5);
-	ck_assert_uint_eq(ig_tcpinfo_retrans(t, 1), 2);
-}
-END_TEST
-
-START_TEST(zc_stats_interval)
-{
-	struct ig_zc_stats end = { 10, 8, 3, 1 }, start = { 4, 4, 1, 0 };
-	struct ig_zc_stats sum = { 1, 1, 1, 1 };
-
-	ig_zc_stats_sub(&end, &start);
-	ck_assert_uint_eq(end.sends, 6);
-	ck_assert_uint_eq(end.copied, 4);
-	ck_assert_uint_eq(end.enobufs, 2);
-	ck_assert_uint_eq(end.fallback, 1);
-	ig_zc_stats_add(&sum, &end);
-	ck_assert_uint_eq(sum.sends, 7);
-	ck_assert_uint_eq(sum.fallback, 2);
+		ck_assert_msg(c.def[i].rule ==
+				      (counter ? IG_CTR_COUNTER : IG_CTR_GAUGE),
+			      "%s", c.def[i].name);
+		ck_assert_msg(c.def[i].pool ==
+				      (counter ? IG_POOL_SUM : IG_POOL_LAST),
+			      "%s", c.def[i].name);
+	}
+	ck_assert_int_ge(ig_ctrs_find(&c, "zerocopy", "fallback"), 0);
 }
 END_TEST
 
@@ -291,17 +190,10 @@ END_TEST
 static Suite *tcpinfo_suite(void)
 {
 	Suite *s = suite_create("tcpinfo");
-	TCase *tc = tcase_create("json");
+	TCase *tc = tcase_create("table");
 
-	tcase_add_loop_test(tc, to_json_keys, 0, sizeof(keys) / sizeof(*keys));
-	tcase_add_test(tc, round_trip_array);
-	tcase_add_loop_test(tc, from_json_refuses, 0,
-			    sizeof(bad_json) / sizeof(*bad_json));
-	suite_add_tcase(s, tc);
-	tc = tcase_create("interval");
-	tcase_add_loop_test(tc, interval_retrans, 0, sizeof(iv) / sizeof(*iv));
-	tcase_add_test(tc, retrans_sum);
-	tcase_add_test(tc, zc_stats_interval);
+	tcase_add_test(tc, table_keys);
+	tcase_add_test(tc, table_rules);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("zerocopy");
 	tcase_add_loop_test(tc, zc_nbuf, 0, sizeof(nbufs) / sizeof(*nbufs));

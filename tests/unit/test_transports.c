@@ -56,13 +56,19 @@ START_TEST(t_rx_confirms)
 }
 END_TEST
 
-/* TCP_INFO is the kernel's TCP: nothing of the kind over rsockets */
-START_TEST(t_stream_info_tcp_only)
+/* TCP_INFO is the kernel's TCP: nothing of the kind over rsockets; the
+ * device facts are verbs', under READY's member older peers read. */
+START_TEST(t_counters_tcp_facts_verbs)
 {
-	ck_assert_ptr_nonnull(ig_transports.ops[IG_XPORT_TCP]->stream_info);
+	ck_assert_ptr_nonnull(ig_transports.ops[IG_XPORT_TCP]->stream_ctrs);
+	ck_assert_ptr_null(ig_transports.ops[IG_XPORT_TCP]->facts_key);
+	ck_assert_str_eq(ig_transports.ops[IG_XPORT_VERBS]->facts_key, "xinfo");
 #ifdef IBGAP_HAVE_RSOCKETS
-	ck_assert_ptr_null(ig_transports.ops[IG_XPORT_RSOCKETS]->stream_info);
+	ck_assert_ptr_null(ig_transports.ops[IG_XPORT_RSOCKETS]->stream_ctrs);
 #endif
+	/* a snapshot holds every transport's table */
+	for (unsigned int i = 0; i < IG_XPORT_COUNT; i++)
+		ck_assert_uint_le(ig_transports.ops[i]->nctrs, IG_CTR_MAX);
 }
 END_TEST
 
@@ -82,7 +88,7 @@ static Suite *transports_suite(void)
 	tcase_add_loop_test(tc, t_every_test_has_its_transport, 0,
 			    IG_TEST_COUNT);
 	tcase_add_test(tc, t_rx_confirms);
-	tcase_add_test(tc, t_stream_info_tcp_only);
+	tcase_add_test(tc, t_counters_tcp_facts_verbs);
 	tcase_add_test(tc, t_no_test_no_transport);
 	suite_add_tcase(s, tc);
 	return s;
