@@ -7,6 +7,10 @@
 # ends.  Skipped (77) without valgrind, or for an ASan build.
 #   bash tests/integ/valgrind.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
+# memcheck runs the binaries 20-50 times slower and is CPU-bound: 42 s
+# alone, and past the default 55 s watchdog beside a loaded host part
+# (seen twice on 2 CPUs at load 10-14); the watchdog is for a hang.
+IG_LIMIT=180
 ig_init valgrind "$@"
 
 if ! command -v valgrind >/dev/null; then
