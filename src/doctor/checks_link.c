@@ -111,8 +111,9 @@ void ig_dr_check_port(struct ig_dr *d, struct ig_dr_pctx *c)
 	struct ig_dr_path *p = c->p;
 	char base[256], path[PATH_MAX], rate[64];
 
-	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/ports/%d",
-		 p->rdma_dev, p->port);
+	ig_inv_path(base, sizeof(base), p->rdma_dev, 0, "ports");
+	snprintf(base + strlen(base), sizeof(base) - strlen(base), "/%d",
+		 p->port);
 	port_state(d, c, base);
 	snprintf(path, sizeof(path), "%s/link_layer", base);
 	ig_dr_read(d, path, p->link_layer, sizeof(p->link_layer));
@@ -161,8 +162,7 @@ void ig_dr_check_pcie(struct ig_dr *d, struct ig_dr_pctx *c)
 	struct pcie x;
 	double ceiling;
 
-	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/device",
-		 p->rdma_dev);
+	ig_inv_path(base, sizeof(base), p->rdma_dev, 0, "device");
 	if (read_pcie(d, base, &x))
 		return;
 	ceiling = ig_dr_pcie_lane_gbps(x.gts) * x.width;
@@ -198,8 +198,7 @@ void ig_dr_check_pcie(struct ig_dr *d, struct ig_dr_pctx *c)
 	ig_dr_ev(f, path, "%s", x.speed);
 	snprintf(path, sizeof(path), "%s/current_link_width", base);
 	ig_dr_ev(f, path, "%d", x.width);
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/rate",
-		 p->rdma_dev, p->port);
+	ig_inv_path(path, sizeof(path), p->rdma_dev, p->port, "rate");
 	ig_dr_ev(f, path, "%.1f Gb/s of data", p->rate_gbps);
 	ig_dr_fix(f,
 		  "put the HCA in a slot that carries %.0f Gb/s: x16 "

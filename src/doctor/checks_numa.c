@@ -141,8 +141,7 @@ void ig_dr_check_numa(struct ig_dr *d, struct ig_dr_pctx *c)
 	struct ig_dr_cpus local;
 	int node;
 
-	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/device",
-		 c->p->rdma_dev);
+	ig_inv_path(base, sizeof(base), c->p->rdma_dev, 0, "device");
 	snprintf(path, sizeof(path), "%s/numa_node", base);
 	/* -1: one node, or the firmware does not say: nothing to compare */
 	if (ig_dr_read_int(d, path, &node) || node < 0)

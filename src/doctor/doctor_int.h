@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "doctor.h"
+#include "host/rdma_inv.h"
 #include "query.h"
 
 /* One doctor run. */
@@ -17,7 +18,8 @@ struct ig_dr {
 	void *qctx;
 	const struct ig_dr_opts *o;
 	struct ig_dr_report *r;
-	int nomem; /* sticky: a finding could not be stored */
+	struct ig_inv *inv; /* the RDMA inventory under root; NULL unreadable */
+	int nomem;	    /* sticky: a finding could not be stored */
 };
 
 /* What the checks of one path learn about it. */
