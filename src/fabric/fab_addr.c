@@ -112,8 +112,8 @@ static void rdma_of(const struct ig_inv *inv, const char *ifname,
 	ig_fingerprint_collect("/", dev->name, port, &i->fp);
 }
 
-/* Without --addr: the IPv4 address of the netdev of the first ACTIVE
- * port (device, then port order), else the first one that is up. */
+/* Without --addr: the IPv4 address of the first ACTIVE port's netdev
+ * (device, then port order), else the first one that is up. */
 static int pick(const struct ig_inv *inv, struct ig_fab_info *i, char *err,
 		size_t errlen)
 {
@@ -121,8 +121,8 @@ static int pick(const struct ig_inv *inv, struct ig_fab_info *i, char *err,
 	const struct ig_inv_port *p;
 	const struct ig_inv_dev *d;
 
-	if (!ig_inv_first_active(inv, &d, &p) && p->netdev[0] &&
-	    !find(p->netdev, 0, 0, false, i, ifname, sizeof(ifname))) {
+	if (!ig_inv_active_addr(inv, i->addr, sizeof(i->addr), ifname,
+				sizeof(ifname), &d, &p)) {
 		i->rdma = true;
 		ig_fingerprint_collect("/", d->name, p->num, &i->fp);
 		snprintf(i->addr_why, sizeof(i->addr_why), "%s port %d (%s)",

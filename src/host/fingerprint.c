@@ -55,7 +55,7 @@ static void version_from_soname(const char *base, char *buf, size_t len)
 /*
  * The rdma-core version of the libibverbs this process uses.  dlsym finds
  * the definition inside libibverbs (in a non-PIE program the address of
- * ibv_get_device_list would be the program's own PLT stub); the direct
+ * ibv_get_device_name would be the program's own PLT stub); the direct
  * reference keeps libibverbs linked in.
  */
 static void rdma_core_version(const char *root, char *buf, size_t len)
@@ -70,9 +70,9 @@ static void rdma_core_version(const char *root, char *buf, size_t len)
 		ig_fp_attr(root, buf, len, "/.ibgap-fixture/rdma_core");
 		return;
 	}
-	sym = dlsym(RTLD_DEFAULT, "ibv_get_device_list");
+	sym = dlsym(RTLD_DEFAULT, "ibv_get_device_name");
 	if (!sym)
-		sym = (void *)ibv_get_device_list;
+		sym = (void *)ibv_get_device_name;
 	if (!dladdr(sym, &info) || !info.dli_fname ||
 	    !realpath(info.dli_fname, real))
 		return;

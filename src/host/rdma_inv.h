@@ -100,6 +100,17 @@ int ig_inv_netdev_port(const struct ig_inv *inv, const char *ifname,
 		       const struct ig_inv_dev **dev, int *port);
 
 /*
+ * Live: the first IPv4 address (up, not loopback; getifaddrs) of the
+ * netdev of an ACTIVE port, in device then port order, trying a port's
+ * netdev and then those its GID table names: the address, its interface,
+ * the device and the port.  0 or -ENODEV.
+ */
+int ig_inv_active_addr(const struct ig_inv *inv, char *addr, size_t alen,
+		       char *ifname, size_t iflen,
+		       const struct ig_inv_dev **dev,
+		       const struct ig_inv_port **port);
+
+/*
  * The sysfs path of device dev's attribute leaf (port 0) or of its port's
  * (port >= 1), as seen from the root: "/sys/class/infiniband/mlx5_0/
  * ports/1/rate", for users that quote or watch the file (the doctor's
