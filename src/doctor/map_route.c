@@ -140,6 +140,8 @@ static void pctx_init(struct ig_dr *d, struct ig_dr_path *p,
 	/* rxe and siw name their netdev in "parent" and have no device */
 	dev = ig_inv_dev(d->inv, p->rdma_dev);
 	c->soft = !dev || dev->soft;
+	c->dev = dev;
+	c->port = ig_inv_port(dev, p->port);
 }
 
 int ig_dr_map_addr(struct ig_dr *d, const char *addr, struct ig_dr_pctx *c)

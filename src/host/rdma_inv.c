@@ -97,6 +97,10 @@ static void read_dev_attrs(const char *root, struct ig_inv_dev *d)
 	     sizeof(d->pcie_speed));
 	attr(root, d->name, "device/current_link_width", d->pcie_width,
 	     sizeof(d->pcie_width));
+	attr(root, d->name, "device/max_link_speed", d->pcie_max_speed,
+	     sizeof(d->pcie_max_speed));
+	attr(root, d->name, "device/max_link_width", d->pcie_max_width,
+	     sizeof(d->pcie_max_width));
 }
 
 /* "4" of "4: ACTIVE" or 0. */

@@ -54,6 +54,8 @@ struct ig_inv_dev {
 	char local_cpulist[512]; /* device/local_cpulist */
 	char pcie_speed[32];	 /* device/current_link_speed */
 	char pcie_width[16];	 /* device/current_link_width */
+	char pcie_max_speed[32]; /* device/max_link_speed */
+	char pcie_max_width[16]; /* device/max_link_width */
 	struct ig_inv_port *ports; /* in port order */
 	size_t nports;
 };

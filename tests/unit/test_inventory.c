@@ -204,6 +204,33 @@ END_TEST
 
 /* netdev -> device and port: IPoIB by GID 0, RoCE and rxe by the GID
  * table, a netdev without RDMA none. */
+/* The device's PCIe link and local CPUs, where the trees differ. */
+START_TEST(pcie_and_cpus)
+{
+	static const struct {
+		const char *tree, *speed, *width, *max_speed, *max_width, *cpus;
+	} rows[] = {
+		{ "doctor/pcie_gen3x8_200g", "8.0 GT/s PCIe", "8",
+		  "16.0 GT/s PCIe", "16", "0-3" },
+		{ "doctor/numa_far", "8.0 GT/s PCIe", "16", "8.0 GT/s PCIe",
+		  "16", "4-7" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct ig_inv *inv = load(rows[i].tree);
+		const struct ig_inv_dev *d = ig_inv_dev(inv, "mlx5_0");
+
+		ck_assert_ptr_nonnull(d);
+		ck_assert_str_eq(d->pcie_speed, rows[i].speed);
+		ck_assert_str_eq(d->pcie_width, rows[i].width);
+		ck_assert_str_eq(d->pcie_max_speed, rows[i].max_speed);
+		ck_assert_str_eq(d->pcie_max_width, rows[i].max_width);
+		ck_assert_str_eq(d->local_cpulist, rows[i].cpus);
+		ig_inv_free(inv);
+	}
+}
+END_TEST
+
 START_TEST(netdev_to_port)
 {
 	static const struct {
@@ -390,6 +417,7 @@ static Suite *inventory_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_loop_test(tc, fixture_tree, 0, ARRAY_SIZE(cases));
+	tcase_add_test(tc, pcie_and_cpus);
 	tcase_add_test(tc, netdev_to_port);
 	tcase_add_test(tc, first_active_and_path);
 	tcase_add_test(tc, down_port_skipped);
