@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reading the fingerprint's files under a root directory (fingerprint.c,
- * fingerprint_net.c): one line of a file, a path under the root, and the
+ * Reading sysfs and procfs under a root directory, for the fingerprint
+ * and the RDMA inventory (fingerprint.c, rdma_inv*.c): one line of a file,
+ * a path under the root, a folder's entries in version order, and the
  * checks a value passes before it is used as a file name.
  */
 #include <dirent.h>
