@@ -146,7 +146,7 @@ static void default_tests(struct ig_client_opts *o, const char **note)
 	if (o->tests_given)
 		return;
 	/* an unreadable inventory is no RDMA device */
-	if (!ig_inv_load("/", &inv, err, sizeof(err)))
+	if (!ig_inv_load("/", 0, &inv, err, sizeof(err)))
 		n = inv->ndevs;
 	ig_inv_free(inv);
 	if (n > 0) {

@@ -141,7 +141,7 @@ int ig_cmd_local(void)
 
 	signal(SIGPIPE, SIG_IGN);
 	/* an unreadable inventory is no RDMA device */
-	if (!ig_inv_load("/", &inv, err, sizeof(err)))
+	if (!ig_inv_load("/", IG_INV_GIDS, &inv, err, sizeof(err)))
 		ret = ig_inv_active_addr(inv, addr, sizeof(addr), ifname,
 					 sizeof(ifname), &d, &p);
 	if (!ret)

@@ -39,7 +39,7 @@ int ig_dr_open(struct ig_dr *d, const struct ig_dr_opts *o,
 	}
 	r->rtt_us = o->rtt_us > 0 ? o->rtt_us : IG_DR_DEFAULT_RTT_US;
 	/* an inventory that cannot be read is recorded; the checks go on */
-	ret = ig_inv_load(root, &d->inv, fx, sizeof(fx));
+	ret = ig_inv_load(root, IG_INV_GIDS, &d->inv, fx, sizeof(fx));
 	if (ret)
 		ig_dr_read_err(d, IG_INV_SYSFS, -ret);
 	return 0;

@@ -149,7 +149,7 @@ int ig_fab_addr(const char *want, struct ig_fab_info *i, char *err,
 
 	ig_fingerprint_collect("/", NULL, 0, &i->fp);
 	/* an unreadable inventory is no RDMA device, as before */
-	ig_inv_load("/", &inv, ierr, sizeof(ierr));
+	ig_inv_load("/", IG_INV_GIDS, &inv, ierr, sizeof(ierr));
 	if (want) {
 		ret = wanted(want, i, ifname, sizeof(ifname), err, errlen);
 		if (!ret)

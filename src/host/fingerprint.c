@@ -132,7 +132,7 @@ static void read_device(const char *root, struct ig_fingerprint *fp, int port)
 	struct ig_inv *inv;
 	char err[256];
 
-	if (ig_inv_load(root, &inv, err, sizeof(err)))
+	if (ig_inv_load(root, IG_INV_GIDS, &inv, err, sizeof(err)))
 		return;
 	d = ig_inv_dev(inv, fp->device);
 	if (d) {

@@ -122,7 +122,7 @@ static int entry_num(const char *s)
 	return atoi(s);
 }
 
-static int read_port(const char *root, struct ig_inv_dev *d,
+static int read_port(const char *root, unsigned int flags, struct ig_inv_dev *d,
 		     struct ig_inv_port *p, char *err, size_t errlen)
 {
 	char base[PATH_MAX];
@@ -133,11 +133,13 @@ static int read_port(const char *root, struct ig_inv_dev *d,
 	attr(root, base, "phys_state", p->phys_state, sizeof(p->phys_state));
 	attr(root, base, "link_layer", p->link_layer, sizeof(p->link_layer));
 	attr(root, base, "rate", p->rate, sizeof(p->rate));
+	if (!(flags & IG_INV_GIDS))
+		return 0;
 	return ig_inv_read_gids(root, d, p, err, errlen);
 }
 
-static int read_ports(const char *root, struct ig_inv_dev *d, char *err,
-		      size_t errlen)
+static int read_ports(const char *root, unsigned int flags,
+		      struct ig_inv_dev *d, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	struct dirent **v = NULL;
@@ -165,7 +167,7 @@ static int read_ports(const char *root, struct ig_inv_dev *d, char *err,
 				      "%s/%s: not a port number (1, 2, ...)",
 				      path, v[i]->d_name);
 		else
-			ret = read_port(root, d, p, err, errlen);
+			ret = read_port(root, flags, d, p, err, errlen);
 		d->nports++;
 	}
 	ig_fp_list_free(v, n);
@@ -188,12 +190,13 @@ static int read_devs(struct ig_inv *inv, struct dirent **v, int n, char *err,
 		SET(d->name, v[i]->d_name);
 		inv->ndevs++;
 		read_dev_attrs(inv->root, d);
-		ret = read_ports(inv->root, d, err, errlen);
+		ret = read_ports(inv->root, inv->flags, d, err, errlen);
 	}
 	return ret;
 }
 
-int ig_inv_load(const char *root, struct ig_inv **out, char *err, size_t errlen)
+int ig_inv_load(const char *root, unsigned int flags, struct ig_inv **out,
+		char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	struct dirent **v = NULL;
@@ -213,6 +216,7 @@ int ig_inv_load(const char *root, struct ig_inv **out, char *err, size_t errlen)
 	if (!inv)
 		return ig_fail(-ENOMEM, err, errlen, "out of memory");
 	SET(inv->root, root);
+	inv->flags = flags;
 	ret = ig_fp_path(path, sizeof(path), root, SYS_IB);
 	n = ret ? ret : ig_fp_list(path, &v);
 	if (n == -ENOENT)

@@ -60,21 +60,27 @@ struct ig_inv_dev {
 	size_t nports;
 };
 
+/* ig_inv_load's flags: read every port's GID table and netdev (rxe's
+ * table has 1024 entries; users that need neither leave them out). */
+#define IG_INV_GIDS 1u
+
 struct ig_inv {
 	char root[4096];	 /* the root it was read under */
+	unsigned int flags;	 /* IG_INV_GIDS: gids, ngids, netdev are read */
 	struct ig_inv_dev *devs; /* in version order of their names */
 	size_t ndevs;
 };
 
 /*
  * Reads the inventory under root (NULL, "" or "/": the live system) into
- * a new *out (ig_inv_free).  No /sys/class/infiniband is no device, not an
+ * a new *out (ig_inv_free); flags: IG_INV_GIDS or 0 (then no port has a
+ * GID or a netdev).  No /sys/class/infiniband is no device, not an
  * error.  0, or a negative errno and one line in err: the root is missing
  * (-ENOENT), a device has no readable ports/ or a port or GID entry that
  * is not a number, or a GID that does not parse (-EINVAL), -ENOMEM.
  */
-int ig_inv_load(const char *root, struct ig_inv **out, char *err,
-		size_t errlen);
+int ig_inv_load(const char *root, unsigned int flags, struct ig_inv **out,
+		char *err, size_t errlen);
 void ig_inv_free(struct ig_inv *inv);
 
 /* Device name, port num of dev; NULL when there is none. */

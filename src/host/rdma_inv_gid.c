@@ -30,8 +30,8 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-/* The entries of dir as numbers appended to idx[*n..] (grown as needed);
- * a missing dir adds none.  0, -EINVAL or -ENOMEM. */
+/* The entries of dir as numbers appended to idx[*n..] (grown as needed).
+ * 0, -ENOENT (dir cannot be listed), -EINVAL or -ENOMEM. */
 static int add_indexes(const char *dir, int **idx, size_t *n, char *err,
 		       size_t errlen)
 {
@@ -40,7 +40,7 @@ static int add_indexes(const char *dir, int **idx, size_t *n, char *err,
 	int *grown;
 
 	if (m < 0)
-		return 0;
+		return -ENOENT;
 	grown = realloc(*idx, (*n + (size_t)m + 1) * sizeof(**idx));
 	if (!grown)
 		ret = ig_fail(-ENOMEM, err, errlen, "out of memory");
@@ -61,21 +61,26 @@ static int add_indexes(const char *dir, int **idx, size_t *n, char *err,
 	return ret;
 }
 
-/* Entry index of the port: kept when it has a GID, a type or a netdev. */
+/* Entry index of the port: kept (1) when it has a GID, a type or a
+ * netdev.  A zero GID is an unused entry (its attributes read EINVAL):
+ * one read, not three, for most of a table (rxe's has 1024 entries). */
 static int read_gid(const char *root, const char *base, int index,
 		    struct ig_inv_gid *g, char *err, size_t errlen)
 {
 	static const uint8_t zero[16];
 	char s[64];
+	int ret;
 
 	memset(g, 0, sizeof(*g));
 	g->index = index;
-	if (!ig_fp_attr(root, s, sizeof(s), "%s/gids/%d", base, index) &&
-	    ig_fp_gid_parse(s, g->gid))
+	ret = ig_fp_attr(root, s, sizeof(s), "%s/gids/%d", base, index);
+	if (!ret && ig_fp_gid_parse(s, g->gid))
 		return ig_fail(-EINVAL, err, errlen,
 			       "%s%s/gids/%d: '%s' is not a GID "
 			       "(fe80:0000:...: 8 groups of 4 hex digits)",
 			       root, base, index, s);
+	if (!ret && !memcmp(g->gid, zero, 16))
+		return 0;
 	ig_fp_attr(root, g->type, sizeof(g->type), "%s/gid_attrs/types/%d",
 		   base, index);
 	ig_fp_attr(root, g->netdev, sizeof(g->netdev), "%s/gid_attrs/ndevs/%d",
@@ -117,6 +122,10 @@ int ig_inv_read_gids(const char *root, const struct ig_inv_dev *dev,
 				 gid_dirs[i]);
 		if (!ret)
 			ret = add_indexes(dir, &idx, &n, err, errlen);
+		if (!ret && i == 0)
+			break; /* gids/ lists every entry */
+		if (ret == -ENOENT)
+			ret = 0;
 	}
 	if (!ret) {
 		qsort(idx, n, sizeof(*idx), cmp_int);

@@ -20,7 +20,7 @@ static struct ig_inv *inventory(void)
 	struct ig_inv *inv;
 	char err[256];
 
-	return ig_inv_load("/", &inv, err, sizeof(err)) ? NULL : inv;
+	return ig_inv_load("/", 0, &inv, err, sizeof(err)) ? NULL : inv;
 }
 
 int ig_vb_check_devices(struct ig_session *s)

@@ -140,7 +140,7 @@ static struct ig_inv *load(const char *tree)
 	int ret;
 
 	data_path(root, sizeof(root), tree);
-	ret = ig_inv_load(root, &inv, err, sizeof(err));
+	ret = ig_inv_load(root, IG_INV_GIDS, &inv, err, sizeof(err));
 	ck_assert_msg(!ret && inv, "%s: %s (%d)", tree, err, ret);
 	return inv;
 }
@@ -289,6 +289,25 @@ START_TEST(first_active_and_path)
 }
 END_TEST
 
+/* Without IG_INV_GIDS: the ports' facts, no GID table and no netdev. */
+START_TEST(without_gids)
+{
+	char root[PATH_MAX], err[256];
+	const struct ig_inv_port *p;
+	struct ig_inv *inv;
+
+	data_path(root, sizeof(root), "doctor/roce_100g");
+	ck_assert_int_eq(ig_inv_load(root, 0, &inv, err, sizeof(err)), 0);
+	p = ig_inv_port(ig_inv_dev(inv, "mlx5_0"), 1);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p->state, IG_INV_PORT_ACTIVE);
+	ck_assert_str_eq(p->rate, "100 Gb/sec (4X EDR)");
+	ck_assert_uint_eq(p->ngids, 0);
+	ck_assert_str_eq(p->netdev, "");
+	ig_inv_free(inv);
+}
+END_TEST
+
 /* A scratch tree under /tmp, written file by file. */
 struct scratch {
 	char root[64];
@@ -347,7 +366,8 @@ START_TEST(down_port_skipped)
 	put(&t, IBP "dev1/ports/1/gids/0", ROCE_V4);
 	put(&t, IBP "dev1/ports/1/gids/1",
 	    "0000:0000:0000:0000:0000:0000:0000:0000");
-	ck_assert_int_eq(ig_inv_load(t.root, &inv, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		ig_inv_load(t.root, IG_INV_GIDS, &inv, err, sizeof(err)), 0);
 	ck_assert_uint_eq(inv->ndevs, 2);
 	d = ig_inv_dev(inv, "dev0");
 	ck_assert_uint_eq(d->nports, 3);
@@ -383,8 +403,8 @@ START_TEST(bad_trees)
 	struct ig_inv *inv = (void *)1;
 	char err[256];
 
-	ck_assert_int_eq(ig_inv_load("/nonexistent/ig_inv", &inv, err,
-				     sizeof(err)),
+	ck_assert_int_eq(ig_inv_load("/nonexistent/ig_inv", IG_INV_GIDS, &inv,
+				     err, sizeof(err)),
 			 -ENOENT);
 	ck_assert_ptr_null(inv);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/ig_inv"));
@@ -396,7 +416,7 @@ START_TEST(bad_trees)
 		if (rows[i].rel)
 			put(&t, rows[i].rel, rows[i].text);
 		err[0] = '\0';
-		ret = ig_inv_load(t.root, &inv, err, sizeof(err));
+		ret = ig_inv_load(t.root, IG_INV_GIDS, &inv, err, sizeof(err));
 		ck_assert_msg(ret == rows[i].ret, "row %zu: %d, want %d (%s)",
 			      i, ret, rows[i].ret, err);
 		ck_assert_msg(strstr(err, rows[i].says), "row %zu: '%s'", i,
@@ -420,6 +440,7 @@ static Suite *inventory_suite(void)
 	tcase_add_test(tc, pcie_and_cpus);
 	tcase_add_test(tc, netdev_to_port);
 	tcase_add_test(tc, first_active_and_path);
+	tcase_add_test(tc, without_gids);
 	tcase_add_test(tc, down_port_skipped);
 	tcase_add_test(tc, bad_trees);
 	suite_add_tcase(s, tc);
