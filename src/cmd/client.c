@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <infiniband/verbs.h>
-
 #include "wire/auth.h"
 #include "client.h"
 #include "report/compare.h"
@@ -15,6 +13,7 @@
 #include "engine/engine.h"
 #include "engine/fault.h"
 #include "report/report.h"
+#include "host/rdma_inv.h"
 #include "host/sysinfo.h"
 
 static int write_report(FILE *f, const struct ig_client_opts *o,
@@ -107,14 +106,16 @@ static void default_tests(struct ig_client_opts *o, const char **note)
 		IG_TEST_WRITE_BW, IG_TEST_SEND_BW,   IG_TEST_TCP_BW,
 		IG_TEST_SEND_LAT, IG_TEST_WRITE_LAT, IG_TEST_TCP_LAT,
 	};
-	int n = 0;
-	struct ibv_device **l;
+	struct ig_inv *inv = NULL;
+	char err[256];
+	size_t n = 0;
 
 	if (o->tests_given)
 		return;
-	l = ibv_get_device_list(&n);
-	if (l)
-		ibv_free_device_list(l);
+	/* an unreadable inventory is no RDMA device */
+	if (!ig_inv_load("/", 0, &inv, err, sizeof(err)))
+		n = inv->ndevs;
+	ig_inv_free(inv);
 	if (n > 0) {
 		memcpy(o->tests, cmp, sizeof(cmp));
 		o->ntests = sizeof(cmp) / sizeof(*cmp);

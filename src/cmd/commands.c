@@ -12,7 +12,7 @@
 #include "serve/server.h"
 #include "commands.h"
 #include "usage.h"
-#include "verbs/vb_find.h"
+#include "host/rdma_inv.h"
 
 /* Set by SIGINT/SIGTERM (server) or SIGINT (client); nothing else writes
  * it: the one mutable global, as a signal handler needs. */
@@ -114,16 +114,25 @@ static int run_local(const char *addr, bool tcp_only)
  * loopback where there is none. */
 int ig_cmd_local(void)
 {
-	char addr[64], dev[64];
+	char addr[64], ifname[64], err[256];
+	const struct ig_inv_port *p;
+	const struct ig_inv_dev *d;
+	struct ig_inv *inv = NULL;
+	int ret = -ENODEV;
 
 	signal(SIGPIPE, SIG_IGN);
-	if (ig_vb_find_rdma_addr(addr, sizeof(addr), dev, sizeof(dev)) == 0) {
+	/* an unreadable inventory is no RDMA device */
+	if (!ig_inv_load("/", IG_INV_GIDS, &inv, err, sizeof(err)))
+		ret = ig_inv_active_addr(inv, addr, sizeof(addr), ifname,
+					 sizeof(ifname), &d, &p);
+	if (!ret)
 		fprintf(stderr,
 			"ibgap: comparing verbs and TCP on %s through "
 			"%s\n",
-			dev, addr);
+			d->name, addr);
+	ig_inv_free(inv);
+	if (!ret)
 		return run_local(addr, false);
-	}
 	fprintf(stderr, "ibgap: no active RDMA port with an IP address: TCP "
 			"alone over loopback (to compare, create a Soft-RoCE "
 			"device: rdma link add rxe0 type rxe netdev IFACE)\n");

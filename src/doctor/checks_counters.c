@@ -46,9 +46,11 @@ static const char *const counter_names[IG_DR_NCOUNTERS] = {
 static void counter_path(const struct ig_dr_counters *c, int i, char *buf,
 			 size_t len)
 {
-	snprintf(buf, len, "/sys/class/infiniband/%s/ports/%d/%s/%s",
-		 c->rdma_dev, c->port, i < NPORT ? "counters" : "hw_counters",
-		 counter_names[i]);
+	char leaf[64];
+
+	snprintf(leaf, sizeof(leaf), "%s/%s",
+		 i < NPORT ? "counters" : "hw_counters", counter_names[i]);
+	ig_inv_path(buf, len, c->rdma_dev, c->port, leaf);
 }
 
 /* /proc/net/snmp: a "Tcp:" line of names, then one of values. */

@@ -10,13 +10,15 @@
 static void port_state(struct ig_dr *d, struct ig_dr_pctx *c, const char *base)
 {
 	char path[PATH_MAX], phys_path[PATH_MAX], st[64], phys[64] = "?";
+	const struct ig_inv_port *ip = c->port;
 	struct ig_dr_finding *f;
 
 	snprintf(path, sizeof(path), "%s/state", base);
-	if (ig_dr_read(d, path, st, sizeof(st)))
+	if (ig_dr_inv_str(d, ip ? ip->state_str : NULL, path, st, sizeof(st)))
 		return;
 	snprintf(phys_path, sizeof(phys_path), "%s/phys_state", base);
-	ig_dr_read(d, phys_path, phys, sizeof(phys));
+	ig_dr_inv_str(d, ip ? ip->phys_state : NULL, phys_path, phys,
+		      sizeof(phys));
 	if (strstr(st, "ACTIVE"))
 		return;
 	f = ig_dr_add(d, IG_DR_SEV_CRIT, "port.state",
@@ -111,13 +113,16 @@ void ig_dr_check_port(struct ig_dr *d, struct ig_dr_pctx *c)
 	struct ig_dr_path *p = c->p;
 	char base[256], path[PATH_MAX], rate[64];
 
-	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/ports/%d",
-		 p->rdma_dev, p->port);
+	ig_inv_path(base, sizeof(base), p->rdma_dev, 0, "ports");
+	snprintf(base + strlen(base), sizeof(base) - strlen(base), "/%d",
+		 p->port);
 	port_state(d, c, base);
 	snprintf(path, sizeof(path), "%s/link_layer", base);
-	ig_dr_read(d, path, p->link_layer, sizeof(p->link_layer));
+	ig_dr_inv_str(d, c->port ? c->port->link_layer : NULL, path,
+		      p->link_layer, sizeof(p->link_layer));
 	snprintf(path, sizeof(path), "%s/rate", base);
-	if (ig_dr_read(d, path, rate, sizeof(rate)))
+	if (ig_dr_inv_str(d, c->port ? c->port->rate : NULL, path, rate,
+			  sizeof(rate)))
 		return;
 	if (!strcmp(p->link_layer, "Ethernet"))
 		eth_rate(d, c, path, rate);
@@ -131,21 +136,25 @@ struct pcie {
 	double gts, max_gts;
 };
 
-static int read_pcie(struct ig_dr *d, const char *base, struct pcie *x)
+static int read_pcie(struct ig_dr *d, const struct ig_inv_dev *dev,
+		     const char *base, struct pcie *x)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/current_link_speed", base);
-	if (ig_dr_read(d, path, x->speed, sizeof(x->speed)))
+	if (ig_dr_inv_str(d, dev ? dev->pcie_speed : NULL, path, x->speed,
+			  sizeof(x->speed)))
 		return -1;
 	snprintf(path, sizeof(path), "%s/max_link_speed", base);
-	if (ig_dr_read(d, path, x->max_speed, sizeof(x->max_speed)))
+	if (ig_dr_inv_str(d, dev ? dev->pcie_max_speed : NULL, path,
+			  x->max_speed, sizeof(x->max_speed)))
 		return -1;
 	snprintf(path, sizeof(path), "%s/current_link_width", base);
-	if (ig_dr_read_int(d, path, &x->width))
+	if (ig_dr_inv_num(d, dev ? dev->pcie_width : NULL, path, &x->width))
 		return -1;
 	snprintf(path, sizeof(path), "%s/max_link_width", base);
-	if (ig_dr_read_int(d, path, &x->max_width))
+	if (ig_dr_inv_num(d, dev ? dev->pcie_max_width : NULL, path,
+			  &x->max_width))
 		return -1;
 	/* "8.0 GT/s PCIe" (5.x and later) or "8 GT/s" (older) */
 	x->gts = strtod(x->speed, NULL);
@@ -161,9 +170,8 @@ void ig_dr_check_pcie(struct ig_dr *d, struct ig_dr_pctx *c)
 	struct pcie x;
 	double ceiling;
 
-	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/device",
-		 p->rdma_dev);
-	if (read_pcie(d, base, &x))
+	ig_inv_path(base, sizeof(base), p->rdma_dev, 0, "device");
+	if (read_pcie(d, c->dev, base, &x))
 		return;
 	ceiling = ig_dr_pcie_lane_gbps(x.gts) * x.width;
 	if (x.gts < x.max_gts || x.width < x.max_width) {
@@ -198,8 +206,7 @@ void ig_dr_check_pcie(struct ig_dr *d, struct ig_dr_pctx *c)
 	ig_dr_ev(f, path, "%s", x.speed);
 	snprintf(path, sizeof(path), "%s/current_link_width", base);
 	ig_dr_ev(f, path, "%d", x.width);
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/rate",
-		 p->rdma_dev, p->port);
+	ig_inv_path(path, sizeof(path), p->rdma_dev, p->port, "rate");
 	ig_dr_ev(f, path, "%.1f Gb/s of data", p->rate_gbps);
 	ig_dr_fix(f,
 		  "put the HCA in a slot that carries %.0f Gb/s: x16 "

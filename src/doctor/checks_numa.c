@@ -60,12 +60,14 @@ static void check_irqs(struct ig_dr *d, struct ig_dr_pctx *c, const char *base,
 		       const struct ig_dr_cpus *local, const char *local_list)
 {
 	struct irqs x = { .local = local };
-	char path[PATH_MAX], bdf[64];
+	char path[PATH_MAX], bdf[64] = "";
 	struct ig_dr_finding *f;
 
 	snprintf(path, sizeof(path), "%s/msi_irqs", base);
+	if (c->dev && c->dev->pci[0])
+		snprintf(bdf, sizeof(bdf), "%s", c->dev->pci);
 	if (ig_dr_list(d, path, true, msi_cb, &x) < 0 &&
-	    !ig_dr_link_base(d, base, bdf, sizeof(bdf)))
+	    (bdf[0] || !ig_dr_link_base(d, base, bdf, sizeof(bdf))))
 		irqs_from_proc(d, bdf, &x);
 	if (!x.far)
 		return;
@@ -141,14 +143,15 @@ void ig_dr_check_numa(struct ig_dr *d, struct ig_dr_pctx *c)
 	struct ig_dr_cpus local;
 	int node;
 
-	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/device",
-		 c->p->rdma_dev);
+	ig_inv_path(base, sizeof(base), c->p->rdma_dev, 0, "device");
 	snprintf(path, sizeof(path), "%s/numa_node", base);
 	/* -1: one node, or the firmware does not say: nothing to compare */
-	if (ig_dr_read_int(d, path, &node) || node < 0)
+	if (ig_dr_inv_int(d, c->dev ? c->dev->numa_node : -1, path, &node) ||
+	    node < 0)
 		return;
 	snprintf(path, sizeof(path), "%s/local_cpulist", base);
-	if (ig_dr_read(d, path, local_list, sizeof(local_list)))
+	if (ig_dr_inv_str(d, c->dev ? c->dev->local_cpulist : NULL, path,
+			  local_list, sizeof(local_list)))
 		return;
 	if (ig_dr_cpus_parse(local_list, &local)) {
 		ig_dr_read_err(d, path, EINVAL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* One doctor run's context: the root, and the queries that answer for it
- * (the live ones, or the fixture's when ROOT/.ibgap-fixture exists). */
+ * (the live ones, or the fixture's when ROOT/.ibgap-fixture exists), and
+ * the RDMA inventory read under the root. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,7 @@ int ig_dr_open(struct ig_dr *d, const struct ig_dr_opts *o,
 	char fx[PATH_MAX + 32];
 	struct stat st;
 	size_t n;
+	int ret;
 
 	memset(d, 0, sizeof(*d));
 	memset(r, 0, sizeof(*r));
@@ -36,6 +38,10 @@ int ig_dr_open(struct ig_dr *d, const struct ig_dr_opts *o,
 		r->fixture = true;
 	}
 	r->rtt_us = o->rtt_us > 0 ? o->rtt_us : IG_DR_DEFAULT_RTT_US;
+	/* an inventory that cannot be read is recorded; the checks go on */
+	ret = ig_inv_load(root, IG_INV_GIDS, &d->inv, fx, sizeof(fx));
+	if (ret)
+		ig_dr_read_err(d, IG_INV_SYSFS, -ret);
 	return 0;
 }
 
@@ -43,4 +49,6 @@ void ig_dr_close(struct ig_dr *d)
 {
 	if (d->q->free)
 		d->q->free(d->qctx);
+	ig_inv_free(d->inv);
+	d->inv = NULL;
 }

@@ -23,7 +23,8 @@ static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 	if (!rdma)
 		return;
 	if (c->soft) {
-		char path[PATH_MAX], parent[64];
+		const struct ig_inv_dev *dev = ig_inv_dev(d->inv, p->rdma_dev);
+		char path[PATH_MAX];
 
 		f = ig_dr_add(
 			d, IG_DR_SEV_INFO, "rdma.soft",
@@ -32,12 +33,10 @@ static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 			"HCA advantage; there is no PCIe link or NUMA "
 			"placement to check",
 			p->rdma_dev, p->netdev);
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/parent",
-			 p->rdma_dev);
-		if (!ig_dr_read_quiet(d, path, parent, sizeof(parent)))
-			ig_dr_ev(f, path, "%s", parent);
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device",
-			 p->rdma_dev);
+		ig_inv_path(path, sizeof(path), p->rdma_dev, 0, "parent");
+		if (dev && dev->parent[0])
+			ig_dr_ev(f, path, "%s", dev->parent);
+		ig_inv_path(path, sizeof(path), p->rdma_dev, 0, "device");
 		ig_dr_ev(f, path, "%s",
 			 ig_dr_exists(d, path) ? "present" : "absent");
 	} else {

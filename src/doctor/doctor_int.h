@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "doctor.h"
+#include "host/rdma_inv.h"
 #include "query.h"
 
 /* One doctor run. */
@@ -17,16 +18,19 @@ struct ig_dr {
 	void *qctx;
 	const struct ig_dr_opts *o;
 	struct ig_dr_report *r;
-	int nomem; /* sticky: a finding could not be stored */
+	struct ig_inv *inv; /* the RDMA inventory under root; NULL unreadable */
+	int nomem;	    /* sticky: a finding could not be stored */
 };
 
 /* What the checks of one path learn about it. */
 struct ig_dr_pctx {
 	struct ig_dr_path *p;
-	bool soft;	   /* rxe, siw: no PCI device */
-	bool ipoib_cm;	   /* IPoIB connected mode */
-	bool ipoib_legacy; /* the ib_ipoib ULP's own data path */
-	int netdev_type;   /* ARPHRD_*, -1 unknown */
+	const struct ig_inv_dev *dev;	/* p's device and port in d->inv; */
+	const struct ig_inv_port *port; /* NULL when it has none */
+	bool soft;			/* rxe, siw: no PCI device */
+	bool ipoib_cm;			/* IPoIB connected mode */
+	bool ipoib_legacy;		/* the ib_ipoib ULP's own data path */
+	int netdev_type;		/* ARPHRD_*, -1 unknown */
 };
 
 #define IG_DR_FMT(a, b) __attribute__((format(printf, a, b)))
@@ -46,6 +50,14 @@ int ig_dr_read(struct ig_dr *d, const char *path, char *buf, size_t len);
 int ig_dr_read_quiet(struct ig_dr *d, const char *path, char *buf, size_t len);
 int ig_dr_read_u64(struct ig_dr *d, const char *path, uint64_t *v, bool quiet);
 int ig_dr_read_int(struct ig_dr *d, const char *path, int *v);
+/* The RDMA inventory's value of path (value; NULL when the inventory has
+ * no such device or port) into buf; when it is "", path is read so that a
+ * failure is recorded with its errno, as ig_dr_read does.  The _int form
+ * for a number (the inventory's "" or -1: read). */
+int ig_dr_inv_str(struct ig_dr *d, const char *value, const char *path,
+		  char *buf, size_t len);
+int ig_dr_inv_num(struct ig_dr *d, const char *value, const char *path, int *v);
+int ig_dr_inv_int(struct ig_dr *d, int value, const char *path, int *v);
 bool ig_dr_exists(struct ig_dr *d, const char *path);
 /* fopen under the root ("r"); NULL and the failure recorded */
 FILE *ig_dr_fopen(struct ig_dr *d, const char *path);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Netdev -> RDMA device and port (host/fingerprint_net.c searches), by
+ * Netdev -> RDMA device and port (the RDMA inventory searches), by
  * the netdev's type:
  *   IPoIB (type 32): the port whose GID 0 is the GID inside the netdev's
  *     20-byte hardware address (bytes 4..19).
@@ -14,6 +14,7 @@
 
 #include "doctor_int.h"
 #include "host/fingerprint_net.h"
+#include "host/rdma_inv.h"
 
 #define ARPHRD_ETHER_ 1
 #define ARPHRD_INFINIBAND_ 32
@@ -34,6 +35,7 @@ int ig_dr_map_netdev(struct ig_dr *d, const char *ifname, struct ig_dr_path *p)
 {
 	int type = ig_dr_netdev_type(d, ifname, false);
 	char path[PATH_MAX], addr[128];
+	const struct ig_inv_dev *dev;
 	uint8_t gid[16];
 	bool ipoib = false;
 
@@ -54,9 +56,9 @@ int ig_dr_map_netdev(struct ig_dr *d, const char *ifname, struct ig_dr_path *p)
 	}
 	if (type != ARPHRD_INFINIBAND_ && type != ARPHRD_ETHER_)
 		return 0;
-	if (ig_fp_netdev_port(d->root, ifname, ipoib ? gid : NULL, p->rdma_dev,
-			      sizeof(p->rdma_dev), &p->port))
+	if (ig_inv_port_of(d->inv, ifname, ipoib ? gid : NULL, &dev, &p->port))
 		return 0;
+	snprintf(p->rdma_dev, sizeof(p->rdma_dev), "%s", dev->name);
 	snprintf(p->kind, sizeof(p->kind), "%s", ipoib ? "ipoib" : "roce");
 	return 0;
 }
@@ -86,27 +88,20 @@ static int all_cb(struct ig_dr *d, const char *ifname, void *arg)
 	return 0;
 }
 
-static int count_cb(struct ig_dr *d, const char *name, void *arg)
-{
-	(*(int *)arg)++;
-	return 0;
-}
-
 /* Every netdev that has an RDMA device (no address given). */
 int ig_dr_map_all(struct ig_dr *d)
 {
 	struct ig_dr_finding *f;
-	int ndev = 0;
+	int ndev = d->inv ? (int)d->inv->ndevs : 0;
 
 	ig_dr_list(d, "/sys/class/net", false, all_cb, NULL);
 	if (d->r->npaths)
 		return 0;
-	ig_dr_list(d, "/sys/class/infiniband", true, count_cb, &ndev);
 	if (!ndev) {
 		f = ig_dr_add(d, IG_DR_SEV_INFO, "rdma.none",
 			      "this host has no RDMA device: there is no verbs "
 			      "path to compare TCP with");
-		ig_dr_ev(f, "/sys/class/infiniband", "absent or empty");
+		ig_dr_ev(f, IG_INV_SYSFS, "absent or empty");
 		ig_dr_fix(f, "load the HCA driver (mlx5_ib), or create a "
 			     "Soft-RoCE device: rdma link add rxe0 type rxe "
 			     "netdev IF");
@@ -117,7 +112,7 @@ int ig_dr_map_all(struct ig_dr *d)
 		"%d RDMA device(s) but no netdev on any of them: TCP "
 		"cannot use the HCA (no IPoIB interface, or no RoCE netdev)",
 		ndev);
-	ig_dr_ev(f, "/sys/class/infiniband", "%d device(s)", ndev);
+	ig_dr_ev(f, IG_INV_SYSFS, "%d device(s)", ndev);
 	ig_dr_fix(f, "InfiniBand: modprobe ib_ipoib and give ib0 an address; "
 		     "RoCE: bring up the HCA's Ethernet netdev");
 	return 0;

@@ -129,7 +129,7 @@ static void lookup(struct ig_dr *d, const char *addr, struct ig_dr_path *p)
 static void pctx_init(struct ig_dr *d, struct ig_dr_path *p,
 		      struct ig_dr_pctx *c)
 {
-	char path[PATH_MAX];
+	const struct ig_inv_dev *dev;
 
 	memset(c, 0, sizeof(*c));
 	c->p = p;
@@ -138,12 +138,10 @@ static void pctx_init(struct ig_dr *d, struct ig_dr_path *p,
 	if (!p->rdma_dev[0])
 		return;
 	/* rxe and siw name their netdev in "parent" and have no device */
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/parent",
-		 p->rdma_dev);
-	c->soft = ig_dr_exists(d, path);
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device",
-		 p->rdma_dev);
-	c->soft = c->soft || !ig_dr_exists(d, path);
+	dev = ig_inv_dev(d->inv, p->rdma_dev);
+	c->soft = !dev || dev->soft;
+	c->dev = dev;
+	c->port = ig_inv_port(dev, p->port);
 }
 
 int ig_dr_map_addr(struct ig_dr *d, const char *addr, struct ig_dr_pctx *c)

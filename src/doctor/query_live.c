@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Live queries: routes and addresses over rtnetlink (libnl-route-3), the
- * port's active MTU from ibv_query_port; ethtool is in query_ethtool.c.
- * All are unprivileged reads.
+ * port's active MTU from ibv_query_port (host/rdma_inv_mtu.c); ethtool is in
+ * query_ethtool.c. All are unprivileged reads.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <infiniband/verbs.h>
 #include <netlink/netlink.h>
 #include <netlink/route/addr.h>
 #include <netlink/route/route.h>
 #include <netlink/route/rtnl.h>
 
+#include "host/rdma_inv.h"
 #include "query.h"
 
 struct bin_addr {
@@ -180,32 +180,11 @@ static int live_owner(void *ctx, const char *addr, char *ifname, size_t len)
 	return ret;
 }
 
+/* ibv_query_port through the inventory (sysfs has no MTU). */
 static int live_port(void *ctx, const char *dev, int port,
 		     struct ig_dr_q_port *pa)
 {
-	struct ibv_device **list;
-	struct ibv_port_attr attr;
-	struct ibv_context *c = NULL;
-	int n = 0, ret = -ENODEV;
-
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return errno ? -errno : -ENODEV;
-	for (int i = 0; i < n && !c; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev)) {
-			c = ibv_open_device(list[i]);
-			ret = c ? 0 : (errno ? -errno : -ENODEV);
-		}
-	if (c) {
-		ret = -ibv_query_port(c, (uint8_t)port, &attr);
-		if (!ret) {
-			pa->active_mtu = 128 << attr.active_mtu;
-			pa->max_mtu = 128 << attr.max_mtu;
-		}
-		ibv_close_device(c);
-	}
-	ibv_free_device_list(list);
-	return ret;
+	return ig_inv_port_mtu(dev, port, &pa->active_mtu, &pa->max_mtu);
 }
 
 const struct ig_dr_query_ops ig_dr_q_live_ops = {

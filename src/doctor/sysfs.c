@@ -83,14 +83,12 @@ int ig_dr_read_u64(struct ig_dr *d, const char *path, uint64_t *v, bool quiet)
 	return ret;
 }
 
-int ig_dr_read_int(struct ig_dr *d, const char *path, int *v)
+/* buf, read from path, as an int; a bad number recorded as EINVAL. */
+static int parse_int(struct ig_dr *d, const char *path, const char *buf, int *v)
 {
-	char buf[64], *end;
+	char *end;
 	long x;
-	int ret = ig_dr_read(d, path, buf, sizeof(buf));
 
-	if (ret)
-		return ret;
 	errno = 0;
 	x = strtol(buf, &end, 0);
 	if (errno || end == buf || x < INT32_MIN || x > INT32_MAX) {
@@ -98,6 +96,38 @@ int ig_dr_read_int(struct ig_dr *d, const char *path, int *v)
 		return -EINVAL;
 	}
 	*v = (int)x;
+	return 0;
+}
+
+int ig_dr_read_int(struct ig_dr *d, const char *path, int *v)
+{
+	char buf[64];
+	int ret = ig_dr_read(d, path, buf, sizeof(buf));
+
+	return ret ? ret : parse_int(d, path, buf, v);
+}
+
+int ig_dr_inv_str(struct ig_dr *d, const char *value, const char *path,
+		  char *buf, size_t len)
+{
+	if (!value || !value[0])
+		return ig_dr_read(d, path, buf, len);
+	snprintf(buf, len, "%s", value);
+	return 0;
+}
+
+int ig_dr_inv_num(struct ig_dr *d, const char *value, const char *path, int *v)
+{
+	if (!value || !value[0])
+		return ig_dr_read_int(d, path, v);
+	return parse_int(d, path, value, v);
+}
+
+int ig_dr_inv_int(struct ig_dr *d, int value, const char *path, int *v)
+{
+	if (value < 0)
+		return ig_dr_read_int(d, path, v);
+	*v = value;
 	return 0;
 }
 

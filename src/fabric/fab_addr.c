@@ -9,45 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <infiniband/verbs.h>
-
 #include "common/fail.h"
 #include "fab.h"
-#include "host/fingerprint_net.h"
-
-/* The first RDMA device and port (by device order) whose state is
- * ACTIVE; 0 or -ENODEV. */
-static int active_port(char *dev, size_t len, int *port)
-{
-	struct ibv_device **l;
-	int n = 0, ret = -ENODEV;
-
-	l = ibv_get_device_list(&n);
-	for (int i = 0; l && i < n && ret; i++) {
-		struct ibv_context *ctx = ibv_open_device(l[i]);
-		struct ibv_device_attr da;
-
-		if (!ctx)
-			continue;
-		if (!ibv_query_device(ctx, &da)) {
-			for (int p = 1; p <= da.phys_port_cnt && ret; p++) {
-				struct ibv_port_attr pa;
-
-				if (ibv_query_port(ctx, (uint8_t)p, &pa) ||
-				    pa.state != IBV_PORT_ACTIVE)
-					continue;
-				snprintf(dev, len, "%s",
-					 ibv_get_device_name(l[i]));
-				*port = p;
-				ret = 0;
-			}
-		}
-		ibv_close_device(ctx);
-	}
-	if (l)
-		ibv_free_device_list(l);
-	return ret;
-}
+#include "host/rdma_inv.h"
 
 /* want as "A.B.C.D/N" (IPv4 CIDR): 0 and the network and mask. */
 static int parse_cidr(const char *want, uint32_t *net, uint32_t *mask)
@@ -136,38 +100,33 @@ static int wanted(const char *want, struct ig_fab_info *i, char *ifname,
 }
 
 /* The RDMA device behind ifname, if any (for rdma and the fingerprint). */
-static void rdma_of(const char *ifname, struct ig_fab_info *i)
+static void rdma_of(const struct ig_inv *inv, const char *ifname,
+		    struct ig_fab_info *i)
 {
-	char dev[64];
+	const struct ig_inv_dev *dev;
 	int port;
 
-	if (ig_fp_netdev_port("/", ifname, NULL, dev, sizeof(dev), &port))
+	if (ig_inv_netdev_port(inv, ifname, &dev, &port))
 		return;
 	i->rdma = true;
-	ig_fingerprint_collect("/", dev, port, &i->fp);
+	ig_fingerprint_collect("/", dev->name, port, &i->fp);
 }
 
-int ig_fab_addr(const char *want, struct ig_fab_info *i, char *err,
+/* Without --addr: the IPv4 address of the first ACTIVE port's netdev
+ * (device, then port order), else the first one that is up. */
+static int pick(const struct ig_inv *inv, struct ig_fab_info *i, char *err,
 		size_t errlen)
 {
-	char dev[64], ifname[IF_NAMESIZE + 1] = "";
-	int port = 0;
+	char ifname[IF_NAMESIZE + 1] = "";
+	const struct ig_inv_port *p;
+	const struct ig_inv_dev *d;
 
-	ig_fingerprint_collect("/", NULL, 0, &i->fp);
-	if (want) {
-		int ret = wanted(want, i, ifname, sizeof(ifname), err, errlen);
-
-		if (!ret)
-			rdma_of(ifname, i);
-		return ret;
-	}
-	if (!active_port(dev, sizeof(dev), &port) &&
-	    !ig_fp_port_netdev("/", dev, port, ifname, sizeof(ifname)) &&
-	    !find(ifname, 0, 0, false, i, ifname, sizeof(ifname))) {
+	if (!ig_inv_active_addr(inv, i->addr, sizeof(i->addr), ifname,
+				sizeof(ifname), &d, &p)) {
 		i->rdma = true;
-		ig_fingerprint_collect("/", dev, port, &i->fp);
+		ig_fingerprint_collect("/", d->name, p->num, &i->fp);
 		snprintf(i->addr_why, sizeof(i->addr_why), "%s port %d (%s)",
-			 dev, port, ifname);
+			 d->name, p->num, ifname);
 		return 0;
 	}
 	if (find(NULL, 0, 0, false, i, ifname, sizeof(ifname)))
@@ -178,4 +137,26 @@ int ig_fab_addr(const char *want, struct ig_fab_info *i, char *err,
 	snprintf(i->addr_why, sizeof(i->addr_why), "%s (no active RDMA port)",
 		 ifname);
 	return 0;
+}
+
+int ig_fab_addr(const char *want, struct ig_fab_info *i, char *err,
+		size_t errlen)
+{
+	char ifname[IF_NAMESIZE + 1] = "";
+	struct ig_inv *inv = NULL;
+	char ierr[256];
+	int ret;
+
+	ig_fingerprint_collect("/", NULL, 0, &i->fp);
+	/* an unreadable inventory is no RDMA device, as before */
+	ig_inv_load("/", IG_INV_GIDS, &inv, ierr, sizeof(ierr));
+	if (want) {
+		ret = wanted(want, i, ifname, sizeof(ifname), err, errlen);
+		if (!ret)
+			rdma_of(inv, ifname, i);
+	} else {
+		ret = pick(inv, i, err, errlen);
+	}
+	ig_inv_free(inv);
+	return ret;
 }

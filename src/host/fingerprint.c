@@ -2,9 +2,10 @@
 /*
  * The environment fingerprint of one host, for baselines: kernel,
  * rdma-core, the HCA's firmware, board, driver, link and PCIe state, and
- * the port's network interface (fingerprint_net.c).  Everything is read
- * from /proc and /sys under a root directory, so that the tests can point
- * it at a fixture tree.  Nothing here fails: what cannot be read stays "".
+ * the port's network interface (from the RDMA inventory, rdma_inv.h).
+ * Everything is read from /proc and /sys under a root directory, so that the
+ * tests can point it at a fixture tree.  Nothing here fails: what cannot be
+ * read stays "".
  */
 #include <dlfcn.h>
 #include <limits.h>
@@ -19,20 +20,10 @@
 
 #include "fingerprint.h"
 #include "fingerprint_int.h"
-#include "fingerprint_net.h"
+#include "rdma_inv.h"
 #include "sysinfo.h"
 
 #define FP_SET(field, s) ig_fp_set_str((field), sizeof(field), (s))
-
-/* Whether /sys/class/infiniband/<dev>/<leaf> exists. */
-static bool dev_has(const char *root, const char *dev, const char *leaf)
-{
-	char path[PATH_MAX];
-
-	return !ig_fp_path(path, sizeof(path), root,
-			   "/sys/class/infiniband/%s/%s", dev, leaf) &&
-	       access(path, F_OK) == 0;
-}
 
 static bool is_live(const char *root)
 {
@@ -64,7 +55,7 @@ static void version_from_soname(const char *base, char *buf, size_t len)
 /*
  * The rdma-core version of the libibverbs this process uses.  dlsym finds
  * the definition inside libibverbs (in a non-PIE program the address of
- * ibv_get_device_list would be the program's own PLT stub); the direct
+ * ibv_get_device_name would be the program's own PLT stub); the direct
  * reference keeps libibverbs linked in.
  */
 static void rdma_core_version(const char *root, char *buf, size_t len)
@@ -79,45 +70,14 @@ static void rdma_core_version(const char *root, char *buf, size_t len)
 		ig_fp_attr(root, buf, len, "/.ibgap-fixture/rdma_core");
 		return;
 	}
-	sym = dlsym(RTLD_DEFAULT, "ibv_get_device_list");
+	sym = dlsym(RTLD_DEFAULT, "ibv_get_device_name");
 	if (!sym)
-		sym = (void *)ibv_get_device_list;
+		sym = (void *)ibv_get_device_name;
 	if (!dladdr(sym, &info) || !info.dli_fname ||
 	    !realpath(info.dli_fname, real))
 		return;
 	base = strrchr(real, '/');
 	version_from_soname(base ? base + 1 : real, buf, len);
-}
-
-/* Soft-RoCE has no device/ (no PCI function): its one attribute of its
- * own is "parent", the name of its network interface. */
-static void read_driver(const char *root, const char *dev, char *buf,
-			size_t len)
-{
-	char path[PATH_MAX], link[PATH_MAX];
-	const char *base;
-	ssize_t n;
-
-	buf[0] = '\0';
-	if (dev_has(root, dev, "parent")) {
-		snprintf(buf, len, "rdma_rxe");
-		return;
-	}
-	if (!ig_fp_path(path, sizeof(path), root,
-			"/sys/class/infiniband/%s/device/driver", dev)) {
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n > 0) {
-			link[n] = '\0';
-			base = strrchr(link, '/');
-			ig_fp_set_str(buf, len, base ? base + 1 : link);
-			ig_fp_clean(buf);
-			return;
-		}
-	}
-	if (!strncmp(dev, "rxe", 3))
-		snprintf(buf, len, "rdma_rxe");
-	else if (!strncmp(dev, "siw", 3))
-		snprintf(buf, len, "siw");
 }
 
 /*
@@ -145,15 +105,16 @@ static void split_rate(struct ig_fingerprint *fp)
 		FP_SET(fp->link_speed, "SDR");
 }
 
-/* The port's network interface (fingerprint_net.c), its MTU and, for
+/* The port's network interface (the inventory's), its MTU and, for
  * IPoIB, its mode. */
-static void read_netdev(const char *root, struct ig_fingerprint *fp, int port)
+static void read_netdev(const char *root, struct ig_fingerprint *fp,
+			const struct ig_inv_port *p)
 {
 	char type[16];
 
-	if (ig_fp_port_netdev(root, fp->device, port, fp->netdev,
-			      sizeof(fp->netdev)))
+	if (!p->netdev[0])
 		return;
+	FP_SET(fp->netdev, p->netdev);
 	ig_fp_attr(root, fp->mtu, sizeof(fp->mtu), "/sys/class/net/%s/mtu",
 		   fp->netdev);
 	if (!ig_fp_attr(root, type, sizeof(type), "/sys/class/net/%s/type",
@@ -163,25 +124,31 @@ static void read_netdev(const char *root, struct ig_fingerprint *fp, int port)
 			   "/sys/class/net/%s/mode", fp->netdev);
 }
 
+/* The device's facts from the RDMA inventory read under root. */
 static void read_device(const char *root, struct ig_fingerprint *fp, int port)
 {
-	const char *dev = fp->device;
+	const struct ig_inv_port *p;
+	const struct ig_inv_dev *d;
+	struct ig_inv *inv;
+	char err[256];
 
-	ig_fp_attr(root, fp->fw_ver, sizeof(fp->fw_ver),
-		   "/sys/class/infiniband/%s/fw_ver", dev);
-	ig_fp_attr(root, fp->board_id, sizeof(fp->board_id),
-		   "/sys/class/infiniband/%s/board_id", dev);
-	read_driver(root, dev, fp->driver, sizeof(fp->driver));
-	ig_fp_attr(root, fp->pcie_speed, sizeof(fp->pcie_speed),
-		   "/sys/class/infiniband/%s/device/current_link_speed", dev);
-	ig_fp_attr(root, fp->pcie_width, sizeof(fp->pcie_width),
-		   "/sys/class/infiniband/%s/device/current_link_width", dev);
-	if (port < 1)
+	if (ig_inv_load(root, IG_INV_GIDS, &inv, err, sizeof(err)))
 		return;
-	ig_fp_attr(root, fp->link_rate, sizeof(fp->link_rate),
-		   "/sys/class/infiniband/%s/ports/%d/rate", dev, port);
-	split_rate(fp);
-	read_netdev(root, fp, port);
+	d = ig_inv_dev(inv, fp->device);
+	if (d) {
+		FP_SET(fp->fw_ver, d->fw_ver);
+		FP_SET(fp->board_id, d->board_id);
+		FP_SET(fp->driver, d->driver);
+		FP_SET(fp->pcie_speed, d->pcie_speed);
+		FP_SET(fp->pcie_width, d->pcie_width);
+	}
+	p = ig_inv_port(d, port);
+	if (p) {
+		FP_SET(fp->link_rate, p->rate);
+		split_rate(fp);
+		read_netdev(root, fp, p);
+	}
+	ig_inv_free(inv);
 }
 
 int ig_fingerprint_collect(const char *root, const char *device, int port,

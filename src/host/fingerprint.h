@@ -13,8 +13,8 @@ struct ig_fingerprint {
 	char rdma_core[32];  /* rdma-core version of the libibverbs in use */
 	char ibgap[32];	     /* IG_VERSION */
 	char device[64];     /* RDMA device name */
-	char fw_ver[64];     /* /sys/class/infiniband/<dev>/fw_ver */
-	char board_id[64];   /* /sys/class/infiniband/<dev>/board_id */
+	char fw_ver[64];     /* <dev>/fw_ver (the RDMA inventory's) */
+	char board_id[64];   /* <dev>/board_id */
 	char driver[64];     /* e.g. "mlx5_core", "rdma_rxe" */
 	char link_rate[64];  /* ports/<p>/rate: "100 Gb/sec (4X EDR)" */
 	char link_width[16]; /* from the rate: "4X" */

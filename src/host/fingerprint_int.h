@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by fingerprint*.c only; the readers are in fingerprint_io.c. */
+/* Shared by fingerprint*.c and rdma_inv*.c; the readers are in
+ * fingerprint_io.c. */
 #ifndef IG_FINGERPRINT_INT_H
 #define IG_FINGERPRINT_INT_H
 
@@ -30,6 +31,14 @@ ig_fp_path(char *out, size_t len, const char *root, const char *fmt, ...);
  */
 int __attribute__((format(printf, 4, 5)))
 ig_fp_attr(const char *root, char *buf, size_t len, const char *fmt, ...);
+
+struct dirent;
+
+/* The entries of folder path but "." and "..", in version order (ports 2
+ * before 10) into *v; their number or a negative errno.  ig_fp_list_free
+ * frees them. */
+int ig_fp_list(const char *path, struct dirent ***v);
+void ig_fp_list_free(struct dirent **v, int n);
 
 /* /sys/class/net/<if>/type of an IPoIB interface (ARPHRD_INFINIBAND) */
 #define IG_FP_IPOIB_TYPE "32"

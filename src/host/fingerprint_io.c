@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reading the fingerprint's files under a root directory (fingerprint.c,
- * fingerprint_net.c): one line of a file, a path under the root, and the
+ * Reading sysfs and procfs under a root directory, for the fingerprint
+ * and the RDMA inventory (fingerprint.c, rdma_inv*.c): one line of a file,
+ * a path under the root, a folder's entries in version order, and the
  * checks a value passes before it is used as a file name.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -104,4 +107,23 @@ bool ig_fp_name_ok(const char *s, size_t max)
 {
 	return s && s[0] && strlen(s) < max && !strchr(s, '/') &&
 	       strcmp(s, ".") && strcmp(s, "..");
+}
+
+static int skip_dots(const struct dirent *e)
+{
+	return strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+}
+
+int ig_fp_list(const char *path, struct dirent ***v)
+{
+	int n = scandir(path, v, skip_dots, versionsort);
+
+	return n < 0 ? -errno : n;
+}
+
+void ig_fp_list_free(struct dirent **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Verbs device facts: presence, port state, rate, NUMA node, local CPUs,
+/* Verbs device facts: presence, port state, rate, NUMA node, local CPUs
+ * (the device and its NUMA facts from the RDMA inventory, host/rdma_inv.h),
  * and the errors users meet first (no device, port down, memlock). */
 #include <errno.h>
 #include <limits.h>
@@ -9,15 +10,25 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "host/rdma_inv.h"
 #include "verbs_int.h"
+
+/* This host's RDMA inventory (host/rdma_inv.h); NULL when it cannot be
+ * read, and then the verbs calls themselves say what is wrong. */
+static struct ig_inv *inventory(void)
+{
+	struct ig_inv *inv;
+	char err[256];
+
+	return ig_inv_load("/", 0, &inv, err, sizeof(err)) ? NULL : inv;
+}
 
 int ig_vb_check_devices(struct ig_session *s)
 {
-	int n = 0;
-	struct ibv_device **list = ibv_get_device_list(&n);
+	struct ig_inv *inv = inventory();
+	size_t n = inv ? inv->ndevs : 1;
 
-	if (list)
-		ibv_free_device_list(list);
+	ig_inv_free(inv);
 	if (n > 0)
 		return 0;
 	return ig_session_fail(s, ENODEV,
@@ -73,36 +84,11 @@ static int lanes(uint8_t width)
 	}
 }
 
-static int read_int_file(const char *path, int dflt)
-{
-	FILE *f = fopen(path, "r");
-	int v = dflt;
-
-	if (!f)
-		return dflt;
-	if (fscanf(f, "%d", &v) != 1)
-		v = dflt;
-	fclose(f);
-	return v;
-}
-
-/* 1 when this host has an RDMA device of that name. */
-static int device_exists(const char *name)
-{
-	int n = 0, found = 0;
-	struct ibv_device **l = ibv_get_device_list(&n);
-
-	for (int i = 0; l && i < n; i++)
-		found |= !strcmp(ibv_get_device_name(l[i]), name);
-	if (l)
-		ibv_free_device_list(l);
-	return found;
-}
-
 static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
-			const char *name)
+			const char *name, const struct ig_inv *inv)
 {
-	if (s->local.verbs.device[0] && !device_exists(s->local.verbs.device))
+	if (s->local.verbs.device[0] && inv &&
+	    !ig_inv_dev(inv, s->local.verbs.device))
 		return ig_session_fail(s, ENODEV,
 				       "--device %s: no such RDMA device "
 				       "here; the route to the server uses "
@@ -128,13 +114,14 @@ static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
 }
 
 /* Fills the session's xinfo from the device and port rdma_cm chose for id. */
-int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id)
+static int describe(struct ig_session *s, struct rdma_cm_id *id,
+		    const struct ig_inv *inv)
 {
 	struct ig_xinfo *x = ig_vb_xinfo(s);
 	const char *name = ibv_get_device_name(id->verbs->device);
+	const struct ig_inv_dev *dev = ig_inv_dev(inv, name);
 	struct ibv_port_attr pa;
-	char path[PATH_MAX];
-	int ret = check_choice(s, id, name);
+	int ret = check_choice(s, id, name, inv);
 
 	if (ret)
 		return ret;
@@ -157,14 +144,19 @@ int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id)
 							  : "InfiniBand");
 	x->mtu = 128 << pa.active_mtu;
 	x->rate_gbps = lane_gbps(pa.active_speed) * lanes(pa.active_width);
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/device/"
-		 "numa_node",
-		 name);
-	x->numa_node = read_int_file(path, -1);
+	x->numa_node = dev ? dev->numa_node : -1;
 	x->gid_index = -1;
 	x->cpu = -1;
 	return 0;
+}
+
+int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id)
+{
+	struct ig_inv *inv = inventory();
+	int ret = describe(s, id, inv);
+
+	ig_inv_free(inv);
+	return ret;
 }
 
 /* n-th CPU (from the front on the client, from the back on the server, so
@@ -207,8 +199,8 @@ static int nth_local_cpu(const char *list, int n, bool from_back)
 
 int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 {
-	char path[PATH_MAX], list[1024] = "";
-	FILE *f;
+	const struct ig_inv_dev *dev;
+	struct ig_inv *inv;
 
 	if (s->local.cpu >= 0) {
 		for (unsigned int i = 0; i < s->nstreams; i++)
@@ -216,19 +208,16 @@ int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 		ig_vb_xinfo(s)->cpu = s->local.cpu;
 		return 0;
 	}
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/device/"
-		 "local_cpulist",
-		 ibv_get_device_name(ctx->device));
-	f = fopen(path, "r");
-	if (!f)
-		return 0; /* e.g. Soft-RoCE: no PCI device, no locality */
-	if (!fgets(list, sizeof(list), f))
-		list[0] = 0;
-	fclose(f);
-	for (unsigned int i = 0; i < s->nstreams; i++)
-		s->st[i].cpu = nth_local_cpu(list, (int)i, s->server);
-	ig_vb_xinfo(s)->cpu = s->st[0].cpu;
+	inv = inventory();
+	dev = ig_inv_dev(inv, ibv_get_device_name(ctx->device));
+	/* e.g. Soft-RoCE: no PCI device, no locality */
+	if (dev && dev->local_cpulist[0]) {
+		for (unsigned int i = 0; i < s->nstreams; i++)
+			s->st[i].cpu = nth_local_cpu(dev->local_cpulist, (int)i,
+						     s->server);
+		ig_vb_xinfo(s)->cpu = s->st[0].cpu;
+	}
+	ig_inv_free(inv);
 	return 0;
 }
 

@@ -13,10 +13,12 @@
 # and the answers of the non-file queries in .ibgap-fixture/ (route.json,
 # ports.json, ethtool/IF.json; see docs/design.md, "Doctor").
 # The trees are committed; run this after changing it:
-#   bash tests/data/doctor/mkfixtures.sh
+#   bash tests/data/doctor/mkfixtures.sh [OUT_DIR]
+# (OUT_DIR, default this folder: where the trees go; the lint
+# tests/lint/doctor_fixtures.sh writes them to a temporary one and compares.)
 set -euo pipefail
 
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "${1:-$(dirname "$0")}" && pwd)
 R= # root of the scenario being written
 
 w()
@@ -416,7 +418,9 @@ degraded()
 	enhanced degraded "25 Gb/sec (1X EDR)" "8.0 GT/s PCIe" 16 \
 		"8.0 GT/s PCIe" 16
 	host 8 powersave 0-7
-	rm -f "$R/proc/net/snmp"
+	# the folder goes too: git keeps no empty folder, so the committed
+	# tree has none
+	rm -rf "$R/proc/net"
 	local q=sys/devices/$PCIROOT/0000:3b:00.0/net/ib0/queues i
 	for ((i = 1; i < 8; i++)); do
 		rm -rf "$R/$q/rx-$i"
