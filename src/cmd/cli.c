@@ -14,6 +14,7 @@
 #include "common/opttab.h"
 #include "common/repeat.h"
 #include "common/testopt.h"
+#include "transports/transports.h"
 
 int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -282,7 +283,7 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 	for (unsigned int i = 0; i < l->nstreams; i++) {
 		p = o->p;
 		p.streams = l->streams[i];
-		if (ig_params_check(&p, why, sizeof(why)))
+		if (ig_params_check(IG_TESTS, &p, why, sizeof(why)))
 			return ig_cli_fail(err, errlen, "bad option value: %s",
 					   why);
 	}
@@ -330,7 +331,8 @@ static int client_host(const struct ig_optparse *ps, struct ig_client_opts *o,
 int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 		  size_t errlen)
 {
-	struct ig_testopts t = { .p = &o->p,
+	struct ig_testopts t = { .tt = IG_TESTS,
+				 .p = &o->p,
 				 .local = &o->local,
 				 .lists = &o->lists,
 				 .rep = &o->rep,

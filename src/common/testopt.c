@@ -23,7 +23,7 @@ static int parse_tests(const char *arg, struct ig_testopts *o, char *err,
 	*o->ntests = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		int t = ig_test_parse(tok);
+		int t = ig_test_parse(o->tt, tok);
 
 		if (!strcmp(tok, "all")) {
 			for (t = 0; t < IG_TEST_COUNT; t++)
@@ -39,7 +39,7 @@ static int parse_tests(const char *arg, struct ig_testopts *o, char *err,
 		if (t < 0) {
 			char names[IG_TEST_COUNT * 14];
 
-			ig_test_names(names, sizeof(names));
+			ig_test_names(o->tt, names, sizeof(names));
 			return ig_fail(
 				-EINVAL, err, errlen,
 				"-t: unknown test '%s': allowed %s, or all",
@@ -337,11 +337,11 @@ int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen)
 			       "measures both directions, -R server -> client "
 			       "alone)");
 	for (unsigned int i = 0; i < *o->ntests; i++) {
-		if (ig_test_pattern(o->tests[i]) == IG_PATTERN_BW)
+		if (ig_test_pattern(o->tt, o->tests[i]) == IG_PATTERN_BW)
 			return 0;
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
 					i ? "," : "",
-					ig_test_name(o->tests[i]));
+					ig_test_name(o->tt, o->tests[i]));
 	}
 	return ig_fail(-EINVAL, err, errlen,
 		       "-R: no bandwidth test in -t %s: -R is for the _bw "

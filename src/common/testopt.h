@@ -84,6 +84,7 @@ struct ig_testopt_lists {
 
 /* Where the options land (the caller's fields). */
 struct ig_testopts {
+	const struct ig_tests *tt; /* the tests' rows: -t's names */
 	struct ig_params *p;
 	struct ig_local_opts *local;
 	/* NULL: -P and --window take one value (ibgap-fabric), a list is

@@ -42,6 +42,7 @@ struct ig_stream {
 /* One test between a client and a server. */
 struct ig_session {
 	const struct ig_xport_ops *ops;
+	const struct ig_tests *tests; /* the tests' rows (ig_test_row) */
 	struct ig_params p;
 	struct ig_ctrl *ctrl;
 	bool server;

@@ -85,7 +85,8 @@ struct ig_xport_ops {
  * test (the client, the server) hands it to the engine.
  */
 struct ig_xports {
-	const struct ig_xport_ops *ops[IG_XPORT_COUNT];
+	const struct ig_xport_ops *ops[IG_XPORT_COUNT]; /* NULL: not built */
+	struct ig_tests tests; /* every transport's tests' rows */
 };
 
 #endif

@@ -9,6 +9,12 @@
 extern const struct ig_xport_ops ig_tcp_ops;
 #ifdef IBGAP_HAVE_RSOCKETS
 extern const struct ig_xport_ops ig_rs_ops;
+#define IG_RS_OPS (&ig_rs_ops)
+#else
+#define IG_RS_OPS NULL /* absent: its tests fail set-up */
 #endif
+/* Their tests' rows (sock_tests.c): rsockets' also without the ops. */
+extern const struct ig_xport_tests ig_tcp_tests;
+extern const struct ig_xport_tests ig_rs_tests;
 
 #endif
