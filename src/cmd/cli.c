@@ -196,8 +196,7 @@ static const struct ig_opt client_rows[] = {
 	IG_TESTOPT_ROW(STREAMS),
 	IG_TESTOPT_ROW(BIDIR),
 	IG_TESTOPT_ROW(REVERSE),
-	IG_TESTOPT_ROW(EVENTS),
-	IG_TESTOPT_ROW(WINDOW),
+	{ .ref = IG_XPORT_WINDOW_ROW },
 	{ "zerocopy", 0, IG_OPT_ENUM, .optional = true, .names = zc_modes,
 	  .call = zerocopy_opt, .arg = "[both]",
 	  .help = "tcp_bw's sender uses MSG_ZEROCOPY; both: a copying and a "
@@ -207,7 +206,9 @@ static const struct ig_opt client_rows[] = {
 		  "the server (e.g. its Ethernet port): one more column, "
 		  "tcp@ADDR; ADDR:PORT or [IPV6]:PORT (default: HOST's "
 		  "port)" },
-	IG_TESTOPT_TAIL_ROWS,
+	IG_XPORT_OPT_ROWS,
+	IG_TESTOPT_ROW(CPU),
+	IG_TESTOPT_ROW(TIMEOUT),
 	{ "format", 0, IG_OPT_ENUM, C(format), .names = ig_format_names,
 	  .what = "a format", .arg = "FMT",
 	  .help = "text, json, csv or openmetrics (default text)" },

@@ -12,10 +12,16 @@
 #include "transports.h"
 #include "verbs/verbs.h"
 
-#define XPORT(id, o, t) .ops[id] = (o), .tests.xp[id] = (t)
+/* A transport's ops, its tests' rows, its options' rows (r[0..n)) */
+#define XPORT(id, o, t, r, n)                \
+	.ops[id] = (o), .tests.xp[id] = (t), \
+	.opts[id] = { .kind = IG_OPT_ROWS, .rows = (r), .nrows = (n) }
 
+/* --window, the socket transport's option, is its rows' alone: each
+ * command words its help (IG_XPORT_WINDOW_ROW) */
 const struct ig_xports ig_transports = {
-	XPORT(IG_XPORT_TCP, &ig_tcp_ops, &ig_tcp_tests),
-	XPORT(IG_XPORT_VERBS, &ig_vb_ops, &ig_vb_tests),
-	XPORT(IG_XPORT_RSOCKETS, IG_RS_OPS, &ig_rs_tests),
+	XPORT(IG_XPORT_TCP, &ig_tcp_ops, &ig_tcp_tests, NULL, 0),
+	XPORT(IG_XPORT_VERBS, &ig_vb_ops, &ig_vb_tests, ig_vb_opt_rows,
+	      IG_VB_OPT_COUNT),
+	XPORT(IG_XPORT_RSOCKETS, IG_RS_OPS, &ig_rs_tests, NULL, 0),
 };

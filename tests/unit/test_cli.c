@@ -839,7 +839,7 @@ static int no_lists(struct ig_testopts *t, const char *const *w, char *err,
 		    size_t errlen)
 {
 	static const struct ig_opt rows[] = { IG_TESTOPT_ROW(STREAMS),
-					      IG_TESTOPT_ROW(WINDOW) };
+					      { .ref = IG_XPORT_WINDOW_ROW } };
 	struct ig_optparse ps = { .rows = rows, .nrows = 2 };
 	struct args a;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/params.h"
+#include "common/testopt.h"
 #include "sockets/tcp.h"
 #include "transports/transports.h"
 #include "verbs/verbs.h"
@@ -191,6 +192,57 @@ START_TEST(t_lookups_read_the_table)
 }
 END_TEST
 
+/* The options' rows the commands list: each transport's, from its folder,
+ * in registration order (verbs' eight; the socket transport's --window is
+ * named by each command itself). */
+START_TEST(t_option_rows_from_their_folders)
+{
+	static const struct ig_opt cmd[] = { IG_XPORT_OPT_ROWS };
+	static const char *const names[] = { "events",	"tx-depth", "cq-mod",
+					     "inline",	"outs",	    "device",
+					     "ib-port", "gid-index" };
+	const struct ig_opt *flat[IG_OPT_MAX_ROWS];
+	size_t n = ig_opt_flatten(cmd, 1, flat, IG_OPT_MAX_ROWS);
+
+	ck_assert_uint_eq(n, IG_VB_OPT_COUNT);
+	ck_assert_uint_eq(n, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_ptr_eq(flat[i], &ig_vb_opt_rows[i]);
+		ck_assert_str_eq(flat[i]->name, names[i]);
+	}
+	ck_assert_str_eq(IG_XPORT_WINDOW_ROW->name, "window");
+}
+END_TEST
+
+/* A command's table with the transports' rows: their values land in the
+ * transport's sub-structs, their range errors are the rows' own. */
+START_TEST(t_option_rows_parse)
+{
+	static const struct ig_opt cmd[] = { IG_XPORT_OPT_ROWS,
+					     { .ref = IG_XPORT_WINDOW_ROW } };
+	char *argv[] = { "x",	   "--tx-depth", "64",	 "--device",
+			 "mlx5_0", "--window",	 "256K", "--events" };
+	char *bad[] = { "x", "--cq-mod", "0" };
+	struct ig_params p;
+	struct ig_local_opts l;
+	struct ig_testopts o = { .tt = IG_TESTS, .p = &p, .local = &l };
+	struct ig_optparse ps = { .rows = cmd, .nrows = 2 };
+	char err[256];
+
+	ig_params_default(&p);
+	ig_local_opts_default(&l);
+	ig_testopt_bind(&ps, &o);
+	ck_assert_int_eq(ig_opt_parse(&ps, 8, argv, err, sizeof(err)), 0);
+	ck_assert_uint_eq(p.verbs.tx_depth, 64);
+	ck_assert_str_eq(l.verbs.device, "mlx5_0");
+	ck_assert_uint_eq(p.sock.window, 256 * 1024);
+	ck_assert_uint_eq(p.verbs.events, 1);
+	ck_assert_int_eq(ig_opt_parse(&ps, 3, bad, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "--cq-mod: '0' is not a send count from 1 to "
+			      "8192");
+}
+END_TEST
+
 static Suite *transports_suite(void)
 {
 	Suite *s = suite_create("transports");
@@ -205,6 +257,8 @@ static Suite *transports_suite(void)
 	tcase_add_test(tc, t_tests_from_their_folders);
 	tcase_add_loop_test(tc, t_test_row, 0, sizeof(want) / sizeof(want[0]));
 	tcase_add_test(tc, t_lookups_read_the_table);
+	tcase_add_test(tc, t_option_rows_from_their_folders);
+	tcase_add_test(tc, t_option_rows_parse);
 	suite_add_tcase(s, tc);
 	return s;
 }
