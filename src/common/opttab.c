@@ -210,16 +210,18 @@ size_t ig_opt_flatten(const struct ig_opt *rows, size_t n,
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < n && k <= max; i++) {
+	for (size_t i = 0; i < n; i++) {
+		size_t room = k < max ? max - k : 0;
+
 		if (rows[i].kind == IG_OPT_ROWS)
 			k += ig_opt_flatten(rows[i].rows, rows[i].nrows,
-					    out + k, max - k);
-		else if (k < max)
+					    out + max - room, room);
+		else if (room)
 			out[k++] = &rows[i];
 		else
 			k++;
 	}
-	return k > max ? max + 1 : k;
+	return k;
 }
 
 /* getopt_long()'s table and optstring from the rows flat[0..nflat): a

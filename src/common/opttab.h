@@ -107,8 +107,8 @@ void ig_opt_store(const struct ig_opt *r, void *obj, double v);
 int ig_opt_keep_text(struct ig_optparse *ps, const struct ig_opt *r,
 		     const char *arg, char *err, size_t errlen);
 
-/* Rows rows[0..n) with IG_OPT_ROWS' rows in their place, into out[]
- * (at most max); returns how many, or max + 1 when more. */
+/* Rows rows[0..n) with IG_OPT_ROWS' rows in their place, into out[];
+ * returns how many (when more than max, only the first max are written). */
 size_t ig_opt_flatten(const struct ig_opt *rows, size_t n,
 		      const struct ig_opt **out, size_t max);
 
