@@ -83,15 +83,15 @@ static void check_params(json_object *body)
 
 	memset(&p, 0, sizeof(p));
 	memset(&q, 0, sizeof(q));
-	if (ig_params_from_json(body, &p, err, sizeof(err))) {
+	if (ig_params_from_json(IG_TESTS, body, &p, err, sizeof(err))) {
 		check_err_line(err);
 		return;
 	}
-	if (ig_params_check(&p, err, sizeof(err)))
+	if (ig_params_check(IG_TESTS, &p, err, sizeof(err)))
 		check_err_line(err);
-	o = ig_params_to_json(&p);
+	o = ig_params_to_json(IG_TESTS, &p);
 	MUST(o);
-	MUST(!ig_params_from_json(o, &q, err2, sizeof(err2)));
+	MUST(!ig_params_from_json(IG_TESTS, o, &q, err2, sizeof(err2)));
 	MUST(!memcmp(&p, &q, sizeof(p)));
 	json_object_put(o);
 }

@@ -14,6 +14,7 @@
 #include "common/opttab.h"
 #include "common/repeat.h"
 #include "common/testopt.h"
+#include "transports/transports.h"
 
 int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -195,8 +196,7 @@ static const struct ig_opt client_rows[] = {
 	IG_TESTOPT_ROW(STREAMS),
 	IG_TESTOPT_ROW(BIDIR),
 	IG_TESTOPT_ROW(REVERSE),
-	IG_TESTOPT_ROW(EVENTS),
-	IG_TESTOPT_ROW(WINDOW),
+	{ .ref = IG_XPORT_WINDOW_ROW },
 	{ "zerocopy", 0, IG_OPT_ENUM, .optional = true, .names = zc_modes,
 	  .call = zerocopy_opt, .arg = "[both]",
 	  .help = "tcp_bw's sender uses MSG_ZEROCOPY; both: a copying and a "
@@ -206,7 +206,9 @@ static const struct ig_opt client_rows[] = {
 		  "the server (e.g. its Ethernet port): one more column, "
 		  "tcp@ADDR; ADDR:PORT or [IPV6]:PORT (default: HOST's "
 		  "port)" },
-	IG_TESTOPT_TAIL_ROWS,
+	IG_XPORT_OPT_ROWS,
+	IG_TESTOPT_ROW(CPU),
+	IG_TESTOPT_ROW(TIMEOUT),
 	{ "format", 0, IG_OPT_ENUM, C(format), .names = ig_format_names,
 	  .what = "a format", .arg = "FMT",
 	  .help = "text, json, csv or openmetrics (default text)" },
@@ -282,7 +284,7 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 	for (unsigned int i = 0; i < l->nstreams; i++) {
 		p = o->p;
 		p.streams = l->streams[i];
-		if (ig_params_check(&p, why, sizeof(why)))
+		if (ig_params_check(IG_TESTS, &p, why, sizeof(why)))
 			return ig_cli_fail(err, errlen, "bad option value: %s",
 					   why);
 	}
@@ -330,7 +332,8 @@ static int client_host(const struct ig_optparse *ps, struct ig_client_opts *o,
 int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 		  size_t errlen)
 {
-	struct ig_testopts t = { .p = &o->p,
+	struct ig_testopts t = { .tt = IG_TESTS,
+				 .p = &o->p,
 				 .local = &o->local,
 				 .lists = &o->lists,
 				 .rep = &o->rep,

@@ -8,6 +8,7 @@
 #include "client.h"
 #include "report/compare.h"
 #include "wire/ctrl.h"
+#include "transports/transports.h"
 
 void ig_client_diag_begin(struct ig_client_diag *d, int fd)
 {
@@ -39,7 +40,8 @@ static bool tcp_far_behind(const struct ig_compare *c)
 		const struct ig_pair *p = &c->pairs[i];
 
 		if (!p->lat && p->bw_ratio < 0.5 &&
-		    ig_test_xport(p->r[IG_T]->params.test) == IG_XPORT_TCP)
+		    ig_test_xport(IG_TESTS, p->r[IG_T]->params.test) ==
+			    IG_XPORT_TCP)
 			return true;
 	}
 	return false;

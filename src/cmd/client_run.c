@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The client's plans for the run layer: its own, and --also's. */
 #include "client.h"
+#include "transports/transports.h"
 
 void ig_client_run_opts(const struct ig_client_opts *o, struct ig_run_opts *r)
 {
@@ -30,6 +31,6 @@ void ig_client_also_opts(const struct ig_client_opts *o,
 	a->column = o->also_label;
 	a->ntests = 0;
 	for (unsigned int t = 0; t < o->ntests; t++)
-		if (ig_test_xport(o->tests[t]) == IG_XPORT_TCP)
+		if (ig_test_xport(IG_TESTS, o->tests[t]) == IG_XPORT_TCP)
 			a->tests[a->ntests++] = o->tests[t];
 }

@@ -205,18 +205,35 @@ static int apply(struct ig_optparse *ps, const struct ig_opt *row,
 	return 0;
 }
 
-/* getopt_long()'s table and optstring from the rows: a row's code is its
- * letter, or 256 + its index. */
-static int build(const struct ig_optparse *ps, struct option *lo, char *shorts,
-		 size_t slen)
+size_t ig_opt_flatten(const struct ig_opt *rows, size_t n,
+		      const struct ig_opt **out, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t room = k < max ? max - k : 0;
+
+		if (rows[i].kind == IG_OPT_ROWS)
+			k += ig_opt_flatten(rows[i].rows, rows[i].nrows,
+					    out + max - room, room);
+		else if (room)
+			out[k++] = &rows[i];
+		else
+			k++;
+	}
+	return k;
+}
+
+/* getopt_long()'s table and optstring from the rows flat[0..nflat): a
+ * row's code is its letter, or 256 + its index. */
+static void build(const struct ig_opt *const *flat, size_t nflat,
+		  struct option *lo, char *shorts, size_t slen)
 {
 	size_t n = 0;
 
-	if (ps->nrows > IG_OPT_MAX_ROWS)
-		return -E2BIG;
 	n += (size_t)snprintf(shorts, slen, "h");
-	for (size_t i = 0; i < ps->nrows; i++) {
-		const struct ig_opt *r = ig_opt_row(&ps->rows[i]);
+	for (size_t i = 0; i < nflat; i++) {
+		const struct ig_opt *r = ig_opt_row(flat[i]);
 		int has = r->kind == IG_OPT_FLAG ? no_argument
 			  : r->optional		 ? optional_argument
 						 : required_argument;
@@ -230,18 +247,18 @@ static int build(const struct ig_optparse *ps, struct option *lo, char *shorts,
 					      r->letter,
 					      has == no_argument ? "" : ":");
 	}
-	lo[ps->nrows] = (struct option){ .name = "help", .val = 'h' };
-	lo[ps->nrows + 1] = (struct option){ 0 };
-	return 0;
+	lo[nflat] = (struct option){ .name = "help", .val = 'h' };
+	lo[nflat + 1] = (struct option){ 0 };
 }
 
-static const struct ig_opt *find(const struct ig_optparse *ps, int c)
+static const struct ig_opt *find(const struct ig_opt *const *flat, size_t nflat,
+				 int c)
 {
-	if (c >= 256 && (size_t)(c - 256) < ps->nrows)
-		return &ps->rows[c - 256];
-	for (size_t i = 0; i < ps->nrows; i++)
-		if (ig_opt_row(&ps->rows[i])->letter == c)
-			return &ps->rows[i];
+	if (c >= 256 && (size_t)(c - 256) < nflat)
+		return flat[c - 256];
+	for (size_t i = 0; i < nflat; i++)
+		if (ig_opt_row(flat[i])->letter == c)
+			return flat[i];
 	return NULL;
 }
 
@@ -280,15 +297,19 @@ static int positionals(struct ig_optparse *ps, int argc, char **argv, char *err,
 int ig_opt_parse(struct ig_optparse *ps, int argc, char **argv, char *err,
 		 size_t errlen)
 {
+	const struct ig_opt *flat[IG_OPT_MAX_ROWS];
 	struct option lo[IG_OPT_MAX_ROWS + 2];
 	char shorts[3 * IG_OPT_MAX_ROWS + 4];
 	const struct ig_opt *r;
+	size_t nflat =
+		ig_opt_flatten(ps->rows, ps->nrows, flat, IG_OPT_MAX_ROWS);
 	int c;
 
-	if (build(ps, lo, shorts, sizeof(shorts)))
+	if (nflat > IG_OPT_MAX_ROWS)
 		return ig_fail(-EINVAL, err, errlen,
-			       "option table of %zu rows: at most %d",
-			       ps->nrows, IG_OPT_MAX_ROWS);
+			       "option table of %zu rows: at most %d", nflat,
+			       IG_OPT_MAX_ROWS);
+	build(flat, nflat, lo, shorts, sizeof(shorts));
 	ps->argc = argc;
 	ps->argv = argv;
 	ps->held = NULL;
@@ -297,7 +318,7 @@ int ig_opt_parse(struct ig_optparse *ps, int argc, char **argv, char *err,
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		if (c == 'h')
 			return 1;
-		r = c == '?' || c == ':' ? NULL : find(ps, c);
+		r = c == '?' || c == ':' ? NULL : find(flat, nflat, c);
 		if (!r)
 			return bad_option(argv, optopt, err, errlen);
 		if (apply(ps, r, optarg, err, errlen))
@@ -341,9 +362,14 @@ static void wrap(FILE *f, const char *s, int col)
 
 void ig_opt_usage(FILE *f, const struct ig_opt *rows, size_t nrows)
 {
-	for (size_t i = 0; i < nrows; i++) {
-		const struct ig_opt *r = ig_opt_row(&rows[i]);
-		const char *help = rows[i].help ? rows[i].help : r->help;
+	const struct ig_opt *flat[IG_OPT_MAX_ROWS];
+	size_t n = ig_opt_flatten(rows, nrows, flat, IG_OPT_MAX_ROWS);
+
+	if (n > IG_OPT_MAX_ROWS)
+		n = IG_OPT_MAX_ROWS;
+	for (size_t i = 0; i < n; i++) {
+		const struct ig_opt *r = ig_opt_row(flat[i]);
+		const char *help = flat[i]->help ? flat[i]->help : r->help;
 		int col;
 
 		if (!help)

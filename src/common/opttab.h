@@ -27,6 +27,9 @@ enum ig_opt_kind {
 	IG_OPT_STRING, /* the argument itself, a const char * */
 	IG_OPT_ENUM,   /* one of names[]: its index, any width */
 	IG_OPT_LIST,   /* comma-separated values: a callback parses them */
+	IG_OPT_ROWS,   /* no option: rows[0..nrows) stand in its place (the
+			* transports' rows, src/transports/), and may be
+			* IG_OPT_ROWS themselves */
 };
 
 /* The field of a row: where (an index into the parse's obj[]), at which
@@ -55,10 +58,13 @@ struct ig_opt {
 	/* a row that is another table's row (ref), with its own help if
 	 * help is set: options two commands share, typed once */
 	const struct ig_opt *ref;
+	const struct ig_opt *rows; /* ROWS: the rows it stands for */
+	size_t nrows;
 	const char *arg;  /* the argument's name in --help: "PORT" */
 	const char *help; /* NULL: left out of --help */
 };
 
+/* A command's rows, its IG_OPT_ROWS' rows counted */
 #define IG_OPT_MAX_ROWS 64
 #define IG_OPT_MAX_OBJ 5
 
@@ -100,6 +106,11 @@ void ig_opt_store(const struct ig_opt *r, void *obj, double v);
  * as text: the argument into the const char * field. */
 int ig_opt_keep_text(struct ig_optparse *ps, const struct ig_opt *r,
 		     const char *arg, char *err, size_t errlen);
+
+/* Rows rows[0..n) with IG_OPT_ROWS' rows in their place, into out[];
+ * returns how many (when more than max, only the first max are written). */
+size_t ig_opt_flatten(const struct ig_opt *rows, size_t n,
+		      const struct ig_opt **out, size_t max);
 
 /* The option lines of --help, one per row with help, wrapped at 79
  * columns, the help from column 26. */

@@ -11,81 +11,82 @@
 #include "fail.h"
 #include "params.h"
 
-static const char *const xport_names[IG_XPORT_COUNT] = {
-	[IG_XPORT_TCP] = "tcp",
-	[IG_XPORT_VERBS] = "verbs",
-	[IG_XPORT_RSOCKETS] = "rsockets",
-};
-
-static const struct {
-	const char *name;
-	enum ig_xport_id xport;
-	enum ig_pattern pattern;
-} tests[IG_TEST_COUNT] = {
-	[IG_TEST_TCP_BW] = { "tcp_bw", IG_XPORT_TCP, IG_PATTERN_BW },
-	[IG_TEST_TCP_LAT] = { "tcp_lat", IG_XPORT_TCP, IG_PATTERN_LAT },
-	[IG_TEST_SEND_BW] = { "send_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
-	[IG_TEST_WRITE_BW] = { "write_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
-	[IG_TEST_SEND_LAT] = { "send_lat", IG_XPORT_VERBS, IG_PATTERN_LAT },
-	[IG_TEST_WRITE_LAT] = { "write_lat", IG_XPORT_VERBS, IG_PATTERN_LAT },
-	[IG_TEST_READ_BW] = { "read_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
-	[IG_TEST_READ_LAT] = { "read_lat", IG_XPORT_VERBS, IG_PATTERN_LAT },
-	[IG_TEST_UD_SEND_BW] = { "ud_send_bw", IG_XPORT_VERBS, IG_PATTERN_BW },
-	[IG_TEST_UD_SEND_LAT] = { "ud_send_lat", IG_XPORT_VERBS,
-				  IG_PATTERN_LAT },
-	[IG_TEST_RS_BW] = { "rs_bw", IG_XPORT_RSOCKETS, IG_PATTERN_BW },
-	[IG_TEST_RS_LAT] = { "rs_lat", IG_XPORT_RSOCKETS, IG_PATTERN_LAT },
-};
-
-const char *ig_test_name(enum ig_test t)
+/* The row of test t and its transport's index in tt, or NULL. */
+static const struct ig_test_def *find(const struct ig_tests *tt, enum ig_test t,
+				      enum ig_xport_id *x)
 {
-	return (unsigned int)t < IG_TEST_COUNT ? tests[t].name : "unknown";
+	for (int i = 0; i < IG_XPORT_COUNT; i++) {
+		const struct ig_xport_tests *xt = tt->xp[i];
+
+		for (unsigned int j = 0; xt && j < xt->n; j++)
+			if (xt->rows[j].id == t) {
+				*x = (enum ig_xport_id)i;
+				return &xt->rows[j];
+			}
+	}
+	*x = IG_XPORT_COUNT;
+	return NULL;
 }
 
-enum ig_xport_id ig_test_xport(enum ig_test t)
+const struct ig_test_def *ig_test_row(const struct ig_tests *tt, enum ig_test t)
 {
-	return (unsigned int)t < IG_TEST_COUNT ? tests[t].xport
-					       : IG_XPORT_COUNT;
+	enum ig_xport_id x;
+
+	return find(tt, t, &x);
 }
 
-const char *ig_test_transport(enum ig_test t)
+const char *ig_test_name(const struct ig_tests *tt, enum ig_test t)
 {
-	enum ig_xport_id x = ig_test_xport(t);
+	const struct ig_test_def *d = ig_test_row(tt, t);
 
-	return x < IG_XPORT_COUNT ? xport_names[x] : "unknown";
+	return d ? d->name : "unknown";
 }
 
-bool ig_test_is_read(enum ig_test t)
+enum ig_xport_id ig_test_xport(const struct ig_tests *tt, enum ig_test t)
 {
-	return t == IG_TEST_READ_BW || t == IG_TEST_READ_LAT;
+	enum ig_xport_id x;
+
+	find(tt, t, &x);
+	return x;
 }
 
-bool ig_test_one_sided(enum ig_test t)
+const char *ig_test_transport(const struct ig_tests *tt, enum ig_test t)
 {
-	return t == IG_TEST_WRITE_BW || t == IG_TEST_READ_BW;
+	enum ig_xport_id x = ig_test_xport(tt, t);
+
+	return x < IG_XPORT_COUNT ? tt->xp[x]->name : "unknown";
 }
 
-unsigned int ig_test_lat_div(enum ig_test t)
+bool ig_test_one_sided(const struct ig_tests *tt, enum ig_test t)
 {
-	return t == IG_TEST_READ_LAT ? 1 : 2;
+	const struct ig_test_def *d = ig_test_row(tt, t);
+
+	return d && d->one_sided;
 }
 
-enum ig_pattern ig_test_pattern(enum ig_test t)
+unsigned int ig_test_lat_div(const struct ig_tests *tt, enum ig_test t)
 {
-	if ((unsigned int)t >= IG_TEST_COUNT)
-		return IG_PATTERN_BW;
-	return tests[t].pattern;
+	const struct ig_test_def *d = ig_test_row(tt, t);
+
+	return d ? d->lat_div : 2;
 }
 
-int ig_test_parse(const char *name)
+enum ig_pattern ig_test_pattern(const struct ig_tests *tt, enum ig_test t)
+{
+	const struct ig_test_def *d = ig_test_row(tt, t);
+
+	return d ? d->pattern : IG_PATTERN_BW;
+}
+
+int ig_test_parse(const struct ig_tests *tt, const char *name)
 {
 	for (int i = 0; i < IG_TEST_COUNT; i++)
-		if (!strcmp(name, tests[i].name))
+		if (!strcmp(name, ig_test_name(tt, i)))
 			return i;
 	return -EINVAL;
 }
 
-void ig_test_names(char *buf, size_t len)
+void ig_test_names(const struct ig_tests *tt, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -93,7 +94,7 @@ void ig_test_names(char *buf, size_t len)
 		buf[0] = '\0';
 	for (int i = 0; i < IG_TEST_COUNT && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
-				      tests[i].name);
+				      ig_test_name(tt, i));
 }
 
 void ig_local_opts_default(struct ig_local_opts *l)
@@ -118,24 +119,29 @@ void ig_params_default(struct ig_params *p)
 	};
 }
 
-const char *ig_params_completion(const struct ig_params *p)
+const char *ig_params_completion(const struct ig_tests *tt,
+				 const struct ig_params *p)
 {
-	if (ig_test_xport(p->test) != IG_XPORT_VERBS)
+	const struct ig_test_def *d = ig_test_row(tt, p->test);
+
+	if (!d || d->wait == IG_WAIT_BLOCK)
 		return NULL;
-	return p->verbs.events && p->test != IG_TEST_WRITE_LAT ? "events"
-							       : "poll";
+	return p->verbs.events && d->wait == IG_WAIT_EVENTS ? "events" : "poll";
 }
 
-void ig_params_set_test(struct ig_params *p, enum ig_test t)
+void ig_params_set_test(const struct ig_tests *tt, struct ig_params *p,
+			enum ig_test t)
 {
+	const struct ig_test_def *d = ig_test_row(tt, t);
+
 	p->test = t;
-	if (ig_test_pattern(t) == IG_PATTERN_LAT) {
+	if (ig_test_pattern(tt, t) == IG_PATTERN_LAT) {
 		p->bidir = 0;
 		p->reverse = 0;
 	}
 	/* UD loses messages: one direction at a time has a delivered
 	 * count (docs/design.md, "ud_send_bw") */
-	if (t == IG_TEST_UD_SEND_BW)
+	if (d && d->lossy)
 		p->bidir = 0;
 }
 
@@ -182,7 +188,8 @@ static int check_mode(const struct ig_params *p, char *err, size_t errlen)
 	return check_ranges(r, sizeof(r) / sizeof(r[0]), err, errlen);
 }
 
-static int check_memory(const struct ig_params *p, char *err, size_t errlen)
+static int check_memory(const struct ig_test_def *d, const struct ig_params *p,
+			char *err, size_t errlen)
 {
 	/* each stream holds at most tx_depth buffers of size bytes on verbs,
 	 * and one buffer on TCP; count both ends' worst case on one host */
@@ -190,16 +197,13 @@ static int check_memory(const struct ig_params *p, char *err, size_t errlen)
 		p->size * (uint64_t)(p->verbs.tx_depth ? p->verbs.tx_depth : 1);
 	uint64_t total = per * p->streams;
 
-	if (strcmp(ig_test_transport(p->test), "tcp") == 0)
+	if (d->one_buffer)
 		total = p->size * p->streams;
 	if (total > IG_MAX_TOTAL_MEM) {
 		snprintf(err, errlen,
 			 "buffer memory %" PRIu64 " bytes (size x streams%s) "
 			 "exceeds the cap of %llu bytes",
-			 total,
-			 strcmp(ig_test_transport(p->test), "tcp")
-				 ? " x tx-depth"
-				 : "",
+			 total, d->one_buffer ? "" : " x tx-depth",
 			 IG_MAX_TOTAL_MEM);
 		return -EINVAL;
 	}
@@ -207,12 +211,12 @@ static int check_memory(const struct ig_params *p, char *err, size_t errlen)
 }
 
 /* The fields with a range of their own, in the order they are reported. */
-static int check_fields(const struct ig_params *p, char *err, size_t errlen)
+static int check_fields(const struct ig_test_def *d, const struct ig_params *p,
+			char *err, size_t errlen)
 {
 	const struct range r[] = {
 		/* ud_send_bw: 0 is the path MTU (without -s) */
-		{ p->size, p->test == IG_TEST_UD_SEND_BW ? 0 : 1, IG_MAX_SIZE,
-		  "size" },
+		{ p->size, d->lossy ? 0 : 1, IG_MAX_SIZE, "size" },
 		{ p->streams, 1, IG_MAX_STREAMS, "streams" },
 		{ p->warmup_ns, 0, IG_MAX_WARMUP_S * IG_NSEC_PER_SEC,
 		  "warmup (ns)" },
@@ -231,7 +235,8 @@ static int check_fields(const struct ig_params *p, char *err, size_t errlen)
 }
 
 /* --bidir and -R: bandwidth tests only, and not both. */
-static int check_direction(const struct ig_params *p, char *err, size_t errlen)
+static int check_direction(const struct ig_test_def *d,
+			   const struct ig_params *p, char *err, size_t errlen)
 {
 	const char *what = p->bidir ? "bidir" : "reverse";
 
@@ -239,42 +244,44 @@ static int check_direction(const struct ig_params *p, char *err, size_t errlen)
 		return ig_fail(-EINVAL, err, errlen,
 			       "bidir 1 and reverse 1 are both set: choose "
 			       "one (bidir measures both directions)");
-	if ((p->bidir || p->reverse) &&
-	    ig_test_pattern(p->test) != IG_PATTERN_BW)
+	if ((p->bidir || p->reverse) && d->pattern != IG_PATTERN_BW)
 		return ig_fail(-EINVAL, err, errlen,
 			       "%s 1 is for bandwidth tests, not %s", what,
-			       ig_test_name(p->test));
+			       d->name);
 	return 0;
 }
 
-const char *ig_params_direction(const struct ig_params *p)
+const char *ig_params_direction(const struct ig_tests *tt,
+				const struct ig_params *p)
 {
-	if (ig_test_pattern(p->test) != IG_PATTERN_BW)
+	if (ig_test_pattern(tt, p->test) != IG_PATTERN_BW)
 		return NULL;
 	if (p->bidir)
 		return "bidir";
 	return p->reverse ? "reverse" : "forward";
 }
 
-int ig_params_check(const struct ig_params *p, char *err, size_t errlen)
+int ig_params_check(const struct ig_tests *tt, const struct ig_params *p,
+		    char *err, size_t errlen)
 {
+	const struct ig_test_def *d = ig_test_row(tt, p->test);
 	int ret;
 
-	if ((unsigned int)p->test >= IG_TEST_COUNT) {
+	if ((unsigned int)p->test >= IG_TEST_COUNT || !d) {
 		snprintf(err, errlen, "test %u is unknown: allowed 0 to %u",
 			 (unsigned int)p->test, IG_TEST_COUNT - 1);
 		return -EINVAL;
 	}
-	ret = check_fields(p, err, errlen);
+	ret = check_fields(d, p, err, errlen);
 	if (ret)
 		return ret;
-	ret = check_direction(p, err, errlen);
+	ret = check_direction(d, p, err, errlen);
 	if (ret)
 		return ret;
 	ret = check_mode(p, err, errlen);
 	if (ret)
 		return ret;
-	return check_memory(p, err, errlen);
+	return check_memory(d, p, err, errlen);
 }
 
 /* The decimal number s starts with (a digit first: no sign, no space);

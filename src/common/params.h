@@ -46,10 +46,11 @@ enum ig_test {
 };
 
 /*
- * The transports, an index into the table src/transports/ registers
- * (struct ig_xports).  A new transport adds its id here, its tests to the
- * table in params.c, its options' sub-structs above, and one line to
- * src/transports/transports.c.
+ * The transports, an index into the tables src/transports/ registers
+ * (struct ig_tests here, struct ig_xports in engine/xport.h).  A new
+ * transport adds its id here, its options' sub-structs below, and its
+ * one line to src/transports/transports.c; its tests' rows live in its
+ * own folder.
  */
 enum ig_xport_id {
 	IG_XPORT_TCP,
@@ -61,6 +62,49 @@ enum ig_xport_id {
 enum ig_pattern {
 	IG_PATTERN_BW,	/* one-way stream, client sends */
 	IG_PATTERN_LAT, /* ping-pong */
+};
+
+/* How a test waits for its completions (ig_params_completion). */
+enum ig_test_wait {
+	IG_WAIT_BLOCK,	/* its calls block (TCP): no completion mode */
+	IG_WAIT_POLL,	/* always polls (write_lat: its reply is a flag) */
+	IG_WAIT_EVENTS, /* polls, or waits on a channel with --events */
+};
+
+/*
+ * One test, a row its transport declares in its own folder (enum ig_test
+ * above holds the ids only).  Direction rules: a bandwidth test takes -R
+ * and --bidir, a lossy one -R alone; a latency test neither.
+ */
+struct ig_test_def {
+	enum ig_test id;
+	const char *name;
+	enum ig_pattern pattern;
+	/* loses messages (UD bandwidth): one direction at a time (no
+	 * --bidir), and size 0 is the path MTU */
+	bool lossy;
+	/* one-sided bandwidth (write_bw, read_bw): the passive side's
+	 * receiver sees no completion and counts nothing */
+	bool one_sided;
+	/* a stream holds one buffer (TCP), not tx-depth of them */
+	bool one_buffer;
+	/* what a latency sample is of a round: 2 (half of it) for the
+	 * ping-pongs, 1 (all of it) for read_lat, as perftest reports */
+	unsigned int lat_div;
+	enum ig_test_wait wait;
+};
+
+/* A transport's tests: its name and its rows. */
+struct ig_xport_tests {
+	const char *name; /* "tcp", "verbs", "rsockets" */
+	const struct ig_test_def *rows;
+	unsigned int n;
+};
+
+/* Every transport's tests, indexed by enum ig_xport_id: assembled by
+ * src/transports/ and handed to whatever reads a test's row. */
+struct ig_tests {
+	const struct ig_xport_tests *xp[IG_XPORT_COUNT];
 };
 
 /*
@@ -144,45 +188,47 @@ struct ig_local_opts {
 
 void ig_local_opts_default(struct ig_local_opts *l);
 
-const char *ig_test_name(enum ig_test t);
+/* Test t's row in tt, or NULL for no test. */
+const struct ig_test_def *ig_test_row(const struct ig_tests *tt,
+				      enum ig_test t);
+const char *ig_test_name(const struct ig_tests *tt, enum ig_test t);
 /* Returns the test or -EINVAL. */
-int ig_test_parse(const char *name);
+int ig_test_parse(const struct ig_tests *tt, const char *name);
 /* Writes every test's name, comma-separated, into buf (for messages). */
-void ig_test_names(char *buf, size_t len);
-enum ig_pattern ig_test_pattern(enum ig_test t);
-/* The transport that runs test t. */
-enum ig_xport_id ig_test_xport(enum ig_test t);
+void ig_test_names(const struct ig_tests *tt, char *buf, size_t len);
+enum ig_pattern ig_test_pattern(const struct ig_tests *tt, enum ig_test t);
+/* The transport that runs test t (IG_XPORT_COUNT for no test). */
+enum ig_xport_id ig_test_xport(const struct ig_tests *tt, enum ig_test t);
 /* Its name: "tcp", "verbs" or "rsockets" ("unknown" for no test). */
-const char *ig_test_transport(enum ig_test t);
-/* RDMA read tests (read_bw, read_lat). */
-bool ig_test_is_read(enum ig_test t);
-/* One-sided bandwidth tests (write_bw, read_bw): the passive side's
- * receiver sees no completion and counts nothing. */
-bool ig_test_one_sided(enum ig_test t);
-/* What a latency sample is of a round: 2 (half of it) for the ping-pongs,
- * 1 (all of it) for read_lat, as perftest reports them. */
-unsigned int ig_test_lat_div(enum ig_test t);
+const char *ig_test_transport(const struct ig_tests *tt, enum ig_test t);
+/* The row's one_sided and lat_div (2 for no test). */
+bool ig_test_one_sided(const struct ig_tests *tt, enum ig_test t);
+unsigned int ig_test_lat_div(const struct ig_tests *tt, enum ig_test t);
 
 void ig_params_default(struct ig_params *p);
 /* Makes p test t; a latency test drops --bidir and -R (a ping-pong goes
  * both ways), so that one set of options serves a list of tests. */
-void ig_params_set_test(struct ig_params *p, enum ig_test t);
+void ig_params_set_test(const struct ig_tests *tt, struct ig_params *p,
+			enum ig_test t);
 /* Which way a result's data went: "forward" (client -> server),
  * "reverse" (-R) or "bidir"; NULL for a latency test (a ping-pong has no
  * direction). */
-const char *ig_params_direction(const struct ig_params *p);
+const char *ig_params_direction(const struct ig_tests *tt,
+				const struct ig_params *p);
 
 /* How a verbs test of p waits for its completions: "events" (--events)
  * or "poll"; NULL for a TCP test (its calls block). */
-const char *ig_params_completion(const struct ig_params *p);
+const char *ig_params_completion(const struct ig_tests *tt,
+				 const struct ig_params *p);
 
 /*
  * Checks every field against the caps above.  Returns 0, or -EINVAL and
  * writes one line into err naming the field, its value and what is allowed.
  * Pure: used by the client on its options and by the server on what it
- * received, before anything is allocated.
+ * received, before anything is allocated; tt holds the tests' rows.
  */
-int ig_params_check(const struct ig_params *p, char *err, size_t errlen);
+int ig_params_check(const struct ig_tests *tt, const struct ig_params *p,
+		    char *err, size_t errlen);
 
 /*
  * Parses a byte count with an optional K, M or G suffix (powers of two,

@@ -2,6 +2,7 @@
 /* The options that set a test, rows shared by "ibgap client" and
  * ibgap-fabric: the same option means the same, with the same error line. */
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static int parse_tests(const char *arg, struct ig_testopts *o, char *err,
 	*o->ntests = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		int t = ig_test_parse(tok);
+		int t = ig_test_parse(o->tt, tok);
 
 		if (!strcmp(tok, "all")) {
 			for (t = 0; t < IG_TEST_COUNT; t++)
@@ -39,7 +40,7 @@ static int parse_tests(const char *arg, struct ig_testopts *o, char *err,
 		if (t < 0) {
 			char names[IG_TEST_COUNT * 14];
 
-			ig_test_names(names, sizeof(names));
+			ig_test_names(o->tt, names, sizeof(names));
 			return ig_fail(
 				-EINVAL, err, errlen,
 				"-t: unknown test '%s': allowed %s, or all",
@@ -82,11 +83,11 @@ int ig_testopt_list_value(const struct ig_opt *r, const char *arg,
 
 /* One value of -P or --window, as typed in tok. */
 static int list_value(const struct ig_opt *r, const char *arg, const char *tok,
-		      uint64_t *v, char *err, size_t errlen)
+		      bool window, uint64_t *v, char *err, size_t errlen)
 {
 	double d;
 
-	if (r == IG_TESTOPT(WINDOW) && !strcmp(tok, "default")) {
+	if (window && !strcmp(tok, "default")) {
 		*v = 0; /* the kernel's own buffer sizes, autotuned */
 		return 0;
 	}
@@ -97,8 +98,8 @@ static int list_value(const struct ig_opt *r, const char *arg, const char *tok,
 }
 
 /* "-P 1,2,4" or "--window 85K,256K": 1 to IG_MAX_LIST values, each once. */
-static int parse_list(const struct ig_opt *r, const char *arg, uint64_t *vals,
-		      unsigned int *n, char *err, size_t errlen)
+static int parse_list(const struct ig_opt *r, const char *arg, bool window,
+		      uint64_t *vals, unsigned int *n, char *err, size_t errlen)
 {
 	char opt[40], buf[256], *save = NULL, *tok;
 
@@ -115,7 +116,7 @@ static int parse_list(const struct ig_opt *r, const char *arg, uint64_t *vals,
 			return ig_fail(-EINVAL, err, errlen,
 				       "%s: more than %d values in '%s'", opt,
 				       IG_MAX_LIST, arg);
-		if (list_value(r, arg, tok, &vals[*n], err, errlen))
+		if (list_value(r, arg, tok, window, &vals[*n], err, errlen))
 			return -EINVAL;
 		for (unsigned int j = 0; j < *n; j++)
 			if (vals[j] == vals[*n])
@@ -133,7 +134,7 @@ static int parse_list(const struct ig_opt *r, const char *arg, uint64_t *vals,
 
 /* -P and --window: p gets the first value, o->lists all of them. */
 static int list_opt(struct ig_optparse *ps, const struct ig_opt *row,
-		    const char *arg, char *err, size_t errlen)
+		    const char *arg, bool window, char *err, size_t errlen)
 {
 	const struct ig_opt *r = ig_opt_row(row);
 	struct ig_testopts *o = ps->obj[IG_TO_OPTS];
@@ -142,7 +143,7 @@ static int list_opt(struct ig_optparse *ps, const struct ig_opt *row,
 	unsigned int n = 0;
 	char opt[40];
 
-	if (parse_list(r, arg, v, &n, err, errlen))
+	if (parse_list(r, arg, window, v, &n, err, errlen))
 		return -EINVAL;
 	if (n > 1 && !l)
 		return ig_fail(-EINVAL, err, errlen,
@@ -152,7 +153,7 @@ static int list_opt(struct ig_optparse *ps, const struct ig_opt *row,
 	ig_opt_store(r, o->p, (double)v[0]);
 	if (!l)
 		return 0;
-	if (r == IG_TESTOPT(WINDOW)) {
+	if (window) {
 		memcpy(l->windows, v, n * sizeof(*v));
 		l->nwindows = n;
 		return 0;
@@ -161,6 +162,18 @@ static int list_opt(struct ig_optparse *ps, const struct ig_opt *row,
 		l->streams[i] = (uint32_t)v[i];
 	l->nstreams = n;
 	return 0;
+}
+
+static int streams_opt(struct ig_optparse *ps, const struct ig_opt *row,
+		       const char *arg, char *err, size_t errlen)
+{
+	return list_opt(ps, row, arg, false, err, errlen);
+}
+
+int ig_testopt_window(struct ig_optparse *ps, const struct ig_opt *row,
+		      const char *arg, char *err, size_t errlen)
+{
+	return list_opt(ps, row, arg, true, err, errlen);
 }
 
 static int tests_opt(struct ig_optparse *ps, const struct ig_opt *r,
@@ -183,20 +196,6 @@ static int iters_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		return -EINVAL;
 	o->p->iterations = (uint64_t)v;
 	o->iters_given = true;
-	return 0;
-}
-
-static int device_opt(struct ig_optparse *ps, const struct ig_opt *r,
-		      const char *arg, char *err, size_t errlen)
-{
-	struct ig_local_opts *l = ps->obj[IG_TO_LOCAL];
-
-	if (!*arg || strlen(arg) >= sizeof(l->verbs.device))
-		return ig_fail(-EINVAL, err, errlen,
-			       "--device: '%s' is not a device name: give one "
-			       "that ibv_devices lists (1 to %zu characters)",
-			       arg, sizeof(l->verbs.device) - 1);
-	strcpy(l->verbs.device, arg);
 	return 0;
 }
 
@@ -253,7 +252,7 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 		.lo = 0, .hi = IG_MAX_WARMUP_S, .unit = 1, .arg = "SECS",
 		.help = "excluded warm-up before measuring (0.5)" },
 	[IG_TR_STREAMS] = { "streams", 'P', IG_OPT_UINT, P(streams),
-		.lo = 1, .hi = IG_MAX_STREAMS, .call = list_opt,
+		.lo = 1, .hi = IG_MAX_STREAMS, .call = streams_opt,
 		.what = "a number of streams", .arg = "N",
 		.help = "TCP connections / QPs (default 1); a list 1,2,4,8 "
 			"runs each number (a matrix with --window: one row "
@@ -264,43 +263,6 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 	[IG_TR_REVERSE] = { "reverse", 'R', IG_OPT_FLAG, P(reverse),
 		.help = "bandwidth tests: the server sends, this host "
 			"receives (latency tests ignore it)" },
-	[IG_TR_EVENTS] = { "events", 0, IG_OPT_FLAG, P(verbs.events),
-		.help = "verbs: wait for completions on a channel instead of "
-			"busy-polling (fair CPU figures; write_lat always "
-			"polls)" },
-	[IG_TR_WINDOW] = { "window", 0, IG_OPT_SIZE, P(sock.window),
-		.lo = 1, .hi = IG_MAX_WINDOW, .call = list_opt,
-		.arg = "BYTES",
-		.help = "SO_SNDBUF/SO_RCVBUF of TCP streams; a list 85K,256K "
-			"runs each (verbs tests too, where it does nothing); "
-			"default in a list: the kernel's autotuned buffers" },
-	[IG_TR_TX_DEPTH] = { "tx-depth", 0, IG_OPT_UINT, P(verbs.tx_depth),
-		.lo = 1, .hi = IG_MAX_TX_DEPTH, .what = "a queue depth",
-		.arg = "N", .help = "verbs send queue depth (default 128)" },
-	[IG_TR_CQ_MOD] = { "cq-mod", 0, IG_OPT_UINT, P(verbs.cq_mod),
-		.lo = 1, .hi = IG_MAX_TX_DEPTH,
-		.what = "a send count", .arg = "N",
-		.help = "verbs: signal every Nth send (default 16)" },
-	[IG_TR_INLINE] = { "inline", 0, IG_OPT_SIZE, P(verbs.inline_size),
-		.lo = 0, .hi = 1024, .arg = "BYTES",
-		.help = "verbs inline threshold (default 0)" },
-	[IG_TR_OUTS] = { "outs", 0, IG_OPT_UINT, P(verbs.outs),
-		.lo = 0, .hi = IG_MAX_OUTS,
-		.what = "a number of reads (0: the devices' maximum)",
-		.arg = "N",
-		.help = "read_bw, read_lat: RDMA reads in flight per QP, 1 to "
-			"255 (default 0: the most both devices allow, "
-			"max_qp_rd_atom)" },
-	[IG_TR_DEVICE] = { "device", 0, IG_OPT_STRING, .call = device_opt,
-		.arg = "NAME",
-		.help = "verbs: use this RDMA device (must own the address of "
-			"HOST's route)" },
-	[IG_TR_IB_PORT] = { "ib-port", 0, IG_OPT_UINT, L(verbs.ib_port),
-		.lo = 1, .hi = 255, .what = "an HCA port", .arg = "N",
-		.help = "verbs: HCA port (default: rdma_cm's choice)" },
-	[IG_TR_GID_INDEX] = { "gid-index", 0, IG_OPT_UINT, L(verbs.gid_index),
-		.lo = 0, .hi = 65535, .what = "a GID index", .arg = "N",
-		.help = "verbs: source GID index (default: rdma_cm's)" },
 	[IG_TR_CPU] = { "cpu", 0, IG_OPT_UINT, L(cpu),
 		.lo = 0, .hi = CPU_SETSIZE - 1, .what = "a CPU number",
 		.arg = "N",
@@ -337,11 +299,11 @@ int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen)
 			       "measures both directions, -R server -> client "
 			       "alone)");
 	for (unsigned int i = 0; i < *o->ntests; i++) {
-		if (ig_test_pattern(o->tests[i]) == IG_PATTERN_BW)
+		if (ig_test_pattern(o->tt, o->tests[i]) == IG_PATTERN_BW)
 			return 0;
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
 					i ? "," : "",
-					ig_test_name(o->tests[i]));
+					ig_test_name(o->tt, o->tests[i]));
 	}
 	return ig_fail(-EINVAL, err, errlen,
 		       "-R: no bandwidth test in -t %s: -R is for the _bw "

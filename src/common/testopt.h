@@ -3,10 +3,11 @@
 #define IG_TESTOPT_H
 
 /*
- * The options that set a test (-t -D -n --warmup -P --window --timeout
- * --tx-depth --cq-mod --inline --bidir -R --events --outs --device --ib-port
- * --gid-index --cpu): rows of an option table (opttab.h) that "ibgap
- * client" and ibgap-fabric both use, so that each means the same.
+ * The options that set a test (-t -D -n --warmup -P --timeout --bidir -R
+ * --cpu --repeat --confidence): rows of an option table (opttab.h) that
+ * "ibgap client" and ibgap-fabric both use, so that each means the same.
+ * A transport's own options (--window; --events, --tx-depth, ...) are
+ * rows of its folder, which fill the same structs (enum ig_testopt_obj).
  */
 
 #include <stdbool.h>
@@ -37,15 +38,6 @@ enum ig_testopt_row {
 	IG_TR_STREAMS,
 	IG_TR_BIDIR,
 	IG_TR_REVERSE,
-	IG_TR_EVENTS,
-	IG_TR_WINDOW,
-	IG_TR_TX_DEPTH,
-	IG_TR_CQ_MOD,
-	IG_TR_INLINE,
-	IG_TR_OUTS,
-	IG_TR_DEVICE,
-	IG_TR_IB_PORT,
-	IG_TR_GID_INDEX,
 	IG_TR_CPU,
 	IG_TR_TIMEOUT,
 	IG_TR_REPEAT,
@@ -59,14 +51,6 @@ extern const struct ig_opt ig_testopt_rows[IG_TR_COUNT];
 	{                               \
 		.ref = IG_TESTOPT(name) \
 	}
-/* The rows both commands list alike, in this order: verbs, host, timeout */
-#define IG_TESTOPT_TAIL_ROWS                                     \
-	IG_TESTOPT_ROW(TX_DEPTH), IG_TESTOPT_ROW(CQ_MOD),        \
-		IG_TESTOPT_ROW(INLINE), IG_TESTOPT_ROW(OUTS),    \
-		IG_TESTOPT_ROW(DEVICE), IG_TESTOPT_ROW(IB_PORT), \
-		IG_TESTOPT_ROW(GID_INDEX), IG_TESTOPT_ROW(CPU),  \
-		IG_TESTOPT_ROW(TIMEOUT)
-
 /* --timeout's range, seconds, for the commands whose timeout is no test's */
 #define IG_MIN_TIMEOUT_S 0.1
 #define IG_MAX_TIMEOUT_S (IG_MAX_TIMEOUT_MS / 1000)
@@ -84,6 +68,7 @@ struct ig_testopt_lists {
 
 /* Where the options land (the caller's fields). */
 struct ig_testopts {
+	const struct ig_tests *tt; /* the tests' rows: -t's names */
 	struct ig_params *p;
 	struct ig_local_opts *local;
 	/* NULL: -P and --window take one value (ibgap-fabric), a list is
@@ -108,6 +93,10 @@ void ig_testopt_bind(struct ig_optparse *ps, struct ig_testopts *o);
  * --bidir, -R with no bandwidth test in -t).  0 or -EINVAL with one line.
  */
 int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen);
+/* --window's call (src/sockets' row): a list of windows, "default" the
+ * kernel's; p gets the first. */
+int ig_testopt_window(struct ig_optparse *ps, const struct ig_opt *row,
+		      const char *arg, char *err, size_t errlen);
 /* A value of a list (tok of arg) as row r allows it: on a bad one err
  * gets the list it came from.  0 or -EINVAL. */
 int ig_testopt_list_value(const struct ig_opt *r, const char *arg,

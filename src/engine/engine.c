@@ -179,7 +179,7 @@ static int absent_setup(struct ig_session *s)
 	return ig_session_fail(s, ENOPROTOOPT,
 			       "this ibgap was built without the %s "
 			       "transport",
-			       ig_test_transport(s->p.test));
+			       ig_test_transport(s->tests, s->p.test));
 }
 
 static void absent_nop(struct ig_session *s)
@@ -195,9 +195,12 @@ static const struct ig_xport_ops absent_ops = {
 };
 
 int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
-			const struct ig_xport_ops *ops,
-			const struct ig_params *p, bool server)
+			const struct ig_xports *x, const struct ig_params *p,
+			bool server)
 {
+	enum ig_xport_id xi = ig_test_xport(&x->tests, p->test);
+	const struct ig_xport_ops *ops = xi < IG_XPORT_COUNT ? x->ops[xi]
+							     : NULL;
 	pthread_condattr_t ca;
 
 	memset(s, 0, sizeof(*s));
@@ -206,6 +209,7 @@ int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
 	s->server = server;
 	s->cpu_root = "/";
 	s->ops = ops ? ops : &absent_ops;
+	s->tests = &x->tests;
 	ig_local_opts_default(&s->local);
 	s->nstreams = p->streams;
 	s->st = calloc(s->nstreams, sizeof(*s->st));
@@ -422,7 +426,8 @@ static int ping_timed(struct ig_stream *st, uint64_t left, atomic_int *stop)
 	const struct ig_xport_ops *ops = st->s->ops;
 	uint64_t (*now)(void) = st->clk.read;
 	/* half a round trip; read_lat: the whole read (docs/design.md) */
-	double half = st->clk.ns_per_tick / ig_test_lat_div(st->s->p.test);
+	double half = st->clk.ns_per_tick /
+		      ig_test_lat_div(st->s->tests, st->s->p.test);
 	uint64_t t0 = now(), t1;
 
 	while (left-- && !atomic_load_explicit(stop, memory_order_relaxed)) {

@@ -42,6 +42,7 @@ struct ig_stream {
 /* One test between a client and a server. */
 struct ig_session {
 	const struct ig_xport_ops *ops;
+	const struct ig_tests *tests; /* the tests' rows (ig_test_row) */
 	struct ig_params p;
 	struct ig_ctrl *ctrl;
 	bool server;
@@ -117,7 +118,8 @@ void ig_stream_park(struct ig_stream *st);
 void ig_session_stop_rx(struct ig_session *s);
 
 /*
- * Both take the transports' table x (src/transports/ig_transports).
+ * Both take the transports' table x (src/transports/ig_transports): the
+ * ops, and the tests' rows the session reads (s->tests).
  *
  * Client: runs one test described by p against the server on ctrl (HELLO
  * already exchanged): SETUP, transport set-up, warm-up, measurement,

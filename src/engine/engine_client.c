@@ -148,7 +148,7 @@ static int ready(struct ig_session *s, struct ig_result *r)
 
 static int setup(struct ig_session *s, struct ig_result *r)
 {
-	json_object *o = ig_params_to_json(&s->p);
+	json_object *o = ig_params_to_json(s->tests, &s->p);
 	int ret;
 
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_SETUP, o);
@@ -169,7 +169,7 @@ static int setup(struct ig_session *s, struct ig_result *r)
 
 static int alloc_hists(struct ig_session *s)
 {
-	if (ig_test_pattern(s->p.test) != IG_PATTERN_LAT)
+	if (ig_test_pattern(s->tests, s->p.test) != IG_PATTERN_LAT)
 		return 0;
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		s->st[i].lat = malloc(sizeof(*s->st[i].lat));
@@ -225,7 +225,7 @@ static int reverse_result(struct ig_session *s, const struct ig_eng_follow *f,
 			json_object_get_uint64(json_object_array_get_idx(a, i));
 	ig_eng_totals(r, s->nstreams, s->p.size, ns);
 	r->rx_bytes = f->rx;
-	r->has_rx_bytes = !ig_test_one_sided(s->p.test);
+	r->has_rx_bytes = !ig_test_one_sided(s->tests, s->p.test);
 	if (s->lossy)
 		ig_result_delivered(r, s->p.size);
 	ig_cpu_usage(&f->c0, &f->c1, r->bytes, &r->cpu_client);
@@ -258,11 +258,10 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 
 	memset(r, 0, sizeof(*r));
 	r->params = *p;
-	r->test = ig_test_name(p->test);
-	r->transport = ig_test_transport(p->test);
+	r->test = ig_test_name(&x->tests, p->test);
+	r->transport = ig_test_transport(&x->tests, p->test);
 	r->local = *local;
-	ret = ig_eng_session_init(&s, ctrl, x->ops[ig_test_xport(p->test)], p,
-				  false);
+	ret = ig_eng_session_init(&s, ctrl, x, p, false);
 	s.local = *local;
 	if (!ret)
 		ret = alloc_hists(&s);
@@ -289,7 +288,8 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 	s.ops->cleanup(&s);
 	ig_eng_session_destroy(&s);
 	if (ret)
-		snprintf(err, errlen, "%s: %s", ig_test_name(p->test),
+		snprintf(err, errlen, "%s: %s",
+			 ig_test_name(&x->tests, p->test),
 			 ctrl->err[0] ? ctrl->err : strerror(-ret));
 	return ret;
 }

@@ -149,10 +149,10 @@ int ig_eng_drive(struct ig_session *s, struct ig_eng_measure *m)
 	unsigned int n = s->nstreams;
 	int ret;
 
-	ret = ig_eng_start_workers(s,
-				   ig_test_pattern(s->p.test) == IG_PATTERN_BW
-					   ? ig_eng_bw_sender
-					   : ig_eng_lat_initiator);
+	ret = ig_eng_start_workers(s, ig_test_pattern(s->tests, s->p.test) ==
+						      IG_PATTERN_BW
+					      ? ig_eng_bw_sender
+					      : ig_eng_lat_initiator);
 	if (!ret && s->p.bidir)
 		ret = ig_eng_start_reverse(s, ig_eng_bw_receiver);
 	if (ret)
@@ -191,7 +191,7 @@ void ig_eng_totals(struct ig_result *r, unsigned int nstreams, uint64_t size,
 void ig_eng_counts(struct ig_session *s, const struct ig_eng_measure *m,
 		   struct ig_result *r)
 {
-	r->has_lat = ig_test_pattern(s->p.test) == IG_PATTERN_LAT;
+	r->has_lat = ig_test_pattern(s->tests, s->p.test) == IG_PATTERN_LAT;
 	ig_hist_init(&r->lat);
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		if (r->has_lat) {

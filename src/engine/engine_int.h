@@ -14,9 +14,10 @@ void ig_eng_go(struct ig_session *s, unsigned int phase);
  * (a negative errno).  Waits only for the rest of a message already begun.
  */
 int ig_eng_check_ctrl(struct ig_session *s);
+/* Runs p's test with its transport's ops in x (absent_ops without). */
 int ig_eng_session_init(struct ig_session *s, struct ig_ctrl *ctrl,
-			const struct ig_xport_ops *ops,
-			const struct ig_params *p, bool server);
+			const struct ig_xports *x, const struct ig_params *p,
+			bool server);
 void ig_eng_session_destroy(struct ig_session *s);
 int ig_eng_start_workers(struct ig_session *s, void *(*fn)(void *));
 /* Joins every started worker; returns the first worker error. */

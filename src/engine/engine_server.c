@@ -49,8 +49,8 @@ static int on_end(struct ig_session *s, const struct ig_eng_follow *f)
 				       json_object_new_uint64(f->ns));
 	}
 	/* a write's target, a read's source: no completion, nothing counted */
-	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW &&
-	    !ig_test_one_sided(s->p.test))
+	if (ig_test_pattern(s->tests, s->p.test) == IG_PATTERN_BW &&
+	    !ig_test_one_sided(s->tests, s->p.test))
 		json_object_object_add(r, "rx_bytes",
 				       json_object_new_uint64(f->rx));
 	return send_result(s, &u, &f->info, r);
@@ -93,10 +93,11 @@ static int send_ready(struct ig_session *s)
 				       ig_facts_to_json(&s->facts));
 	/* the direction we will run: a client that asked for -R learns that
 	 * we know it (an older server says nothing) */
-	if (ig_params_direction(&s->p))
+	if (ig_params_direction(s->tests, &s->p))
 		json_object_object_add(
 			o, "direction",
-			json_object_new_string(ig_params_direction(&s->p)));
+			json_object_new_string(
+				ig_params_direction(s->tests, &s->p)));
 	ret = ig_ctrl_send(s->ctrl, IG_MSG_READY, o);
 	json_object_put(o);
 	return ret;
@@ -108,10 +109,10 @@ static int follow_client(struct ig_session *s)
 	struct ig_eng_follow f = { 0 };
 	int ret;
 
-	ret = ig_eng_start_workers(s,
-				   ig_test_pattern(s->p.test) == IG_PATTERN_BW
-					   ? ig_eng_bw_receiver
-					   : ig_eng_lat_responder);
+	ret = ig_eng_start_workers(s, ig_test_pattern(s->tests, s->p.test) ==
+						      IG_PATTERN_BW
+					      ? ig_eng_bw_receiver
+					      : ig_eng_lat_responder);
 	if (!ret && s->p.bidir)
 		ret = ig_eng_start_reverse(s, ig_eng_bw_sender_free);
 	if (ret)
@@ -166,9 +167,9 @@ int ig_engine_server(const struct ig_xports *x, struct ig_ctrl *ctrl,
 	int ret;
 
 	ig_params_default(&p);
-	ret = ig_params_from_json(setup, &p, why, sizeof(why));
+	ret = ig_params_from_json(&x->tests, setup, &p, why, sizeof(why));
 	if (!ret)
-		ret = ig_params_check(&p, why, sizeof(why));
+		ret = ig_params_check(&x->tests, &p, why, sizeof(why));
 	if (ret) {
 		snprintf(err, errlen, "refused parameters: %s", why);
 		ig_ctrl_send_msg(ctrl, IG_MSG_ERROR, err);
@@ -176,8 +177,7 @@ int ig_engine_server(const struct ig_xports *x, struct ig_ctrl *ctrl,
 	}
 	ctrl->timeout_ms = p.timeout_ms;
 	ig_fault_point(fault, true, IG_FAULT_PARAMS);
-	ret = ig_eng_session_init(&s, ctrl, x->ops[ig_test_xport(p.test)], &p,
-				  true);
+	ret = ig_eng_session_init(&s, ctrl, x, &p, true);
 	s.local.fault = fault;
 	if (!ret)
 		ret = serve(&s);
@@ -187,7 +187,7 @@ int ig_engine_server(const struct ig_xports *x, struct ig_ctrl *ctrl,
 		ig_ctrl_send_msg(ctrl, IG_MSG_ERROR, ig_session_err(&s));
 	s.ops->cleanup(&s);
 	if (ret)
-		snprintf(err, errlen, "%s: %s", ig_test_name(p.test),
+		snprintf(err, errlen, "%s: %s", ig_test_name(&x->tests, p.test),
 			 ig_session_err(&s));
 	ig_eng_session_destroy(&s);
 	return ret;

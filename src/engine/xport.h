@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "common/counters.h"
+#include "common/opttab.h"
 #include "common/params.h"
 
 struct ig_session;
@@ -85,7 +86,11 @@ struct ig_xport_ops {
  * test (the client, the server) hands it to the engine.
  */
 struct ig_xports {
-	const struct ig_xport_ops *ops[IG_XPORT_COUNT];
+	const struct ig_xport_ops *ops[IG_XPORT_COUNT]; /* NULL: not built */
+	struct ig_tests tests; /* every transport's tests' rows */
+	/* every transport's options' rows (IG_OPT_ROWS, each its own),
+	 * for the commands' tables; the engine does not read them */
+	struct ig_opt opts[IG_XPORT_COUNT];
 };
 
 #endif

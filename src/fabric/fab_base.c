@@ -10,6 +10,7 @@
 #include "common/file.h"
 #include "common/json.h"
 #include "fab.h"
+#include "transports/transports.h"
 
 #define BASELINE_CAP (256u << 20)
 
@@ -26,7 +27,7 @@ static bool worse(enum ig_test t, double old, double now, double tol)
 {
 	if (old <= 0)
 		return false;
-	if (ig_test_pattern(t) == IG_PATTERN_LAT)
+	if (ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT)
 		return now > old * (1 + tol);
 	return now < old * (1 - tol);
 }
@@ -46,7 +47,7 @@ static double figure(json_object *o, enum ig_test t)
 	double v = 0;
 	json_object *l;
 
-	if (ig_test_pattern(t) != IG_PATTERN_LAT) {
+	if (ig_test_pattern(IG_TESTS, t) != IG_PATTERN_LAT) {
 		ig_json_get_double(o, "bw_gbps", &v);
 		return v;
 	}
@@ -58,13 +59,13 @@ static double figure(json_object *o, enum ig_test t)
 static void report(struct cmp *c, const char *what, enum ig_test t, double old,
 		   double now)
 {
-	bool lat = ig_test_pattern(t) == IG_PATTERN_LAT;
+	bool lat = ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT;
 
 	fprintf(c->f,
 		"regression: %s %s: %.2f -> %.2f %s (%+.1f%%, tolerance "
 		"%.1f%%)\n",
-		what, ig_test_name(t), old, now, lat ? "us p50" : "Gb/s",
-		(now / old - 1) * 100, c->tol * 100);
+		what, ig_test_name(IG_TESTS, t), old, now,
+		lat ? "us p50" : "Gb/s", (now / old - 1) * 100, c->tol * 100);
 	c->nreg++;
 }
 
@@ -77,7 +78,8 @@ static void one_pair(struct cmp *c, json_object *o)
 	char what[300];
 
 	if (ig_json_get_int(o, "a", &a) || ig_json_get_int(o, "b", &b) ||
-	    ig_json_get_str(o, "test", &name) || (t = ig_test_parse(name)) < 0)
+	    ig_json_get_str(o, "test", &name) ||
+	    (t = ig_test_parse(IG_TESTS, name)) < 0)
 		return;
 	json_object *jok;
 
@@ -95,8 +97,9 @@ static void one_pair(struct cmp *c, json_object *o)
 		    strcmp(r->info[m->a].host, ha) ||
 		    strcmp(r->info[m->b].host, hb))
 			continue;
-		now = ig_test_pattern(m->test) == IG_PATTERN_LAT ? m->lat_p50_us
-								 : m->bw_gbps;
+		now = ig_test_pattern(IG_TESTS, m->test) == IG_PATTERN_LAT
+			      ? m->lat_p50_us
+			      : m->bw_gbps;
 		if (!m->ok)
 			now = 0;
 		snprintf(what, sizeof(what), "pair %s -> %s", ha, hb);
@@ -120,14 +123,16 @@ static void one_node(struct cmp *c, json_object *o)
 			continue;
 		snprintf(what, sizeof(what), "node %s", h);
 		for (int t = 0; t < IG_TEST_COUNT; t++) {
-			bool lat = ig_test_pattern(t) == IG_PATTERN_LAT;
+			bool lat = ig_test_pattern(IG_TESTS, t) ==
+				   IG_PATTERN_LAT;
 			json_object *g;
 			double old = 0, now = lat ? r->nodes[i].lat_us[t]
 						  : r->nodes[i].bw_gbps[t];
 
 			if (!json_object_object_get_ex(
 				    o, lat ? "lat_us" : "bw_gbps", &g) ||
-			    ig_json_get_double(g, ig_test_name(t), &old) ||
+			    ig_json_get_double(g, ig_test_name(IG_TESTS, t),
+					       &old) ||
 			    now <= 0)
 				continue;
 			if (worse(t, old, now, c->tol))

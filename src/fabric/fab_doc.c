@@ -12,6 +12,7 @@
 #include "common/json.h"
 #include "fab.h"
 #include "report/report.h"
+#include "transports/transports.h"
 
 const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS] = {
 	"kernel",    "rdma_core", "fw_ver",	"driver",
@@ -20,7 +21,7 @@ const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS] = {
 
 static bool is_lat(enum ig_test t)
 {
-	return ig_test_pattern(t) == IG_PATTERN_LAT;
+	return ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT;
 }
 
 static json_object *figures(double bw, double p50, double p99, enum ig_test t)
@@ -73,7 +74,7 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	ig_json_add_int(o, "b", (int)m->b);
 	if (sender(r, m) >= 0)
 		ig_json_add_int(o, "sender", sender(r, m));
-	ig_json_add_str(o, "test", ig_test_name(m->test));
+	ig_json_add_str(o, "test", ig_test_name(IG_TESTS, m->test));
 	json_object_object_add(o, "ok", json_object_new_boolean(m->ok));
 	if (!m->ok)
 		ig_json_add_str(o, "error", m->why);
@@ -144,10 +145,10 @@ static json_object *node_json(const struct ig_fab_run *r, unsigned int i)
 		    r->judged ? reasons(r, i) : json_object_new_array());
 	for (int t = 0; r->judged && t < IG_TEST_COUNT; t++) {
 		if (r->nodes[i].bw_gbps[t] > 0)
-			ig_json_add_double(bw, ig_test_name(t),
+			ig_json_add_double(bw, ig_test_name(IG_TESTS, t),
 					   r->nodes[i].bw_gbps[t]);
 		if (r->nodes[i].lat_us[t] > 0)
-			ig_json_add_double(lat, ig_test_name(t),
+			ig_json_add_double(lat, ig_test_name(IG_TESTS, t),
 					   r->nodes[i].lat_us[t]);
 	}
 	ig_json_add(o, "bw_gbps", bw);
@@ -190,14 +191,16 @@ static void text_figure(FILE *f, const struct ig_fab_run *r,
 			const struct ig_fab_meas *m)
 {
 	if (!m->ok)
-		fprintf(f, "%s FAILED: %s", ig_test_name(m->test), m->why);
+		fprintf(f, "%s FAILED: %s", ig_test_name(IG_TESTS, m->test),
+			m->why);
 	else if (is_lat(m->test))
 		fprintf(f, "%s p50 %.2f us (median %.2f), p99 %.2f us",
-			ig_test_name(m->test), m->lat_p50_us,
+			ig_test_name(IG_TESTS, m->test), m->lat_p50_us,
 			r->medians[m->test], m->lat_p99_us);
 	else
-		fprintf(f, "%s %.2f Gb/s (median %.2f)", ig_test_name(m->test),
-			m->bw_gbps, r->medians[m->test]);
+		fprintf(f, "%s %.2f Gb/s (median %.2f)",
+			ig_test_name(IG_TESTS, m->test), m->bw_gbps,
+			r->medians[m->test]);
 	if (m->ok && m->rep.n > 1)
 		fprintf(f, " [%u runs, %u%% interval %.4g to %.4g]", m->rep.n,
 			m->rep.level, m->rep.ci_lo, m->rep.ci_hi);
@@ -238,7 +241,8 @@ static const struct ig_fab_meas *other(const struct ig_fab_run *r,
 
 		if (o->round == m->round && o->a == m->a && o->b == m->b &&
 		    is_lat(o->test) == is_lat(m->test) &&
-		    ig_test_xport(o->test) != ig_test_xport(m->test))
+		    ig_test_xport(IG_TESTS, o->test) !=
+			    ig_test_xport(IG_TESTS, m->test))
 			return o;
 	}
 	return NULL;
@@ -306,10 +310,10 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 		nd->flagged ? "FLAGGED" : "ok");
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
 		if (nd->bw_gbps[t] > 0)
-			fprintf(f, "  %s %.2f Gb/s", ig_test_name(t),
+			fprintf(f, "  %s %.2f Gb/s", ig_test_name(IG_TESTS, t),
 				nd->bw_gbps[t]);
 		if (nd->lat_us[t] > 0)
-			fprintf(f, "  %s %.2f us", ig_test_name(t),
+			fprintf(f, "  %s %.2f us", ig_test_name(IG_TESTS, t),
 				nd->lat_us[t]);
 	}
 	fputc('\n', f);
@@ -340,8 +344,9 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 	}
 	for (int t = 0; t < IG_TEST_COUNT; t++)
 		if (r->medians[t] > 0)
-			fprintf(f, "  median %-9s %.2f %s\n", ig_test_name(t),
-				r->medians[t], is_lat(t) ? "us (p50)" : "Gb/s");
+			fprintf(f, "  median %-9s %.2f %s\n",
+				ig_test_name(IG_TESTS, t), r->medians[t],
+				is_lat(t) ? "us (p50)" : "Gb/s");
 	text_repeats(f, r);
 	fprintf(f, "\nnodes, worst first:\n");
 	for (unsigned int i = 0; i < r->n; i++) {

@@ -12,6 +12,7 @@
 #include "common/testopt.h"
 #include "fab.h"
 #include "plot/plot.h"
+#include "transports/transports.h"
 
 /* the same names as ibgap client's --plot (plot/plot.h) */
 static int plot_opt(struct ig_optparse *ps, const struct ig_opt *r,
@@ -74,12 +75,13 @@ static const struct ig_opt rows[] = {
 	  .help = "excluded warm-up before measuring (0.25)" },
 	{ .ref = IG_TESTOPT(STREAMS),
 	  .help = "TCP connections / QPs (default 1)" },
-	{ .ref = IG_TESTOPT(WINDOW),
+	{ .ref = IG_XPORT_WINDOW_ROW,
 	  .help = "SO_SNDBUF/SO_RCVBUF of TCP streams" },
 	IG_TESTOPT_ROW(BIDIR),
 	IG_TESTOPT_ROW(REVERSE),
-	IG_TESTOPT_ROW(EVENTS),
-	IG_TESTOPT_TAIL_ROWS,
+	IG_XPORT_OPT_ROWS,
+	IG_TESTOPT_ROW(CPU),
+	IG_TESTOPT_ROW(TIMEOUT),
 	IG_TESTOPT_ROW(REPEAT),
 	IG_TESTOPT_ROW(CONFIDENCE),
 	{ "port", 'p', IG_OPT_UINT, F(port), .lo = 1, .hi = 65535, .arg = "P",
@@ -144,7 +146,7 @@ static int finish(struct ig_fab_opts *o, bool iters, char *err, size_t errlen)
 			       "--baseline and --save-baseline name the same "
 			       "file '%s': give two",
 			       o->baseline);
-	if (ig_params_check(&o->p, why, sizeof(why)))
+	if (ig_params_check(IG_TESTS, &o->p, why, sizeof(why)))
 		return ig_fail(-EINVAL, err, errlen, "bad option value: %s",
 			       why);
 	return 0;
@@ -160,7 +162,8 @@ int ig_fab_opts_parse(int argc, char **argv, struct ig_fab_opts *o, char *err,
 	int ret;
 
 	defaults(o);
-	t = (struct ig_testopts){ .p = &o->p,
+	t = (struct ig_testopts){ .tt = IG_TESTS,
+				  .p = &o->p,
 				  .local = &o->local,
 				  .rep = &o->rep,
 				  .tests = o->tests,

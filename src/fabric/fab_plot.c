@@ -14,6 +14,7 @@
 #include "common/fail.h"
 #include "fab.h"
 #include "plot/plot.h"
+#include "transports/transports.h"
 
 #define CELL_MAX 24.0
 #define PANEL 480.0
@@ -25,8 +26,8 @@
 static int pick(const struct ig_fab_run *r, enum ig_xport_id x)
 {
 	for (size_t i = 0; i < r->k; i++)
-		if (ig_test_xport(r->m[i].test) == x &&
-		    ig_test_pattern(r->m[i].test) == IG_PATTERN_BW)
+		if (ig_test_xport(IG_TESTS, r->m[i].test) == x &&
+		    ig_test_pattern(IG_TESTS, r->m[i].test) == IG_PATTERN_BW)
 			return (int)r->m[i].test;
 	return -1;
 }
@@ -76,7 +77,7 @@ static void panel(cairo_t *cr, const struct ig_fab_run *r, int t, double x0,
 			 x0 > MARGIN ? "TCP" : "verbs");
 	else
 		snprintf(title, sizeof(title), "%s, median %.2f Gb/s",
-			 ig_test_name(t), r->medians[t]);
+			 ig_test_name(IG_TESTS, t), r->medians[t]);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_move_to(cr, x0, MARGIN - 24);
 	cairo_show_text(cr, title);

@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "doctor/doctor.h"
 #include "mpi_run.h"
+#include "transports/transports.h"
 
 /* What a rank sends rank 0 at the end of a round. */
 struct round_out {
@@ -45,9 +46,10 @@ static unsigned int plan(const struct ig_fab *f, unsigned int r, unsigned int a,
 	for (unsigned int i = 0; i < f->o.ntests; i++) {
 		enum ig_test t = f->o.tests[i];
 
-		if (ig_test_xport(t) == IG_XPORT_VERBS && !both_rdma(f, a, b))
+		if (ig_test_xport(IG_TESTS, t) == IG_XPORT_VERBS &&
+		    !both_rdma(f, a, b))
 			continue;
-		if (reverse && ig_test_pattern(t) != IG_PATTERN_BW)
+		if (reverse && ig_test_pattern(IG_TESTS, t) != IG_PATTERN_BW)
 			continue;
 		m[k] = (struct ig_fab_meas){
 			.round = r, .a = a, .b = b, .test = t

@@ -13,12 +13,13 @@
 #include <string.h>
 
 #include "verdict.h"
+#include "transports/transports.h"
 
 static const struct ig_fab_tol tol_default = { .bw = 0.9, .lat = 2.0 };
 
 static bool is_lat(enum ig_test t)
 {
-	return ig_test_pattern(t) == IG_PATTERN_LAT;
+	return ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT;
 }
 
 static bool test_known(enum ig_test t)
@@ -239,7 +240,7 @@ static enum ig_fab_cause cause_of(const struct ig_fab_node *nd,
 		return IG_FAB_FAILED;
 	for (int t = 0; t < IG_TEST_COUNT; t++)
 		if (ty->flagging & 1u << t &&
-		    ig_test_xport(t) == IG_XPORT_VERBS)
+		    ig_test_xport(IG_TESTS, t) == IG_XPORT_VERBS)
 			return IG_FAB_VERBS_LOW;
 	return IG_FAB_TCP_LOW;
 }

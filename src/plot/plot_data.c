@@ -12,13 +12,14 @@
 
 #include "common/params.h"
 #include "plot_int.h"
+#include "transports/transports.h"
 
 /* The style of a test name: its enum ig_test when known, so that colours
  * and the legend's order do not depend on the order of the results. */
 static unsigned int known_style(const char *name)
 {
 	for (unsigned int t = 0; t < IG_TEST_COUNT; t++)
-		if (!strcmp(name, ig_test_name((enum ig_test)t)))
+		if (!strcmp(name, ig_test_name(IG_TESTS, (enum ig_test)t)))
 			return t;
 	return IG_TEST_COUNT;
 }

@@ -11,6 +11,7 @@
 
 #include "compare.h"
 #include "report_int.h"
+#include "transports/transports.h"
 
 enum { G_STACK, G_RS_TCP, G_VERBS_RS };
 
@@ -67,7 +68,7 @@ static const double thresholds[] = { 0.5, 0.9 };
 static bool pairable(const struct ig_result *r, enum ig_test t)
 {
 	return r->params.test == t && !r->failed &&
-	       !strcmp(ig_rep_transport(r), ig_test_transport(t));
+	       !strcmp(ig_rep_transport(r), ig_test_transport(IG_TESTS, t));
 }
 
 /* The result of test t at v's size, streams and window (a matrix runs
@@ -150,10 +151,10 @@ static bool in_sweep(const struct ig_result *res, size_t n, size_t i,
 static void nhalf(const struct ig_result *res, size_t n, struct ig_compare *c)
 {
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
-		struct ig_nhalf h = { .test = ig_test_name(t) };
+		struct ig_nhalf h = { .test = ig_test_name(IG_TESTS, t) };
 		size_t count = 0;
 
-		if (ig_test_pattern(t) != IG_PATTERN_BW)
+		if (ig_test_pattern(IG_TESTS, t) != IG_PATTERN_BW)
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			if (!in_sweep(res, n, i, t))
@@ -196,7 +197,7 @@ static void crossings(struct ig_compare *c)
 		size_t seen = 0;
 
 		if (pairings[k].b != IG_TEST_TCP_BW ||
-		    ig_test_xport(vt) != IG_XPORT_VERBS)
+		    ig_test_xport(IG_TESTS, vt) != IG_XPORT_VERBS)
 			continue;
 		for (size_t i = 0; i < c->npairs; i++)
 			seen += pair_in_sweep(c, i, k);
@@ -204,7 +205,7 @@ static void crossings(struct ig_compare *c)
 			continue;
 		for (size_t j = 0; j < sizeof(thresholds) / sizeof(*thresholds);
 		     j++) {
-			struct ig_crossing x = { ig_test_name(vt),
+			struct ig_crossing x = { ig_test_name(IG_TESTS, vt),
 						 thresholds[j], 0 };
 
 			for (size_t i = 0; i < c->npairs; i++) {

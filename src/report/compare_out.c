@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "compare.h"
+#include "transports/transports.h"
 
 /* A side's JSON name: its transport ("verbs", "tcp", "rsockets"). */
 static const char *side(const struct ig_pair *p, int t)
 {
-	return ig_test_transport(p->r[t]->params.test);
+	return ig_test_transport(IG_TESTS, p->r[t]->params.test);
 }
 
 /* {a's transport: v, b's transport: t, third: x} */
@@ -252,7 +253,8 @@ static bool polled(const struct ig_compare *c, const struct ig_pair_group *g)
 
 		if (c->pairs[i].lat || c->pairs[i].g != g)
 			continue;
-		how = ig_params_completion(&c->pairs[i].r[IG_V]->params);
+		how = ig_params_completion(IG_TESTS,
+					   &c->pairs[i].r[IG_V]->params);
 		if (how && !strcmp(how, "poll"))
 			return true;
 	}

@@ -9,6 +9,7 @@
 
 #include "compare.h"
 #include "report_int.h"
+#include "transports/transports.h"
 
 static const char *const csv_head_pre =
 	"test,transport,size,streams,direction,window_requested,window_snd,"
@@ -95,8 +96,8 @@ static void csv_row(FILE *f, const struct ig_result *r)
 		return;
 	}
 	fputc(',', f);
-	if (ig_params_direction(&r->params))
-		csv_str(f, ig_params_direction(&r->params));
+	if (ig_params_direction(IG_TESTS, &r->params))
+		csv_str(f, ig_params_direction(IG_TESTS, &r->params));
 	if (ig_rep_has_window(r))
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			r->window_requested, r->window_snd, r->window_rcv);

@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "doctor/doctor.h"
 #include "report_int.h"
+#include "transports/transports.h"
 
 #define IG_SCHEMA "ibgap/1"
 
@@ -195,17 +196,17 @@ json_object *ig_result_to_json(const struct ig_result *r)
 		return NULL;
 	if (ig_json_add_str(o, "test", ig_rep_test(r)) ||
 	    ig_json_add_str(o, "transport", ig_rep_transport(r)) ||
-	    (ig_params_completion(&r->params) &&
+	    (ig_params_completion(IG_TESTS, &r->params) &&
 	     ig_json_add_str(o, "completion",
-			     ig_params_completion(&r->params))) ||
+			     ig_params_completion(IG_TESTS, &r->params))) ||
 	    ig_json_add_u64(o, "size", r->params.size) ||
 	    ig_json_add_u64(o, "streams", r->params.streams) ||
 	    (ig_facts_int(&r->facts, "outs", 0) > 0 &&
 	     ig_json_add_u64(o, "outs",
 			     (uint64_t)ig_facts_int(&r->facts, "outs", 0))) ||
-	    (ig_params_direction(&r->params) &&
+	    (ig_params_direction(IG_TESTS, &r->params) &&
 	     ig_json_add_str(o, "direction",
-			     ig_params_direction(&r->params))) ||
+			     ig_params_direction(IG_TESTS, &r->params))) ||
 	    ig_json_add_u64(o, "iterations", r->iterations) ||
 	    ig_json_add_double(o, "seconds", r->seconds) ||
 	    ig_json_add_u64(o, "bytes", r->bytes) ||

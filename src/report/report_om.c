@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report_int.h"
+#include "transports/transports.h"
 
 struct om_family {
 	const char *name, *type, *help;
@@ -44,7 +45,7 @@ static void om_label(FILE *f, const char *key, const char *val)
 static void om_labels(FILE *f, const struct ig_report_env *env,
 		      const struct ig_result *r)
 {
-	const char *dir = ig_params_direction(&r->params);
+	const char *dir = ig_params_direction(IG_TESTS, &r->params);
 	char num[32];
 
 	fputs("{test=\"", f);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report_int.h"
+#include "transports/transports.h"
 
 /* JSON keys inside "lat_us"; the CSV columns are "lat_<key>_us". */
 const char *const ig_rep_lat_keys[LAT_N] = {
@@ -57,12 +58,13 @@ void ig_rep_lat_view(const struct ig_result *r, struct ig_rep_lat *lv)
 
 const char *ig_rep_test(const struct ig_result *r)
 {
-	return r->test ? r->test : ig_test_name(r->params.test);
+	return r->test ? r->test : ig_test_name(IG_TESTS, r->params.test);
 }
 
 const char *ig_rep_transport(const struct ig_result *r)
 {
-	return r->transport ? r->transport : ig_test_transport(r->params.test);
+	return r->transport ? r->transport
+			    : ig_test_transport(IG_TESTS, r->params.test);
 }
 
 const char *ig_rep_at(const struct ig_result *r)
@@ -75,7 +77,7 @@ const char *ig_rep_at(const struct ig_result *r)
 bool ig_rep_has_window(const struct ig_result *r)
 {
 	return r->params.sock.window != 0 ||
-	       ig_test_xport(r->params.test) == IG_XPORT_TCP;
+	       ig_test_xport(IG_TESTS, r->params.test) == IG_XPORT_TCP;
 }
 
 bool ig_rep_has_device(const struct ig_facts *x)

@@ -72,7 +72,7 @@ void ig_run_params(const struct ig_run_opts *o, unsigned int k,
 
 	*p = o->p;
 	/* drops -R and --bidir for a ping-pong */
-	ig_params_set_test(p, o->tests[k % o->ntests]);
+	ig_params_set_test(IG_TESTS, p, o->tests[k % o->ntests]);
 	k /= o->ntests;
 	if (o->windows)
 		p->sock.window = o->windows[k % nw];
@@ -81,7 +81,8 @@ void ig_run_params(const struct ig_run_opts *o, unsigned int k,
 		p->streams = o->streams[k % ns];
 	if (o->sizes)
 		p->size = o->sizes[k / ns];
-	if (ig_test_pattern(p->test) == IG_PATTERN_LAT && !o->size_given)
+	if (ig_test_pattern(IG_TESTS, p->test) == IG_PATTERN_LAT &&
+	    !o->size_given)
 		p->size = IG_DEFAULT_LAT_SIZE;
 	/* UD send at the path MTU, which its set-up finds */
 	if (p->test == IG_TEST_UD_SEND_BW && !o->size_given)
@@ -100,7 +101,7 @@ static void progress(struct plan *pl, const struct ig_params *p,
 	else
 		snprintf(sz, sizeof(sz), "MTU"); /* ud_send_bw without -s */
 	fprintf(stderr, "\r\033[K[%u/%u] %s %s", pl->done + 1, pl->total,
-		ig_test_name(p->test), sz);
+		ig_test_name(IG_TESTS, p->test), sz);
 	if (run)
 		fprintf(stderr, " (run %u)", run + 1);
 	fflush(stderr);
@@ -229,7 +230,7 @@ void ig_run_fail(const struct ig_run_opts *o, struct ig_result *res,
 				continue;
 			memset(r, 0, sizeof(*r));
 			r->params = p;
-			r->test = ig_test_name(p.test);
+			r->test = ig_test_name(IG_TESTS, p.test);
 			r->failed = true;
 			snprintf(r->error, sizeof(r->error), "%.*s",
 				 (int)sizeof(r->error) - 1, why);

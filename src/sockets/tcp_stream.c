@@ -106,7 +106,8 @@ static unsigned int zc_enable(struct ig_session *s, struct tcp_stream *ts,
 	int one = 1;
 
 	if (s->server || s->local.sock.zerocopy != IG_ZC_ON ||
-	    !ts->sc->kernel_tcp || ig_test_pattern(s->p.test) != IG_PATTERN_BW)
+	    !ts->sc->kernel_tcp ||
+	    ig_test_pattern(s->tests, s->p.test) != IG_PATTERN_BW)
 		return 1;
 	if (setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one))) {
 		snprintf(s->warning, sizeof(s->warning),
@@ -129,7 +130,7 @@ static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd,
 
 	/* the receiving side (the server, or the client with -R) reads in
 	 * large chunks */
-	if (ig_test_pattern(s->p.test) == IG_PATTERN_BW &&
+	if (ig_test_pattern(s->tests, s->p.test) == IG_PATTERN_BW &&
 	    s->server != (bool)s->p.reverse && len < RX_CHUNK)
 		len = RX_CHUNK;
 	if (!ts)
@@ -179,7 +180,7 @@ int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd,
 {
 	int one = 1;
 
-	if (ig_test_pattern(s->p.test) == IG_PATTERN_LAT)
+	if (ig_test_pattern(s->tests, s->p.test) == IG_PATTERN_LAT)
 		sc->setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (set_timeouts(s, fd, sc)) {
 		int e = errno;

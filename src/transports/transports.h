@@ -3,9 +3,26 @@
 #define IG_TRANSPORTS_H
 
 #include "engine/xport.h"
+#include "sockets/tcp.h"
 
 /* Every transport built into ibgap, indexed by enum ig_xport_id: what
- * the client and the server hand to ig_engine_client/ig_engine_server. */
+ * the client and the server hand to ig_engine_client/ig_engine_server,
+ * with every transport's tests' rows (ig_transports.tests), which the
+ * functions of common/params.h that read a test take. */
 extern const struct ig_xports ig_transports;
+
+/* The tests' rows, for the layers above this one. */
+#define IG_TESTS (&ig_transports.tests)
+
+/* The transports' options for a command's table (common/opttab.h): one
+ * IG_OPT_ROWS row that stands for every transport's rows, in the order of
+ * ig_transports; and --window, which each command names with a help of
+ * its own (ibgap-fabric takes one value, the client a list). */
+#define IG_XPORT_OPT_ROWS                                        \
+	{                                                        \
+		.kind = IG_OPT_ROWS, .rows = ig_transports.opts, \
+		.nrows = IG_XPORT_COUNT                          \
+	}
+#define IG_XPORT_WINDOW_ROW (&ig_sock_window_row)
 
 #endif

@@ -167,7 +167,7 @@ int ig_vb_adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 	if (!vb->pd)
 		return ig_session_fail(s, errno, "ibv_alloc_pd on %s: %s",
 				       ig_vb_xinfo(s)->device, strerror(errno));
-	if (!s->server && ig_test_is_read(s->p.test)) {
+	if (!s->server && ig_vb_is_read(s->p.test)) {
 		ret = ig_vb_read_client_depth(s, vb->ctx);
 		if (ret)
 			return ret;
@@ -260,7 +260,7 @@ static int prepare_rts(struct ig_session *s, struct ig_stream *st,
 		       struct rdma_cm_event *ev, struct rdma_conn_param *cp)
 {
 	struct vb_session *vb = s->xpriv;
-	int ret = ig_test_is_read(s->p.test)
+	int ret = ig_vb_is_read(s->p.test)
 			  ? ig_vb_read_server_depth(s, &ev->param.conn)
 			  : 0;
 
@@ -363,7 +363,7 @@ int ig_vb_listen(struct ig_session *s, enum rdma_port_space ps)
 		return ret;
 	/* read tests: the depth this device allows, for the client to
 	 * agree on (bound to the address, listen_id has the device) */
-	if (ig_test_is_read(s->p.test) && vb->listen_id->verbs) {
+	if (ig_vb_is_read(s->p.test) && vb->listen_id->verbs) {
 		ret = ig_vb_read_cap(s, vb->listen_id->verbs, &vb->rd_cap);
 		if (ret)
 			return ret;

@@ -269,7 +269,7 @@ int ig_vb_bw_recv(struct ig_stream *st)
 	struct vb_wait w = { .cqs = VB_CQ_RECV };
 	struct ibv_wc wc[VB_POLL];
 
-	if (ig_test_one_sided(st->s->p.test)) {
+	if (ig_test_one_sided(st->s->tests, st->s->p.test)) {
 		ig_stream_park(st);
 		return 0;
 	}

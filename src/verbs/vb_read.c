@@ -23,12 +23,12 @@
 bool ig_vb_rdma_test(enum ig_test t)
 {
 	return t == IG_TEST_WRITE_BW || t == IG_TEST_WRITE_LAT ||
-	       ig_test_is_read(t);
+	       ig_vb_is_read(t);
 }
 
 enum ibv_wr_opcode ig_vb_opcode(enum ig_test t)
 {
-	if (ig_test_is_read(t))
+	if (ig_vb_is_read(t))
 		return IBV_WR_RDMA_READ;
 	return ig_vb_rdma_test(t) ? IBV_WR_RDMA_WRITE : IBV_WR_SEND;
 }
@@ -46,7 +46,7 @@ enum ibv_access_flags ig_vb_access(const struct ig_session *s)
 {
 	if (s->p.test == IG_TEST_WRITE_BW || s->p.test == IG_TEST_WRITE_LAT)
 		return IBV_ACCESS_REMOTE_WRITE;
-	if (ig_test_is_read(s->p.test) && read_from(s))
+	if (ig_vb_is_read(s->p.test) && read_from(s))
 		return IBV_ACCESS_REMOTE_READ;
 	return 0;
 }
@@ -124,7 +124,7 @@ void ig_vb_read_window(struct ig_session *s, struct vb_stream *vs)
 
 	vs->depth = s->p.verbs.tx_depth;
 	vs->mod = s->p.verbs.cq_mod;
-	if (!ig_test_is_read(s->p.test))
+	if (!ig_vb_is_read(s->p.test))
 		return;
 	/* at most outs reads in flight, and a completion asked for at least
 	 * twice per window, so the window refills before it drains */

@@ -98,6 +98,12 @@ static inline struct ig_xinfo *ig_vb_xinfo(struct ig_session *s)
 	return &((struct vb_session *)s->xpriv)->xinfo;
 }
 
+/* RDMA read tests (read_bw, read_lat). */
+static inline bool ig_vb_is_read(enum ig_test t)
+{
+	return t == IG_TEST_READ_BW || t == IG_TEST_READ_LAT;
+}
+
 static inline bool ig_vb_is_ud(const struct ig_session *s)
 {
 	return s->p.test == IG_TEST_UD_SEND_BW ||

@@ -125,14 +125,15 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 	X(reverse, reverse) X(events, verbs.events) X(outs, verbs.outs)
 /* clang-format on */
 
-json_object *ig_params_to_json(const struct ig_params *p)
+json_object *ig_params_to_json(const struct ig_tests *tt,
+			       const struct ig_params *p)
 {
 	json_object *o = json_object_new_object();
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "test",
-			       json_object_new_string(ig_test_name(p->test)));
+	json_object_object_add(
+		o, "test", json_object_new_string(ig_test_name(tt, p->test)));
 #define ADD(k, f) json_object_object_add(o, #k, json_object_new_uint64(p->f));
 	PARAM_FIELDS(ADD)
 	PARAM_OPTIONAL(ADD)
@@ -197,8 +198,8 @@ static int get_param(json_object *o, const struct param_field *f,
 	return 0;
 }
 
-int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
-			size_t errlen)
+int ig_params_from_json(const struct ig_tests *tt, json_object *o,
+			struct ig_params *p, char *err, size_t errlen)
 {
 	const char *name;
 	int t, ret;
@@ -207,7 +208,7 @@ int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
 		snprintf(err, errlen, "parameter 'test' is missing");
 		return -EINVAL;
 	}
-	t = ig_test_parse(name);
+	t = ig_test_parse(tt, name);
 	if (t < 0) {
 		char safe[72];
 

@@ -77,9 +77,11 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 
 /* Params <-> JSON.  from_json returns -EINVAL with a line in err when a
  * field is missing, of the wrong type or too large for its field, or the
- * test is unknown; values are checked separately by ig_params_check(). */
-json_object *ig_params_to_json(const struct ig_params *p);
-int ig_params_from_json(json_object *o, struct ig_params *p, char *err,
-			size_t errlen);
+ * test is unknown; values are checked separately by ig_params_check().
+ * The test travels by its name, its row's in tt. */
+json_object *ig_params_to_json(const struct ig_tests *tt,
+			       const struct ig_params *p);
+int ig_params_from_json(const struct ig_tests *tt, json_object *o,
+			struct ig_params *p, char *err, size_t errlen);
 
 #endif

@@ -13,6 +13,7 @@
 #include "host/sysinfo.h"
 #include "wire/codec.h"
 #include "wire/hello.h"
+#include "transports/transports.h"
 
 static struct bench_half *half_of(const struct ig_fault *f)
 {
@@ -179,6 +180,8 @@ static void half_init(struct bench_case *bc, int side, int fd)
 	h->local.interrupt = &h->interrupt; /* as ibgap client's SIGINT */
 	for (unsigned int i = 0; i < IG_XPORT_COUNT; i++)
 		h->table.ops[i] = sp->absent[side] ? NULL : &bc->w.ops;
+	/* the real tests' rows: the fake runs every test's pattern */
+	h->table.tests = ig_transports.tests;
 }
 
 struct bench_case *bench_start(const struct bench_spec *sp)

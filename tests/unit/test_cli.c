@@ -15,6 +15,7 @@
 #include "cmd/cli.h"
 #include "cmd/client.h"
 #include "testmain.h"
+#include "transports/transports.h"
 
 #define NS 1000000000ull
 #define MAX_ARGS 40
@@ -728,8 +729,9 @@ START_TEST(test_client_plan_order)
 				      p.streams == want[k].streams &&
 				      p.sock.window == want[k].window,
 			      "plan[%u]: %s %llu x%u window %llu", k,
-			      ig_test_name(p.test), (unsigned long long)p.size,
-			      p.streams, (unsigned long long)p.sock.window);
+			      ig_test_name(IG_TESTS, p.test),
+			      (unsigned long long)p.size, p.streams,
+			      (unsigned long long)p.sock.window);
 	}
 	/* with sizes: the size changes slowest */
 	client_ok(&a,
@@ -779,7 +781,7 @@ START_TEST(test_client_also_plan)
 				      res[i].params.size == want[i].size &&
 				      !strcmp(res[i].error, "refused"),
 			      "result %u: %s %llu failed %d '%s'", i,
-			      ig_test_name(res[i].params.test),
+			      ig_test_name(IG_TESTS, res[i].params.test),
 			      (unsigned long long)res[i].params.size,
 			      res[i].failed, res[i].error);
 	}
@@ -837,7 +839,7 @@ static int no_lists(struct ig_testopts *t, const char *const *w, char *err,
 		    size_t errlen)
 {
 	static const struct ig_opt rows[] = { IG_TESTOPT_ROW(STREAMS),
-					      IG_TESTOPT_ROW(WINDOW) };
+					      { .ref = IG_XPORT_WINDOW_ROW } };
 	struct ig_optparse ps = { .rows = rows, .nrows = 2 };
 	struct args a;
 

@@ -17,6 +17,7 @@
 #include "report/compare.h"
 #include "engine/result.h"
 #include "testmain.h"
+#include "transports/transports.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define KB 1024ull
@@ -48,8 +49,8 @@ static struct ig_result *add(struct set *s, enum ig_test t, uint64_t size,
 	r->params.test = t;
 	r->params.size = size;
 	r->params.streams = streams;
-	r->test = ig_test_name(t);
-	r->transport = ig_test_transport(t);
+	r->test = ig_test_name(IG_TESTS, t);
+	r->transport = ig_test_transport(IG_TESTS, t);
 	r->bw_gbps = bw;
 	r->msg_rate = rate;
 	r->cpu_client.us_per_kib = -1;
@@ -317,10 +318,10 @@ START_TEST(sweep_nhalf)
 	ck_assert_int_eq(ig_compare_build(s.r, s.n, &c), 0);
 	for (int t = 0; t < 3; t++) {
 		const struct ig_nhalf *h =
-			find_nhalf(&c, ig_test_name(sweep_tests[t]));
+			find_nhalf(&c, ig_test_name(IG_TESTS, sweep_tests[t]));
 
 		ck_assert_msg(h, "no N1/2 for %s",
-			      ig_test_name(sweep_tests[t]));
+			      ig_test_name(IG_TESTS, sweep_tests[t]));
 		ck_assert_msg(h->size == want_size[t],
 			      "N1/2 %s = %llu, want %llu", h->test,
 			      (unsigned long long)h->size,
@@ -884,7 +885,8 @@ static void all_tests_set(struct set *s)
 	r->transport = "tcp@127.0.0.2";
 	add_lat(r, 120, 200);
 	for (size_t i = 0; i < ARRAY_SIZE(row); i++) {
-		bool lat = ig_test_pattern(row[i].t) == IG_PATTERN_LAT;
+		bool lat = ig_test_pattern(IG_TESTS, row[i].t) ==
+			   IG_PATTERN_LAT;
 
 		r = add(s, row[i].t, lat ? 2 : 64 * KB, 1, lat ? 0 : row[i].v,
 			1000 * row[i].v);
@@ -942,7 +944,7 @@ START_TEST(new_pairs)
 	ck_assert_msg(p, "no pair %s/%s", t->a, t->b);
 	/* never the --also column's result, never the failed one */
 	ck_assert_str_eq(p->r[IG_T]->transport,
-			 ig_test_transport(p->r[IG_T]->params.test));
+			 ig_test_transport(IG_TESTS, p->r[IG_T]->params.test));
 	ck_assert(!p->r[IG_V]->failed && p->size != 128 * KB);
 	if (p->lat)
 		ck_assert_double_eq_tol(p->p50[IG_T] - p->p50[IG_V], t->want,
@@ -956,9 +958,9 @@ START_TEST(new_pairs)
 	o = compare_json_roundtrip(&c);
 	pairs = jget(o, "pairs");
 	snprintf(key[0], sizeof(key[0]), "%s_test",
-		 ig_test_transport(p->r[IG_V]->params.test));
+		 ig_test_transport(IG_TESTS, p->r[IG_V]->params.test));
 	snprintf(key[1], sizeof(key[1]), "%s_test",
-		 ig_test_transport(p->r[IG_T]->params.test));
+		 ig_test_transport(IG_TESTS, p->r[IG_T]->params.test));
 	for (size_t i = 0; i < json_object_array_length(pairs) && !jp; i++) {
 		json_object *e = json_object_array_get_idx(pairs, i);
 
@@ -1083,8 +1085,8 @@ static void fill_run(struct ig_result *r, uint64_t it, double secs, double user,
 	ig_params_default(&r->params);
 	r->params.test = IG_TEST_TCP_LAT;
 	r->params.size = 4096;
-	r->test = ig_test_name(IG_TEST_TCP_LAT);
-	r->transport = ig_test_transport(IG_TEST_TCP_LAT);
+	r->test = ig_test_name(IG_TESTS, IG_TEST_TCP_LAT);
+	r->transport = ig_test_transport(IG_TESTS, IG_TEST_TCP_LAT);
 	r->iterations = it;
 	r->bytes = it * 4096;
 	r->seconds = secs;

@@ -20,6 +20,7 @@
 #include "bench.h"
 #include "common/clock.h"
 #include "testmain.h"
+#include "transports/transports.h"
 
 #define MS 1000000ull
 /* the timeout of the fault cases, and what a survivor may take beyond
@@ -36,8 +37,8 @@ static struct ig_params params(enum ig_test t, uint64_t n, unsigned int d_ms,
 	struct ig_params p;
 
 	ig_params_default(&p);
-	ig_params_set_test(&p, t);
-	p.size = ig_test_pattern(t) == IG_PATTERN_LAT ? 2 : 4096;
+	ig_params_set_test(IG_TESTS, &p, t);
+	p.size = ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT ? 2 : 4096;
 	p.iterations = n;
 	p.duration_ns = n ? 0 : d_ms * MS;
 	p.warmup_ns = w_ms * MS;

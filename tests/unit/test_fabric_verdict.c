@@ -16,6 +16,7 @@
 
 #include "fabric/verdict.h"
 #include "testmain.h"
+#include "transports/transports.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -24,7 +25,7 @@
 
 static void set_fig(struct ig_fab_meas *x, double v)
 {
-	if (ig_test_pattern(x->test) == IG_PATTERN_LAT)
+	if (ig_test_pattern(IG_TESTS, x->test) == IG_PATTERN_LAT)
 		x->lat_p50_us = v;
 	else
 		x->bw_gbps = v;
@@ -210,7 +211,8 @@ START_TEST(retests)
 	struct ig_fab_meas m[5];
 	double med[IG_TEST_COUNT];
 	struct ig_fab_meas *x = &m[4];
-	bool lat = ig_test_pattern(retest_cases[_i].test) == IG_PATTERN_LAT;
+	bool lat = ig_test_pattern(IG_TESTS, retest_cases[_i].test) ==
+		   IG_PATTERN_LAT;
 
 	/* the median: 10 Gb/s or 2 us */
 	for (unsigned int i = 0; i < 4; i++)
@@ -529,12 +531,12 @@ static const struct fabric_case {
 
 static bool is_bw(enum ig_test t)
 {
-	return ig_test_pattern(t) == IG_PATTERN_BW;
+	return ig_test_pattern(IG_TESTS, t) == IG_PATTERN_BW;
 }
 
 static bool is_tcp(enum ig_test t)
 {
-	return ig_test_xport(t) == IG_XPORT_TCP;
+	return ig_test_xport(IG_TESTS, t) == IG_XPORT_TCP;
 }
 
 /* Applies one plant to one measurement; returns whether it spoils it
@@ -654,7 +656,8 @@ static void check_pairs(const struct fabric_case *c, const struct fabric *f)
 		    x->transient != f->transient[i])
 			ck_abort_msg("%s: %u->%u %s: flagged %d transient %d, "
 				     "want %d %d",
-				     c->name, x->a, x->b, ig_test_name(x->test),
+				     c->name, x->a, x->b,
+				     ig_test_name(IG_TESTS, x->test),
 				     x->flagged, x->transient, f->spoilt[i],
 				     f->transient[i]);
 	}
@@ -719,8 +722,8 @@ START_TEST(planted_faults)
 	ck_assert_int_eq(ig_fab_judge_pairs(f.m, f.k, NULL, med), nspoilt);
 	for (int t = 0; t < IG_TEST_COUNT; t++)
 		ck_assert_msg(fabs(med[t] / nominal[t] - 1) <= 0.03,
-			      "%s: median of %s %g", c->name, ig_test_name(t),
-			      med[t]);
+			      "%s: median of %s %g", c->name,
+			      ig_test_name(IG_TESTS, t), med[t]);
 	check_pairs(c, &f);
 	ck_assert_int_eq(ig_fab_judge_nodes(f.m, f.k, med, nodes, c->n),
 			 c->nwant);

@@ -337,6 +337,48 @@ START_TEST(test_usage_wrap)
 }
 END_TEST
 
+/* An IG_OPT_ROWS row stands for its rows, nested too (the transports'
+ * rows in a command's table): parsed, listed in --help in its place, and
+ * counted against IG_OPT_MAX_ROWS. */
+START_TEST(test_rows)
+{
+	static const struct ig_opt inner[] = {
+		{ .kind = IG_OPT_ROWS, .rows = base_rows, .nrows = 1 },
+		{ .kind = IG_OPT_ROWS }, /* a transport without options */
+	};
+	static const struct ig_opt rows[] = {
+		{ .kind = IG_OPT_ROWS, .rows = inner, .nrows = 2 },
+		{ "count", 'c', IG_OPT_UINT, A(u32), .lo = 0, .hi = 9,
+		  .arg = "N", .help = "the count" },
+	};
+	static const struct ig_opt many[] = {
+		{ .kind = IG_OPT_ROWS, .rows = base_rows, .nrows = NBASE },
+		{ .kind = IG_OPT_ROWS, .rows = base_rows, .nrows = NBASE },
+		{ .kind = IG_OPT_ROWS, .rows = base_rows, .nrows = NBASE },
+		{ .kind = IG_OPT_ROWS, .rows = base_rows, .nrows = NBASE },
+		{ .kind = IG_OPT_ROWS, .rows = base_rows, .nrows = NBASE },
+	};
+	struct run r;
+	struct cmd c;
+	char *s, want[64];
+
+	ck_assert_int_eq(parse(&r, rows, 2, WORDS("-f", "-c", "3"), &c), 0);
+	ck_assert(c.flag);
+	ck_assert_uint_eq(c.u32, 3);
+	ck_assert_int_eq(parse(&r, rows, 2, WORDS("--small", "1"), &c),
+			 -EINVAL);
+	s = usage(rows, 2);
+	ck_assert_str_eq(s, "  -f, --flag             a flag\n"
+			    "  -c, --count N          the count\n");
+	free(s);
+	ck_assert_uint_gt(5 * NBASE, IG_OPT_MAX_ROWS);
+	ck_assert_int_eq(parse(&r, many, 5, WORDS("-f"), &c), -EINVAL);
+	snprintf(want, sizeof(want), "option table of %zu rows: at most %d",
+		 5 * NBASE, IG_OPT_MAX_ROWS);
+	ck_assert_str_eq(r.err, want);
+}
+END_TEST
+
 static Suite *opttab_suite(void)
 {
 	Suite *s = suite_create("opttab");
@@ -354,6 +396,7 @@ static Suite *opttab_suite(void)
 	tc = tcase_create("usage");
 	tcase_add_test(tc, test_usage);
 	tcase_add_test(tc, test_usage_wrap);
+	tcase_add_test(tc, test_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

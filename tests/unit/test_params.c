@@ -14,6 +14,7 @@
 
 #include "common/params.h"
 #include "testmain.h"
+#include "transports/transports.h"
 
 #define NS 1000000000ull
 
@@ -197,24 +198,26 @@ START_TEST(test_tests)
 	ck_assert_uint_eq(sizeof(test_table) / sizeof(test_table[0]),
 			  IG_TEST_COUNT);
 	for (size_t i = 0; i < IG_TEST_COUNT; i++) {
-		ck_assert_int_eq(ig_test_parse(test_table[i].name),
+		ck_assert_int_eq(ig_test_parse(IG_TESTS, test_table[i].name),
 				 test_table[i].t);
-		ck_assert_str_eq(ig_test_name(test_table[i].t),
+		ck_assert_str_eq(ig_test_name(IG_TESTS, test_table[i].t),
 				 test_table[i].name);
-		ck_assert_str_eq(ig_test_transport(test_table[i].t),
+		ck_assert_str_eq(ig_test_transport(IG_TESTS, test_table[i].t),
 				 test_table[i].transport);
-		ck_assert_int_eq(ig_test_pattern(test_table[i].t),
+		ck_assert_int_eq(ig_test_pattern(IG_TESTS, test_table[i].t),
 				 test_table[i].pattern);
 	}
 	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
-		ck_assert_msg(ig_test_parse(unknown[i]) == -EINVAL,
+		ck_assert_msg(ig_test_parse(IG_TESTS, unknown[i]) == -EINVAL,
 			      "'%s' parsed", unknown[i]);
 	/* out-of-range values get a name, not a crash */
-	ck_assert_ptr_nonnull(ig_test_name(IG_TEST_COUNT));
-	ck_assert_int_lt(ig_test_parse(ig_test_name(IG_TEST_COUNT)), 0);
-	ck_assert_ptr_nonnull(ig_test_transport(IG_TEST_COUNT));
-	ck_assert_str_ne(ig_test_transport(IG_TEST_COUNT), "tcp");
-	ck_assert_str_ne(ig_test_transport(IG_TEST_COUNT), "verbs");
+	ck_assert_ptr_nonnull(ig_test_name(IG_TESTS, IG_TEST_COUNT));
+	ck_assert_int_lt(ig_test_parse(IG_TESTS,
+				       ig_test_name(IG_TESTS, IG_TEST_COUNT)),
+			 0);
+	ck_assert_ptr_nonnull(ig_test_transport(IG_TESTS, IG_TEST_COUNT));
+	ck_assert_str_ne(ig_test_transport(IG_TESTS, IG_TEST_COUNT), "tcp");
+	ck_assert_str_ne(ig_test_transport(IG_TESTS, IG_TEST_COUNT), "verbs");
 }
 END_TEST
 
@@ -225,7 +228,7 @@ START_TEST(test_default_ok)
 
 	memset(&p, 0x5a, sizeof(p));
 	ig_params_default(&p);
-	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
+	ck_assert_msg(ig_params_check(IG_TESTS, &p, err, sizeof(err)) == 0,
 		      "default refused: %s", err);
 	ck_assert_int_eq(p.test, IG_TEST_TCP_BW);
 	ck_assert_uint_eq(p.iterations, 0);
@@ -235,9 +238,10 @@ START_TEST(test_default_ok)
 	/* the default is good for every test */
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
 		p.test = t;
-		ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
-			      "default refused for %s: %s", ig_test_name(t),
-			      err);
+		ck_assert_msg(ig_params_check(IG_TESTS, &p, err, sizeof(err)) ==
+				      0,
+			      "default refused for %s: %s",
+			      ig_test_name(IG_TESTS, t), err);
 	}
 }
 END_TEST
@@ -425,7 +429,8 @@ START_TEST(test_check_bad)
 
 	ig_params_default(&p);
 	c->set(&p);
-	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == -EINVAL,
+	ck_assert_msg(ig_params_check(IG_TESTS, &p, err, sizeof(err)) ==
+			      -EINVAL,
 		      "%s accepted", c->what);
 	ck_assert_msg(names_field(err, c->names), "%s: '%s' does not name %s",
 		      c->what, err, c->names[0]);
@@ -443,7 +448,8 @@ START_TEST(test_check_both_modes)
 	ig_params_default(&p);
 	p.iterations = 1000;
 	p.duration_ns = 3 * NS;
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(strstr(err, "iterations") && strstr(err, "duration"),
 		      "'%s' does not name both fields", err);
 	ck_assert_msg(has_number(err, 1000), "'%s' does not say 1000", err);
@@ -462,7 +468,8 @@ START_TEST(test_check_no_mode)
 	ig_params_default(&p);
 	p.iterations = 0;
 	p.duration_ns = 0;
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(strstr(err, "iterations") && strstr(err, "duration"),
 		      "'%s' does not name both fields", err);
 }
@@ -477,7 +484,8 @@ START_TEST(test_check_short_err)
 	ig_params_default(&p);
 	p.size = 0;
 	memset(err, 'x', sizeof(err));
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_uint_lt(strlen(err), sizeof(err));
 }
 END_TEST
@@ -523,7 +531,7 @@ START_TEST(test_check_good)
 		p.iterations = c->iterations;
 		p.duration_ns = 0;
 	}
-	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
+	ck_assert_msg(ig_params_check(IG_TESTS, &p, err, sizeof(err)) == 0,
 		      "%s refused: %s", c->what, err);
 }
 END_TEST
@@ -541,20 +549,20 @@ START_TEST(test_check_caps)
 	p.timeout_ms = 100;
 	p.verbs.cq_mod = p.verbs.tx_depth;
 	p.verbs.inline_size = 0;
-	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
+	ck_assert_msg(ig_params_check(IG_TESTS, &p, err, sizeof(err)) == 0,
 		      "caps refused: %s", err);
 	p.timeout_ms = 3600000;
 	p.warmup_ns = 0;
 	p.verbs.cq_mod = 1;
-	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
+	ck_assert_msg(ig_params_check(IG_TESTS, &p, err, sizeof(err)) == 0,
 		      "caps refused: %s", err);
 	/* --outs: 0 (the devices' maximum) to IG_MAX_OUTS */
 	p.test = IG_TEST_READ_BW;
 	p.verbs.outs = IG_MAX_OUTS;
-	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
+	ck_assert_msg(ig_params_check(IG_TESTS, &p, err, sizeof(err)) == 0,
 		      "outs 255 refused: %s", err);
 	p.verbs.outs = 1;
-	ck_assert_msg(ig_params_check(&p, err, sizeof(err)) == 0,
+	ck_assert_msg(ig_params_check(IG_TESTS, &p, err, sizeof(err)) == 0,
 		      "outs 1 refused: %s", err);
 	p.verbs.outs = 0;
 	/* one more byte per buffer is over the verbs cap of 1 GiB */
@@ -562,7 +570,8 @@ START_TEST(test_check_caps)
 	p.size = (1ull << 20) + 1;
 	p.streams = 8;
 	p.verbs.tx_depth = 128;
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert(has_number(err, ((1ull << 20) + 1) * 128 * 8));
 }
 END_TEST

@@ -18,6 +18,7 @@
 #include "wire/proto.h"
 #include "testwire.h"
 #include "testmain.h"
+#include "transports/transports.h"
 
 #define N_FUZZ 10000
 #define FUZZ_MAX_LEN 160
@@ -571,7 +572,7 @@ START_TEST(test_params_round_trip)
 {
 	const struct ig_params *want = &param_sets[_i];
 	struct ig_params got;
-	json_object *o = ig_params_to_json(want);
+	json_object *o = ig_params_to_json(IG_TESTS, want);
 	char err[256] = "";
 
 	ck_assert_ptr_nonnull(o);
@@ -579,7 +580,8 @@ START_TEST(test_params_round_trip)
 	 * events and outs */
 	ck_assert_int_eq(json_object_object_length(o), 15);
 	memset(&got, 0x5a, sizeof(got));
-	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
 	assert_params_eq(&got, want);
 	json_object_put(o);
 }
@@ -589,7 +591,7 @@ END_TEST
 START_TEST(test_params_wire_round_trip)
 {
 	const struct ig_params *want = &param_sets[_i];
-	json_object *o = ig_params_to_json(want), *back;
+	json_object *o = ig_params_to_json(IG_TESTS, want), *back;
 	const char *s =
 		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	struct ig_params got;
@@ -600,7 +602,8 @@ START_TEST(test_params_wire_round_trip)
 
 	ck_assert_int_eq(ig_msg_decode(b, total, &h, &back), (int)total);
 	memset(&got, 0xa5, sizeof(got));
-	ck_assert_int_eq(ig_params_from_json(back, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, back, &got, err, sizeof(err)), 0);
 	assert_params_eq(&got, want);
 	json_object_put(back);
 	json_object_put(o);
@@ -613,7 +616,8 @@ static void expect_from_json_error(json_object *o, const char *field)
 	struct ig_params p;
 	char err[256] = "";
 
-	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ig_params_from_json(IG_TESTS, o, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(err[0], "empty error for '%s'", field);
 	ck_assert_msg(strstr(err, field), "error '%s' does not name '%s'", err,
 		      field);
@@ -624,7 +628,7 @@ static void expect_from_json_error(json_object *o, const char *field)
  * behaviour. */
 START_TEST(test_params_missing_field)
 {
-	json_object *full = ig_params_to_json(&param_sets[1]);
+	json_object *full = ig_params_to_json(IG_TESTS, &param_sets[1]);
 	unsigned int n = 0;
 
 	json_object_object_foreach (full, key, val) {
@@ -649,23 +653,26 @@ END_TEST
  * be a number that fits, and the check allows 0 or 1 only. */
 START_TEST(test_params_events_optional)
 {
-	json_object *o = ig_params_to_json(&param_sets[3]);
+	json_object *o = ig_params_to_json(IG_TESTS, &param_sets[3]);
 	struct ig_params p;
 	char err[256] = "";
 
 	json_object_object_del(o, "events");
 	memset(&p, 0x5a, sizeof(p));
-	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_from_json(IG_TESTS, o, &p, err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(p.verbs.events, 0);
 	json_object_object_add(o, "events", json_object_new_int(1));
-	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_from_json(IG_TESTS, o, &p, err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(p.verbs.events, 1);
 	ig_params_default(&p);
 	p.test = IG_TEST_SEND_BW;
 	p.verbs.events = 1;
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)), 0);
 	p.verbs.events = 2;
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(strstr(err, "events"), "%s", err);
 	json_object_object_add(o, "events", json_object_new_string("yes"));
 	expect_from_json_error(o, "events");
@@ -683,16 +690,19 @@ START_TEST(test_params_reverse_optional)
 	char err[256] = "";
 
 	want.reverse = 1;
-	o = ig_params_to_json(&want);
+	o = ig_params_to_json(IG_TESTS, &want);
 	json_object_object_del(o, "reverse");
 	memset(&got, 0x5a, sizeof(got));
-	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
 	ck_assert_uint_eq(got.reverse, 0);
 	json_object_object_add(o, "reverse", json_object_new_string("yes"));
 	expect_from_json_error(o, "reverse");
 	json_object_object_add(o, "reverse", json_object_new_int(2));
-	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
-	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &got, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(strstr(err, "reverse 2"), "'%s'", err);
 	json_object_put(o);
 }
@@ -708,23 +718,27 @@ START_TEST(test_params_outs_optional)
 
 	want.test = IG_TEST_READ_BW;
 	want.verbs.outs = 16;
-	o = ig_params_to_json(&want);
+	o = ig_params_to_json(IG_TESTS, &want);
 	memset(&got, 0x5a, sizeof(got));
-	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
 	ck_assert_uint_eq(got.verbs.outs, 16);
 	ck_assert_int_eq(got.test, IG_TEST_READ_BW);
-	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &got, err, sizeof(err)), 0);
 	json_object_object_del(o, "outs");
 	memset(&got, 0x5a, sizeof(got));
-	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
 	ck_assert_uint_eq(got.verbs.outs, 0);
 	json_object_object_add(o, "outs", json_object_new_string("max"));
 	expect_from_json_error(o, "outs");
 	json_object_object_add(o, "outs", json_object_new_int64(1ll << 32));
 	expect_from_json_error(o, "outs");
 	json_object_object_add(o, "outs", json_object_new_int(256));
-	ck_assert_int_eq(ig_params_from_json(o, &got, err, sizeof(err)), 0);
-	ck_assert_int_eq(ig_params_check(&got, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &got, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(strstr(err, "outs 256") && strstr(err, "0 to 255"),
 		      "'%s'", err);
 	json_object_put(o);
@@ -733,7 +747,7 @@ END_TEST
 
 static json_object *params_with(const char *key, json_object *val)
 {
-	json_object *o = ig_params_to_json(&param_sets[0]);
+	json_object *o = ig_params_to_json(IG_TESTS, &param_sets[0]);
 
 	json_object_object_add(o, key, val);
 	return o;
@@ -788,12 +802,14 @@ START_TEST(test_params_u32_edge)
 	struct ig_params p;
 	char err[256] = "";
 
-	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_from_json(IG_TESTS, o, &p, err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(p.streams, 4294967295u);
 	json_object_put(o);
 	o = params_with("streams", json_object_new_uint64(1ull << 32));
 	err[0] = '\0';
-	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ig_params_from_json(IG_TESTS, o, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "4294967296"));
 	json_object_put(o);
 }
@@ -841,7 +857,8 @@ START_TEST(test_params_name_sanitized)
 
 	json_object_object_add(o, "test",
 			       json_object_new_string("tcp_\nbw\x1b[2J"));
-	ck_assert_int_eq(ig_params_from_json(o, &p, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(ig_params_from_json(IG_TESTS, o, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_msg(err[0], "no error text");
 	for (const char *c = err; *c; c++)
 		ck_assert_msg((unsigned char)*c >= 0x20 && *c != 0x7f,

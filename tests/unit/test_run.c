@@ -13,6 +13,7 @@
 
 #include "run/run.h"
 #include "testmain.h"
+#include "transports/transports.h"
 
 static const enum ig_test bw_lat[] = { IG_TEST_TCP_BW, IG_TEST_TCP_LAT };
 static const uint64_t sizes[] = { 1024, 4096, 65536 };
@@ -88,7 +89,8 @@ START_TEST(test_plan_order)
 								windows[w],
 						"plan[%u]: %s %llu x%u "
 						"window %llu",
-						k, ig_test_name(p.test),
+						k,
+						ig_test_name(IG_TESTS, p.test),
 						(unsigned long long)p.size,
 						p.streams,
 						(unsigned long long)
@@ -135,16 +137,16 @@ START_TEST(test_fail_rest)
 	ig_run_fail(&o, res, 2, "peer gone");
 	ck_assert(!res[0].failed && !res[1].failed && res[1].bw_gbps == 7);
 	for (unsigned int i = 2; i < 6; i++)
-		ck_assert_msg(res[i].failed &&
-				      res[i].params.test == want[i].test &&
-				      res[i].params.size == want[i].size &&
-				      !strcmp(res[i].test,
-					      ig_test_name(want[i].test)) &&
-				      !strcmp(res[i].error, "peer gone"),
-			      "result %u: %s %llu failed %d '%s'", i,
-			      ig_test_name(res[i].params.test),
-			      (unsigned long long)res[i].params.size,
-			      res[i].failed, res[i].error);
+		ck_assert_msg(
+			res[i].failed && res[i].params.test == want[i].test &&
+				res[i].params.size == want[i].size &&
+				!strcmp(res[i].test,
+					ig_test_name(IG_TESTS, want[i].test)) &&
+				!strcmp(res[i].error, "peer gone"),
+			"result %u: %s %llu failed %d '%s'", i,
+			ig_test_name(IG_TESTS, res[i].params.test),
+			(unsigned long long)res[i].params.size, res[i].failed,
+			res[i].error);
 	ck_assert(!res[6].failed);
 	free(res);
 }

@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "verbs/verbs_int.h"
 #include "testmain.h"
+#include "transports/transports.h"
 
 START_TEST(test_size_check)
 {
@@ -49,13 +50,15 @@ START_TEST(test_size_zero)
 
 	ig_params_default(&p);
 	p.size = 0;
-	ig_params_set_test(&p, IG_TEST_UD_SEND_BW);
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), 0);
-	ig_params_set_test(&p, IG_TEST_SEND_BW);
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+	ig_params_set_test(IG_TESTS, &p, IG_TEST_UD_SEND_BW);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)), 0);
+	ig_params_set_test(IG_TESTS, &p, IG_TEST_SEND_BW);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)),
+			 -EINVAL);
 	ck_assert_str_eq(err, "size 0 is out of range: allowed 1 to 67108864");
-	ig_params_set_test(&p, IG_TEST_UD_SEND_LAT);
-	ck_assert_int_eq(ig_params_check(&p, err, sizeof(err)), -EINVAL);
+	ig_params_set_test(IG_TESTS, &p, IG_TEST_UD_SEND_LAT);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &p, err, sizeof(err)),
+			 -EINVAL);
 }
 END_TEST
 
@@ -65,10 +68,10 @@ START_TEST(test_no_bidir)
 
 	ig_params_default(&p);
 	p.bidir = 1;
-	ig_params_set_test(&p, IG_TEST_UD_SEND_BW);
+	ig_params_set_test(IG_TESTS, &p, IG_TEST_UD_SEND_BW);
 	ck_assert_int_eq(p.bidir, 0);
 	p.bidir = 1;
-	ig_params_set_test(&p, IG_TEST_SEND_BW);
+	ig_params_set_test(IG_TESTS, &p, IG_TEST_SEND_BW);
 	ck_assert_int_eq(p.bidir, 1);
 }
 END_TEST
