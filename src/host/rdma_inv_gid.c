@@ -128,7 +128,8 @@ int ig_inv_read_gids(const char *root, const struct ig_inv_dev *dev,
 			ret = 0;
 	}
 	if (!ret) {
-		qsort(idx, n, sizeof(*idx), cmp_int);
+		if (n) /* a port without GIDs: idx is NULL, qsort's UB */
+			qsort(idx, n, sizeof(*idx), cmp_int);
 		ret = fill(root, base, p, idx, n, err, errlen);
 	}
 	free(idx);
