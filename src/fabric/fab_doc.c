@@ -306,8 +306,11 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 	json_object *why = reasons(r, i);
 	size_t nw = json_object_array_length(why);
 
-	fprintf(f, "  %-3u %-20s %-15s %s", i, r->info[i].host, r->info[i].addr,
-		nd->flagged ? "FLAGGED" : "ok");
+	fprintf(f, "  %-3u %-20s %-15s %-7s  %u/%u flagged", i,
+		r->info[i].host, r->info[i].addr,
+		nd->flagged ? "FLAGGED" : "ok", nd->nflagged, nd->npairs);
+	if (nd->bw_ratio >= 0)
+		fprintf(f, "  bw %.2f x median", nd->bw_ratio);
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
 		if (nd->bw_gbps[t] > 0)
 			fprintf(f, "  %s %.2f Gb/s", ig_test_name(IG_TESTS, t),
@@ -348,7 +351,8 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 				ig_test_name(IG_TESTS, t), r->medians[t],
 				is_lat(t) ? "us (p50)" : "Gb/s");
 	text_repeats(f, r);
-	fprintf(f, "\nnodes, worst first:\n");
+	fprintf(f, "\nnodes, worst first (flagged share, then lowest "
+		   "bandwidth x median):\n");
 	for (unsigned int i = 0; i < r->n; i++) {
 		text_node(f, r, r->order[i]);
 		nodes += r->nodes[r->order[i]].flagged;
