@@ -271,6 +271,24 @@ static void text_pair(FILE *f, const struct ig_fab_run *r,
 	fputc('\n', f);
 }
 
+/* The measurements flagged at first and fine when measured again, with
+ * both figures; returns how many. */
+static size_t text_transients(FILE *f, const struct ig_fab_run *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->k; i++) {
+		if (!r->m[i].transient)
+			continue;
+		if (!n++)
+			fprintf(f, "\ntransient measurements (flagged, then "
+				   "within the tolerance when measured "
+				   "again):\n");
+		text_pair(f, r, &r->m[i]);
+	}
+	return n;
+}
+
 /* The nodes whose fingerprint differs from the majority, key by key. */
 static void text_outliers(FILE *f, const struct ig_fab_run *r)
 {
@@ -331,7 +349,7 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 
 void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 {
-	size_t nflag = 0;
+	size_t nflag = 0, ntrans;
 	unsigned int nodes = 0;
 
 	fprintf(f,
@@ -365,11 +383,14 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 		}
 	if (!nflag)
 		fprintf(f, "  none\n");
+	ntrans = text_transients(f, r);
 	text_outliers(f, r);
-	fprintf(f,
-		"\nverdict: %u of %u nodes flagged, %zu of %zu measurements "
-		"flagged; overhead %.2f ms a round\n",
-		nodes, r->n, nflag, r->k, r->round_overhead_ms);
+	fprintf(f, "\nverdict: %u of %u nodes flagged, %zu of %zu measurements "
+		   "flagged",
+		nodes, r->n, nflag, r->k);
+	if (ntrans)
+		fprintf(f, " (%zu more transient)", ntrans);
+	fprintf(f, "; overhead %.2f ms a round\n", r->round_overhead_ms);
 }
 
 static int emit(const struct ig_fab_run *r, FILE *f)

@@ -270,6 +270,40 @@ START_TEST(test_text)
 }
 END_TEST
 
+/* A transient: node1 -> node2's tcp_bw low at first (1 against 10),
+ * fine when measured again (9.5): not flagged, and on stdout with both
+ * figures, and counted in the verdict line. */
+START_TEST(test_transient)
+{
+	struct fixture f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fixture(&f, 10); /* all fast */
+	f.m[0].bw_gbps = 1;
+	f.m[0].retested = f.m[0].retest_ok = true;
+	f.m[0].retest_bw_gbps = 9.5;
+	ig_fab_judge_pairs(f.m, f.r.k, &f.o.tol, f.r.medians);
+	ck_assert(f.m[0].transient && !f.m[0].flagged);
+	m = open_memstream(&buf, &len);
+	ig_fab_text(m, &f.r);
+	fclose(m);
+	ck_assert_msg(strstr(buf, "\ntransient measurements (flagged, then "
+				  "within the tolerance when measured "
+				  "again):\n  round 0  node1 -> node2  tcp_bw "
+				  "1.00 Gb/s (median 10.00); again: 9.50 "
+				  "Gb/s\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "flagged measurements:\n  none\n"), "%s",
+		      buf);
+	ck_assert_msg(strstr(buf, "0 of 12 measurements flagged (1 more "
+				  "transient);"),
+		      "%s", buf);
+	free(buf);
+}
+END_TEST
+
 /* --repeat 3 --confidence 95,5: a repeated measurement's spread in the
  * JSON (the client's "repeat" object, its metric by the test) and on its
  * flagged line; a summary line in the text. */
@@ -449,6 +483,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_doc);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_text_verbs);
+	tcase_add_test(tc, test_transient);
 	tcase_add_test(tc, test_repeat);
 	tcase_add_test(tc, test_reverse);
 	tcase_add_test(tc, test_baseline);
