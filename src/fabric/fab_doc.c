@@ -98,6 +98,13 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	return o;
 }
 
+/* A node in no measurement: e.g. the last of an odd number of ranks
+ * under --pattern bisection, or a node whose pairs were all verbs tests
+ * without RDMA at both ends. */
+#define NOT_MEASURED                                                     \
+	"not measured: in no measurement (the pattern or --rounds gave " \
+	"it no pair, or its pairs' tests need RDMA at both ends)"
+
 /* Node i's reasons, one string each. */
 static json_object *reasons(const struct ig_fab_run *r, unsigned int i)
 {
@@ -105,6 +112,8 @@ static json_object *reasons(const struct ig_fab_run *r, unsigned int i)
 	const struct ig_fab_node *nd = &r->nodes[i];
 	char buf[256];
 
+	if (!nd->npairs)
+		json_object_array_add(a, json_object_new_string(NOT_MEASURED));
 	if (nd->flagged) {
 		snprintf(buf, sizeof(buf),
 			 "%u of its %u measurements flagged: %s", nd->nflagged,
@@ -141,6 +150,10 @@ static json_object *node_json(const struct ig_fab_run *r, unsigned int i)
 	json_object_object_add(o, "flagged",
 			       json_object_new_boolean(r->judged &&
 						       r->nodes[i].flagged));
+	if (r->judged)
+		json_object_object_add(
+			o, "measured",
+			json_object_new_boolean(r->nodes[i].npairs > 0));
 	ig_json_add(o, "reasons",
 		    r->judged ? reasons(r, i) : json_object_new_array());
 	for (int t = 0; r->judged && t < IG_TEST_COUNT; t++) {
@@ -324,9 +337,13 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 	json_object *why = reasons(r, i);
 	size_t nw = json_object_array_length(why);
 
-	fprintf(f, "  %-3u %-20s %-15s %-7s  %u/%u flagged", i,
-		r->info[i].host, r->info[i].addr,
-		nd->flagged ? "FLAGGED" : "ok", nd->nflagged, nd->npairs);
+	fprintf(f, "  %-3u %-20s %-15s ", i, r->info[i].host, r->info[i].addr);
+	if (!nd->npairs)
+		fputs("not measured", f);
+	else
+		fprintf(f, "%-7s  %u/%u flagged",
+			nd->flagged ? "FLAGGED" : "ok", nd->nflagged,
+			nd->npairs);
 	if (nd->bw_ratio >= 0)
 		fprintf(f, "  bw %.2f x median", nd->bw_ratio);
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
@@ -350,7 +367,7 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 {
 	size_t nflag = 0, ntrans;
-	unsigned int nodes = 0;
+	unsigned int nodes = 0, idle = 0;
 
 	fprintf(f,
 		"ibgap-fabric: %u ranks, pattern %s, %u of %u rounds, %zu "
@@ -374,6 +391,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 	for (unsigned int i = 0; i < r->n; i++) {
 		text_node(f, r, r->order[i]);
 		nodes += r->nodes[r->order[i]].flagged;
+		idle += !r->nodes[r->order[i]].npairs;
 	}
 	fprintf(f, "\nflagged measurements:\n");
 	for (size_t i = 0; i < r->k; i++)
@@ -385,9 +403,10 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 		fprintf(f, "  none\n");
 	ntrans = text_transients(f, r);
 	text_outliers(f, r);
-	fprintf(f, "\nverdict: %u of %u nodes flagged, %zu of %zu measurements "
-		   "flagged",
-		nodes, r->n, nflag, r->k);
+	fprintf(f, "\nverdict: %u of %u nodes flagged", nodes, r->n);
+	if (idle)
+		fprintf(f, " (%u not measured)", idle);
+	fprintf(f, ", %zu of %zu measurements flagged", nflag, r->k);
 	if (ntrans)
 		fprintf(f, " (%zu more transient)", ntrans);
 	fprintf(f, "; overhead %.2f ms a round\n", r->round_overhead_ms);

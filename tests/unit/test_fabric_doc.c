@@ -304,6 +304,49 @@ START_TEST(test_transient)
 }
 END_TEST
 
+/* Node 4 in no measurement (as the last of 3 ranks under --pattern
+ * bisection): "not measured", not "ok", in the text and the JSON. */
+START_TEST(test_unmeasured)
+{
+	struct fixture f;
+	json_object *d, *n3;
+	char *buf = NULL;
+	size_t len = 0;
+	size_t k = 0;
+	FILE *m;
+
+	fixture(&f, 10);
+	for (size_t i = 0; i < f.r.k; i++)
+		if (f.m[i].a != 3 && f.m[i].b != 3)
+			f.m[k++] = f.m[i];
+	f.r.k = k;
+	f.outlier[3] = 0;
+	ig_fab_judge_pairs(f.m, k, &f.o.tol, f.r.medians);
+	ig_fab_judge_nodes(f.m, k, f.r.medians, f.nodes, 4);
+	ig_fab_rank_nodes(f.nodes, 4, f.order);
+	ck_assert_uint_eq(f.order[3], 3);
+	m = open_memstream(&buf, &len);
+	ig_fab_text(m, &f.r);
+	fclose(m);
+	ck_assert_msg(strstr(buf, "\n  3   node4                10.9.9.4     "
+				  "   not measured\n      not measured: in no "
+				  "measurement"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "verdict: 0 of 4 nodes flagged (1 not "
+				  "measured), 0 of 6 measurements flagged"),
+		      "%s", buf);
+	free(buf);
+	d = ig_fab_doc(&f.r);
+	n3 = json_object_array_get_idx(ig_json_get_array(d, "nodes"), 3);
+	ck_assert(!json_object_get_boolean(
+		json_object_object_get(n3, "measured")));
+	ck_assert(json_object_get_boolean(json_object_object_get(
+		json_object_array_get_idx(ig_json_get_array(d, "nodes"), 2),
+		"measured")));
+	json_object_put(d);
+}
+END_TEST
+
 /* --repeat 3 --confidence 95,5: a repeated measurement's spread in the
  * JSON (the client's "repeat" object, its metric by the test) and on its
  * flagged line; a summary line in the text. */
@@ -484,6 +527,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_text_verbs);
 	tcase_add_test(tc, test_transient);
+	tcase_add_test(tc, test_unmeasured);
 	tcase_add_test(tc, test_repeat);
 	tcase_add_test(tc, test_reverse);
 	tcase_add_test(tc, test_baseline);
