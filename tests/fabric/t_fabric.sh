@@ -10,7 +10,8 @@
 #   --baseline of the clean run: exit 1, node 3's regression named;
 #   --plot writes an SVG; an unreadable --baseline: exit 3;
 # - ring --rounds 2, bisection (both directions; and -R, where b sends)
-#   and incast: the pairs each pattern makes;
+#   and incast: the pairs each pattern makes; bisection of 3 ranks: the
+#   idle rank "not measured";
 # - --repeat 2: each measurement's runs and interval in the JSON;
 # - a rank whose server wedges (IBGAP_FAULT hang): its pair fails with
 #   the error named, the rest of the fabric is measured;
@@ -166,6 +167,16 @@ fab 0 incast "${QUICK[@]}" --pattern incast --root 4 -o "$TMP/incast.json"
 got=$(jqc "$TMP/incast.json" '[.pairs[] | select(.ok) | [.a, .b]] | sort')
 [[ $got == '[[0,4],[1,4],[2,4],[3,4],[5,4]]' ]] &&
 	pass "incast --root 4: five at once, all ok" || fail "incast: $got"
+
+# 3 ranks, bisection: 0 -> 1, rank 2 rests: "not measured", never "ok"
+RC=0
+fc_mpirun 3 "$FABRIC" -D 0.2 --warmup 0.05 --timeout 5 -t tcp_bw \
+	--pattern bisection >"$TMP/bis3.out" 2>"$TMP/bis3.err" || RC=$?
+expect_rc 0 "bisection of 3 ranks" ||
+	ig_log "stderr: $(head -c 3000 "$TMP/bis3.err")"
+grep -qE "^  2 +${FC_NS[2]} +[0-9.]+ +not measured$" "$TMP/bis3.out" &&
+	pass "bisection of 3 ranks: rank 2 rests, listed as not measured" ||
+	fail "bisection of 3 ranks: $(cat "$TMP/bis3.out")"
 
 # --repeat 2: each pair measured twice through the run layer, pooled, the
 # client's "repeat" object in the JSON
