@@ -112,6 +112,10 @@ struct ig_fab_run {
 /* The "ibgap-fabric/1" document (NULL when out of memory). */
 json_object *ig_fab_doc(const struct ig_fab_run *r);
 void ig_fab_text(FILE *f, const struct ig_fab_run *r);
+/* Nothing was measured (r->k is 0: e.g. -t write_bw where no pair has
+ * RDMA at both ends): -ENODATA with one line in err saying why; else 0.
+ * Nothing measured is not a passed run (exit 1). */
+int ig_fab_nothing(const struct ig_fab_run *r, char *err, size_t errlen);
 /* Writes the report (text or JSON as o says) to o->outfile, replaced
  * atomically, or to f when there is none; 0 or -errno. */
 int ig_fab_write(const struct ig_fab_run *r, FILE *f);

@@ -412,6 +412,45 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 	fprintf(f, "; overhead %.2f ms a round\n", r->round_overhead_ms);
 }
 
+/* "write_bw,send_lat": the tests of -t, into buf. */
+static void test_list(const struct ig_fab_opts *o, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < o->ntests && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? "," : "",
+				       ig_test_name(IG_TESTS, o->tests[i]));
+}
+
+static bool verbs_only(const struct ig_fab_opts *o)
+{
+	for (unsigned int i = 0; i < o->ntests; i++)
+		if (ig_test_xport(IG_TESTS, o->tests[i]) != IG_XPORT_VERBS)
+			return false;
+	return true;
+}
+
+int ig_fab_nothing(const struct ig_fab_run *r, char *err, size_t errlen)
+{
+	char tests[256];
+
+	if (r->k)
+		return 0;
+	test_list(r->o, tests, sizeof(tests));
+	if (verbs_only(r->o))
+		return ig_fail(-ENODATA, err, errlen,
+			       "nothing measured: -t %s has only verbs "
+			       "tests, which need an active RDMA port at both "
+			       "ends of a pair; %u of %u nodes have one",
+			       tests, rdma_nodes(r), r->n);
+	return ig_fail(-ENODATA, err, errlen,
+		       "nothing measured: no pair of pattern %s in %u "
+		       "round(s) ran a test of -t %s",
+		       ig_fab_pattern_name(r->o->pattern), r->rounds_done,
+		       tests);
+}
+
 static int emit(const struct ig_fab_run *r, FILE *f)
 {
 	if (!r->o->json) {

@@ -2,6 +2,7 @@
 # t_fabric.sh: ibgap-fabric on a cluster of six network namespaces (one
 # MPI rank each, tests/fabric/cluster.sh.inc), TCP only (no RDMA there):
 # - bad options: exit 2 and the one line, printed once (rank 0);
+# - -t write_bw without RDMA: nothing measured, exit 1 and why;
 # - pairs: every pair once in 5 rounds of 3, the JSON (-o) says so, each
 #   measurement ok, no node flagged; --save-baseline writes the same;
 # - node 3 made slow (tbf; and node 2 delayed where the kernel has netem):
@@ -66,6 +67,14 @@ n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, r
 fab 2 badroot --pattern incast --root 6
 expect_grep "$TMP/badroot.err" "--root: '6' is not a rank: allowed 0 to 5" \
 	"--root 6 of 6 ranks"
+
+# -t write_bw without RDMA (none here): nothing measured is not a pass:
+# exit 1, one line saying why, no baseline of nothing
+fab 1 nordma -D 0.2 -t write_bw --save-baseline "$TMP/nordma.json"
+expect_grep "$TMP/nordma.err" "ibgap-fabric: nothing measured: -t write_bw has only verbs tests, which need an active RDMA port at both ends of a pair; 0 of 6 nodes have one" \
+	"-t write_bw without RDMA"
+check "-t write_bw without RDMA: no baseline written" \
+	test ! -e "$TMP/nordma.json"
 
 # ------------------------------------ a clean fabric, saved as baseline
 # Tolerances: 3 pairs at once share the 2 CPUs here; the planted node

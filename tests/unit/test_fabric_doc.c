@@ -347,6 +347,31 @@ START_TEST(test_unmeasured)
 }
 END_TEST
 
+/* -t write_bw on nodes without RDMA: no measurement at all is not a
+ * passed run: one line saying why. */
+START_TEST(test_nothing)
+{
+	struct fixture f;
+	char err[256] = "";
+
+	fixture(&f, 10);
+	ck_assert_int_eq(ig_fab_nothing(&f.r, err, sizeof(err)), 0);
+	f.r.k = 0;
+	f.o.ntests = 1;
+	f.o.tests[0] = IG_TEST_WRITE_BW;
+	ck_assert_int_eq(ig_fab_nothing(&f.r, err, sizeof(err)), -ENODATA);
+	ck_assert_str_eq(err, "nothing measured: -t write_bw has only verbs "
+			      "tests, which need an active RDMA port at both "
+			      "ends of a pair; 0 of 4 nodes have one");
+	f.o.ntests = 2;
+	f.o.tests[1] = IG_TEST_TCP_BW;
+	f.o.pattern = IG_FAB_BISECTION;
+	ck_assert_int_eq(ig_fab_nothing(&f.r, err, sizeof(err)), -ENODATA);
+	ck_assert_str_eq(err, "nothing measured: no pair of pattern bisection "
+			      "in 3 round(s) ran a test of -t write_bw,tcp_bw");
+}
+END_TEST
+
 /* --repeat 3 --confidence 95,5: a repeated measurement's spread in the
  * JSON (the client's "repeat" object, its metric by the test) and on its
  * flagged line; a summary line in the text. */
@@ -528,6 +553,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_text_verbs);
 	tcase_add_test(tc, test_transient);
 	tcase_add_test(tc, test_unmeasured);
+	tcase_add_test(tc, test_nothing);
 	tcase_add_test(tc, test_repeat);
 	tcase_add_test(tc, test_reverse);
 	tcase_add_test(tc, test_baseline);
