@@ -124,7 +124,8 @@ int ig_fab_write(const struct ig_fab_run *r, FILE *f);
 int ig_fab_baseline_load(const char *path, json_object **doc, char *err,
 			 size_t errlen);
 /* The regressions of r against doc (loaded from path), one line each to
- * f, and a last line; returns their number. */
+ * f, and a last line; returns their number, or -ENODATA (with its line)
+ * when nothing of doc was measured in r: nothing compared is no pass. */
 int ig_fab_baseline_cmp(const struct ig_fab_run *r, json_object *doc,
 			const char *path, double tol_pct, FILE *f);
 /* The fingerprint keys compared for outliers, and node i's value. */

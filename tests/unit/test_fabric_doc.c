@@ -524,6 +524,23 @@ START_TEST(test_baseline)
 	m = open_memstream(&buf, &len);
 	ck_assert_int_eq(ig_fab_baseline_cmp(&old.r, doc, path, 5, m), 0);
 	fclose(m);
+	ck_assert_msg(strstr(buf, ": 0 regression(s) beyond 5.0% in 20 figures "
+				  "compared\n"),
+		      "%s", buf);
+	free(buf);
+	buf = NULL;
+	/* other hosts: nothing of the baseline measured, not a pass */
+	for (unsigned int i = 0; i < 4; i++)
+		snprintf(now.info[i].host, sizeof(now.info[i].host), "other%u",
+			 i);
+	m = open_memstream(&buf, &len);
+	n = ig_fab_baseline_cmp(&now.r, doc, path, 5, m);
+	fclose(m);
+	ck_assert_msg(n == -ENODATA, "%d: %s", n, buf);
+	ck_assert_msg(strstr(buf, ": nothing compared: none of its pairs and "
+				  "nodes (by host names and test) was measured "
+				  "in this run\n"),
+		      "%s", buf);
 	free(buf);
 	json_object_put(doc);
 	/* a document of another kind, then no file at all */
