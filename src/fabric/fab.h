@@ -131,8 +131,28 @@ int ig_fab_baseline_cmp(const struct ig_fab_run *r, json_object *doc,
 /* The fingerprint keys compared for outliers, and node i's value. */
 #define IG_FAB_NFPKEYS 7
 extern const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS];
-/* --plot: the heat map, verbs and TCP side by side; 0 or -errno with one
- * line in err. */
+/* --plot's heat maps (fab_plot.c): one panel per transport (verbs left,
+ * TCP right) and kind (bandwidth above, latency below) measured, the
+ * colour scale under them; the layout is its own function for the tests. */
+struct ig_fab_panel {
+	int test;    /* enum ig_test */
+	double x, y; /* its top left cell's corner, px */
+};
+struct ig_fab_layout {
+	struct ig_fab_panel p[4];
+	unsigned int np;
+	double cell;		 /* a cell's side, px */
+	double w, h;		 /* the picture */
+	double scale_x, scale_y; /* the colour scale's top left */
+	double scale_w;		 /* its width: red at the left, green */
+};
+void ig_fab_plot_layout(const struct ig_fab_run *r, struct ig_fab_layout *l);
+/* A cell's place on the colour scale, 0 (red: bandwidth half the median
+ * or less, latency twice or more) to 1 (green: at the median or better),
+ * of the figure the verdict used: the retest's for a transient
+ * (*transient set); -1 (black) when the pair failed. */
+double ig_fab_cell(const struct ig_fab_meas *m, double median, bool *transient);
+/* Draws them to path (.svg or .png); 0 or -errno with one line in err. */
 int ig_fab_plot(const struct ig_fab_run *r, const char *path, char *err,
 		size_t errlen);
 

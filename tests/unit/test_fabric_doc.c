@@ -5,8 +5,10 @@
  * (fab_doc.c) and the baseline comparison (fab_base.c), on a hand-made
  * fabric of four nodes with one slow node.
  */
+#include <cairo.h>
 #include <check.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +374,99 @@ START_TEST(test_nothing)
 }
 END_TEST
 
+/* ---------------------------------------------------------- --plot */
+
+/* The panels: one per transport and kind measured, none for the rest
+ * (a TCP-only fabric: no verbs half); latency below bandwidth. */
+START_TEST(test_plot_layout)
+{
+	struct fixture f;
+	struct ig_fab_layout l;
+
+	fixture(&f, 1);
+	ig_fab_plot_layout(&f.r, &l);
+	ck_assert_uint_eq(l.np, 2);
+	ck_assert_int_eq(l.p[0].test, IG_TEST_TCP_BW);
+	ck_assert_int_eq(l.p[1].test, IG_TEST_TCP_LAT);
+	ck_assert(l.p[1].x == l.p[0].x && l.p[1].y > l.p[0].y + 4 * l.cell);
+	ck_assert(l.scale_y > l.p[1].y + 4 * l.cell && l.scale_w > 0);
+	fixture_v(&f, 1, true); /* write_bw too: verbs left of TCP */
+	ig_fab_plot_layout(&f.r, &l);
+	ck_assert_uint_eq(l.np, 3);
+	ck_assert_int_eq(l.p[0].test, IG_TEST_WRITE_BW);
+	ck_assert_int_eq(l.p[1].test, IG_TEST_TCP_BW);
+	ck_assert_int_eq(l.p[2].test, IG_TEST_TCP_LAT);
+	ck_assert(l.p[1].x > l.p[0].x + 4 * l.cell && l.p[2].x == l.p[1].x);
+}
+END_TEST
+
+/* A pixel of a PNG, as 0xRRGGBB. */
+static unsigned int pixel(cairo_surface_t *s, double x, double y)
+{
+	const unsigned char *d = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s);
+
+	return *(const uint32_t *)(d + (int)y * stride + (int)x * 4) & 0xffffff;
+}
+
+static bool greenish(unsigned int v)
+{
+	return (v >> 8 & 255) > 150 && (v >> 16 & 255) < 80;
+}
+
+static bool reddish(unsigned int v)
+{
+	return (v >> 16 & 255) > 180 && (v >> 8 & 255) < 80;
+}
+
+/* The heat map drawn: a transient coloured by its retest (green) and
+ * framed white, a slow pair red, the latency panel's cells, and the
+ * colour scale from red to green. */
+START_TEST(test_plot_png)
+{
+	char path[] = "/tmp/test_fabric_plot.XXXXXX.png", err[256];
+	struct ig_fab_layout l;
+	struct fixture f;
+	cairo_surface_t *s;
+	double c;
+	int fd;
+
+	fixture(&f, 10);
+	f.m[4].bw_gbps = 1; /* 0 -> 2: low */
+	f.m[8].bw_gbps = 1; /* 0 -> 3: low, then fine: transient */
+	f.m[8].retested = f.m[8].retest_ok = true;
+	f.m[8].retest_bw_gbps = 9.5;
+	ig_fab_judge_pairs(f.m, f.r.k, &f.o.tol, f.r.medians);
+	ck_assert(f.m[4].flagged && f.m[4].a == 0 && f.m[4].b == 2);
+	ck_assert(f.m[8].transient && f.m[8].a == 0 && f.m[8].b == 3);
+	fd = mkstemps(path, 4);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(ig_fab_plot(&f.r, path, err, sizeof(err)), 0);
+	ig_fab_plot_layout(&f.r, &l);
+	s = cairo_image_surface_create_from_png(path);
+	unlink(path);
+	ck_assert_int_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	ck_assert_int_eq(cairo_image_surface_get_width(s), (int)l.w);
+	c = l.cell;
+	/* cell (0, 3): the retest's 9.5 against 10 (the first: 1, red) */
+	ck_assert_msg(greenish(pixel(s, l.p[0].x + 3.5 * c, l.p[0].y + c / 2)),
+		      "transient %06x",
+		      pixel(s, l.p[0].x + 3.5 * c, l.p[0].y + c / 2));
+	ck_assert_uint_eq(pixel(s, l.p[0].x + 3 * c + 2.5, l.p[0].y + c / 2),
+			  0xffffff);
+	/* cell (0, 2): 1 against 10, red, no frame */
+	ck_assert(reddish(pixel(s, l.p[0].x + 2.5 * c, l.p[0].y + c / 2)));
+	ck_assert(reddish(pixel(s, l.p[0].x + 2 * c + 2.5, l.p[0].y + c / 2)));
+	/* tcp_lat, all at the median */
+	ck_assert(greenish(pixel(s, l.p[1].x + 1.5 * c, l.p[1].y + c / 2)));
+	/* the scale */
+	ck_assert(reddish(pixel(s, l.scale_x + 2, l.scale_y + 4)));
+	ck_assert(greenish(pixel(s, l.scale_x + l.scale_w - 3, l.scale_y + 4)));
+	cairo_surface_destroy(s);
+}
+END_TEST
+
 /* --repeat 3 --confidence 95,5: a repeated measurement's spread in the
  * JSON (the client's "repeat" object, its metric by the test) and on its
  * flagged line; a summary line in the text. */
@@ -571,6 +666,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_transient);
 	tcase_add_test(tc, test_unmeasured);
 	tcase_add_test(tc, test_nothing);
+	tcase_add_test(tc, test_plot_layout);
+	tcase_add_test(tc, test_plot_png);
 	tcase_add_test(tc, test_repeat);
 	tcase_add_test(tc, test_reverse);
 	tcase_add_test(tc, test_baseline);
