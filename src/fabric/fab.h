@@ -112,6 +112,10 @@ struct ig_fab_run {
 /* The "ibgap-fabric/1" document (NULL when out of memory). */
 json_object *ig_fab_doc(const struct ig_fab_run *r);
 void ig_fab_text(FILE *f, const struct ig_fab_run *r);
+/* Nothing was measured (r->k is 0: e.g. -t write_bw where no pair has
+ * RDMA at both ends): -ENODATA with one line in err saying why; else 0.
+ * Nothing measured is not a passed run (exit 1). */
+int ig_fab_nothing(const struct ig_fab_run *r, char *err, size_t errlen);
 /* Writes the report (text or JSON as o says) to o->outfile, replaced
  * atomically, or to f when there is none; 0 or -errno. */
 int ig_fab_write(const struct ig_fab_run *r, FILE *f);
@@ -120,14 +124,35 @@ int ig_fab_write(const struct ig_fab_run *r, FILE *f);
 int ig_fab_baseline_load(const char *path, json_object **doc, char *err,
 			 size_t errlen);
 /* The regressions of r against doc (loaded from path), one line each to
- * f, and a last line; returns their number. */
+ * f, and a last line; returns their number, or -ENODATA (with its line)
+ * when nothing of doc was measured in r: nothing compared is no pass. */
 int ig_fab_baseline_cmp(const struct ig_fab_run *r, json_object *doc,
 			const char *path, double tol_pct, FILE *f);
 /* The fingerprint keys compared for outliers, and node i's value. */
 #define IG_FAB_NFPKEYS 7
 extern const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS];
-/* --plot: the heat map, verbs and TCP side by side; 0 or -errno with one
- * line in err. */
+/* --plot's heat maps (fab_plot.c): one panel per transport (verbs left,
+ * TCP right) and kind (bandwidth above, latency below) measured, the
+ * colour scale under them; the layout is its own function for the tests. */
+struct ig_fab_panel {
+	int test;    /* enum ig_test */
+	double x, y; /* its top left cell's corner, px */
+};
+struct ig_fab_layout {
+	struct ig_fab_panel p[4];
+	unsigned int np;
+	double cell;		 /* a cell's side, px */
+	double w, h;		 /* the picture */
+	double scale_x, scale_y; /* the colour scale's top left */
+	double scale_w;		 /* its width: red at the left, green */
+};
+void ig_fab_plot_layout(const struct ig_fab_run *r, struct ig_fab_layout *l);
+/* A cell's place on the colour scale, 0 (red: bandwidth half the median
+ * or less, latency twice or more) to 1 (green: at the median or better),
+ * of the figure the verdict used: the retest's for a transient
+ * (*transient set); -1 (black) when the pair failed. */
+double ig_fab_cell(const struct ig_fab_meas *m, double median, bool *transient);
+/* Draws them to path (.svg or .png); 0 or -errno with one line in err. */
 int ig_fab_plot(const struct ig_fab_run *r, const char *path, char *err,
 		size_t errlen);
 

@@ -19,6 +19,7 @@ struct cmp {
 	double tol; /* fraction */
 	FILE *f;
 	int nreg;
+	unsigned int ncmp; /* figures compared */
 	json_object *old_nodes;
 };
 
@@ -103,6 +104,7 @@ static void one_pair(struct cmp *c, json_object *o)
 		if (!m->ok)
 			now = 0;
 		snprintf(what, sizeof(what), "pair %s -> %s", ha, hb);
+		c->ncmp++;
 		if (!m->ok || worse(m->test, figure(o, m->test), now, c->tol))
 			report(c, what, m->test, figure(o, m->test), now);
 		return;
@@ -135,6 +137,7 @@ static void one_node(struct cmp *c, json_object *o)
 					       &old) ||
 			    now <= 0)
 				continue;
+			c->ncmp++;
 			if (worse(t, old, now, c->tol))
 				report(c, what, t, old, now);
 		}
@@ -180,7 +183,17 @@ int ig_fab_baseline_cmp(const struct ig_fab_run *r, json_object *doc,
 	for (size_t i = 0;
 	     c.old_nodes && i < json_object_array_length(c.old_nodes); i++)
 		one_node(&c, json_object_array_get_idx(c.old_nodes, i));
-	fprintf(f, "baseline %s: %d regression(s) beyond %.1f%%\n", path,
-		c.nreg, tol_pct);
+	if (!c.ncmp) {
+		fprintf(f,
+			"baseline %s: nothing compared: none of its pairs "
+			"and nodes (by host names and test) was measured in "
+			"this run\n",
+			path);
+		return -ENODATA;
+	}
+	fprintf(f,
+		"baseline %s: %d regression(s) beyond %.1f%% in %u figures "
+		"compared\n",
+		path, c.nreg, tol_pct, c.ncmp);
 	return c.nreg;
 }

@@ -98,6 +98,13 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	return o;
 }
 
+/* A node in no measurement: e.g. the last of an odd number of ranks
+ * under --pattern bisection, or a node whose pairs were all verbs tests
+ * without RDMA at both ends. */
+#define NOT_MEASURED                                                     \
+	"not measured: in no measurement (the pattern or --rounds gave " \
+	"it no pair, or its pairs' tests need RDMA at both ends)"
+
 /* Node i's reasons, one string each. */
 static json_object *reasons(const struct ig_fab_run *r, unsigned int i)
 {
@@ -105,6 +112,8 @@ static json_object *reasons(const struct ig_fab_run *r, unsigned int i)
 	const struct ig_fab_node *nd = &r->nodes[i];
 	char buf[256];
 
+	if (!nd->npairs)
+		json_object_array_add(a, json_object_new_string(NOT_MEASURED));
 	if (nd->flagged) {
 		snprintf(buf, sizeof(buf),
 			 "%u of its %u measurements flagged: %s", nd->nflagged,
@@ -141,6 +150,10 @@ static json_object *node_json(const struct ig_fab_run *r, unsigned int i)
 	json_object_object_add(o, "flagged",
 			       json_object_new_boolean(r->judged &&
 						       r->nodes[i].flagged));
+	if (r->judged)
+		json_object_object_add(
+			o, "measured",
+			json_object_new_boolean(r->nodes[i].npairs > 0));
 	ig_json_add(o, "reasons",
 		    r->judged ? reasons(r, i) : json_object_new_array());
 	for (int t = 0; r->judged && t < IG_TEST_COUNT; t++) {
@@ -271,6 +284,24 @@ static void text_pair(FILE *f, const struct ig_fab_run *r,
 	fputc('\n', f);
 }
 
+/* The measurements flagged at first and fine when measured again, with
+ * both figures; returns how many. */
+static size_t text_transients(FILE *f, const struct ig_fab_run *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->k; i++) {
+		if (!r->m[i].transient)
+			continue;
+		if (!n++)
+			fprintf(f, "\ntransient measurements (flagged, then "
+				   "within the tolerance when measured "
+				   "again):\n");
+		text_pair(f, r, &r->m[i]);
+	}
+	return n;
+}
+
 /* The nodes whose fingerprint differs from the majority, key by key. */
 static void text_outliers(FILE *f, const struct ig_fab_run *r)
 {
@@ -306,8 +337,15 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 	json_object *why = reasons(r, i);
 	size_t nw = json_object_array_length(why);
 
-	fprintf(f, "  %-3u %-20s %-15s %s", i, r->info[i].host, r->info[i].addr,
-		nd->flagged ? "FLAGGED" : "ok");
+	fprintf(f, "  %-3u %-20s %-15s ", i, r->info[i].host, r->info[i].addr);
+	if (!nd->npairs)
+		fputs("not measured", f);
+	else
+		fprintf(f, "%-7s  %u/%u flagged",
+			nd->flagged ? "FLAGGED" : "ok", nd->nflagged,
+			nd->npairs);
+	if (nd->bw_ratio >= 0)
+		fprintf(f, "  bw %.2f x median", nd->bw_ratio);
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
 		if (nd->bw_gbps[t] > 0)
 			fprintf(f, "  %s %.2f Gb/s", ig_test_name(IG_TESTS, t),
@@ -328,8 +366,8 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 
 void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 {
-	size_t nflag = 0;
-	unsigned int nodes = 0;
+	size_t nflag = 0, ntrans;
+	unsigned int nodes = 0, idle = 0;
 
 	fprintf(f,
 		"ibgap-fabric: %u ranks, pattern %s, %u of %u rounds, %zu "
@@ -348,10 +386,12 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 				ig_test_name(IG_TESTS, t), r->medians[t],
 				is_lat(t) ? "us (p50)" : "Gb/s");
 	text_repeats(f, r);
-	fprintf(f, "\nnodes, worst first:\n");
+	fprintf(f, "\nnodes, worst first (flagged share, then lowest "
+		   "bandwidth x median):\n");
 	for (unsigned int i = 0; i < r->n; i++) {
 		text_node(f, r, r->order[i]);
 		nodes += r->nodes[r->order[i]].flagged;
+		idle += !r->nodes[r->order[i]].npairs;
 	}
 	fprintf(f, "\nflagged measurements:\n");
 	for (size_t i = 0; i < r->k; i++)
@@ -361,11 +401,54 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 		}
 	if (!nflag)
 		fprintf(f, "  none\n");
+	ntrans = text_transients(f, r);
 	text_outliers(f, r);
-	fprintf(f,
-		"\nverdict: %u of %u nodes flagged, %zu of %zu measurements "
-		"flagged; overhead %.2f ms a round\n",
-		nodes, r->n, nflag, r->k, r->round_overhead_ms);
+	fprintf(f, "\nverdict: %u of %u nodes flagged", nodes, r->n);
+	if (idle)
+		fprintf(f, " (%u not measured)", idle);
+	fprintf(f, ", %zu of %zu measurements flagged", nflag, r->k);
+	if (ntrans)
+		fprintf(f, " (%zu more transient)", ntrans);
+	fprintf(f, "; overhead %.2f ms a round\n", r->round_overhead_ms);
+}
+
+/* "write_bw,send_lat": the tests of -t, into buf. */
+static void test_list(const struct ig_fab_opts *o, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < o->ntests && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? "," : "",
+				       ig_test_name(IG_TESTS, o->tests[i]));
+}
+
+static bool verbs_only(const struct ig_fab_opts *o)
+{
+	for (unsigned int i = 0; i < o->ntests; i++)
+		if (ig_test_xport(IG_TESTS, o->tests[i]) != IG_XPORT_VERBS)
+			return false;
+	return true;
+}
+
+int ig_fab_nothing(const struct ig_fab_run *r, char *err, size_t errlen)
+{
+	char tests[256];
+
+	if (r->k)
+		return 0;
+	test_list(r->o, tests, sizeof(tests));
+	if (verbs_only(r->o))
+		return ig_fail(-ENODATA, err, errlen,
+			       "nothing measured: -t %s has only verbs "
+			       "tests, which need an active RDMA port at both "
+			       "ends of a pair; %u of %u nodes have one",
+			       tests, rdma_nodes(r), r->n);
+	return ig_fail(-ENODATA, err, errlen,
+		       "nothing measured: no pair of pattern %s in %u "
+		       "round(s) ran a test of -t %s",
+		       ig_fab_pattern_name(r->o->pattern), r->rounds_done,
+		       tests);
 }
 
 static int emit(const struct ig_fab_run *r, FILE *f)

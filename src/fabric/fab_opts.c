@@ -94,7 +94,8 @@ static const struct ig_opt rows[] = {
 	{ "output", 'o', IG_OPT_STRING, F(outfile), .arg = "FILE",
 	  .help = "write the report to FILE (rewritten after every round)" },
 	{ "plot", 0, IG_OPT_STRING, .call = plot_opt, .arg = "FILE",
-	  .help = "heat map of bandwidth, verbs and TCP, .svg/.png" },
+	  .help = "heat maps of bandwidth and latency, verbs and TCP, "
+		  ".svg/.png" },
 	{ "save-baseline", 0, IG_OPT_STRING, F(save_baseline), .arg = "F",
 	  .help = "save the JSON report to F" },
 	{ "baseline", 0, IG_OPT_STRING, F(baseline), .arg = "F",

@@ -333,6 +333,10 @@ static int finish(struct state *s)
 	outliers(s);
 	if (ig_fab_write(&s->run, stdout))
 		ret = 1;
+	if (ig_fab_nothing(&s->run, err, sizeof(err))) {
+		fprintf(stderr, "ibgap-fabric: %s\n", err);
+		return 1; /* no plot, no baseline of nothing */
+	}
 	if (o->plot && ig_fab_plot(&s->run, o->plot, err, sizeof(err))) {
 		fprintf(stderr, "ibgap-fabric: %s\n", err);
 		ret = 1;

@@ -23,8 +23,8 @@ struct ig_fab {
 
 /* The rounds, the retests, the verdicts, the doctor on the nodes whose
  * TCP is low, the report (rank 0); every rank calls it.  Returns the exit
- * status: 0, 1 after a regression against --baseline or a failed
- * write. */
+ * status: 0, 1 after a regression against --baseline, a failed write,
+ * or nothing measured (ig_fab_nothing). */
 int ig_fab_mpi_run(struct ig_fab *f);
 
 #endif

@@ -213,11 +213,11 @@ static void node_test(struct ig_fab_node *nd, struct tally *ty,
 		ty->flagging |= 1u << t;
 }
 
-/* The lowest bandwidth ratio of a node to the fabric, 0..1. */
+/* The lowest bandwidth ratio of a node to the fabric; -1 for none. */
 static double low_ratio(const struct ig_fab_node *nd, unsigned int took,
 			const double *medians)
 {
-	double low = 1;
+	double low = -1;
 
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
 		double r;
@@ -225,10 +225,10 @@ static double low_ratio(const struct ig_fab_node *nd, unsigned int took,
 		if (is_lat(t) || !(took & 1u << t) || !(medians[t] > 0))
 			continue;
 		r = nd->bw_gbps[t] / medians[t];
-		if (r < low)
+		if (low < 0 || r < low)
 			low = r;
 	}
-	return low > 0 ? low : 0;
+	return low;
 }
 
 static enum ig_fab_cause cause_of(const struct ig_fab_node *nd,
@@ -250,7 +250,6 @@ static void judge_node(struct ig_fab_node *nd, const struct side *s, size_t c,
 		       const double *medians)
 {
 	struct tally ty = { 0 };
-	double share;
 
 	for (size_t i = 0, e; i < c; i = e) {
 		for (e = i + 1; e < c && s[e].test == s[i].test; e++)
@@ -259,8 +258,7 @@ static void judge_node(struct ig_fab_node *nd, const struct side *s, size_t c,
 	}
 	nd->flagged = ty.flagging != 0;
 	nd->cause = cause_of(nd, &ty);
-	share = nd->npairs ? (double)nd->nflagged / nd->npairs : 0;
-	nd->badness = share + ldexp(1 - low_ratio(nd, ty.took, medians), -42);
+	nd->bw_ratio = low_ratio(nd, ty.took, medians);
 }
 
 ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
@@ -274,6 +272,7 @@ ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
 		memset(&nodes[i], 0, sizeof(nodes[i]));
 		nodes[i].rank = i;
 		nodes[i].cause = IG_FAB_OK;
+		nodes[i].bw_ratio = -1;
 	}
 	if (k > SIZE_MAX / 2 / sizeof(*s))
 		return -ENOMEM;
@@ -292,15 +291,27 @@ ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
 	return (ssize_t)nflagged;
 }
 
-/* Worst first: badness down, then rank up. */
+static double sort_ratio(const struct ig_fab_node *x)
+{
+	return x->bw_ratio < 0 ? 1 : x->bw_ratio;
+}
+
+/* Worst first: measured ones first, the flagged share down, the lowest
+ * bandwidth ratio up, then rank up. */
 static int cmp_worst(const void *pa, const void *pb, void *ctx)
 {
 	const struct ig_fab_node *nodes = ctx;
 	const struct ig_fab_node *a = &nodes[*(const unsigned int *)pa];
 	const struct ig_fab_node *b = &nodes[*(const unsigned int *)pb];
+	uint64_t sa = (uint64_t)a->nflagged * b->npairs;
+	uint64_t sb = (uint64_t)b->nflagged * a->npairs;
 
-	if (a->badness != b->badness)
-		return a->badness > b->badness ? -1 : 1;
+	if (!a->npairs != !b->npairs)
+		return a->npairs ? -1 : 1;
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	if (sort_ratio(a) != sort_ratio(b))
+		return sort_ratio(a) < sort_ratio(b) ? -1 : 1;
 	return (a->rank > b->rank) - (a->rank < b->rank);
 }
 

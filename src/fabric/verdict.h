@@ -80,12 +80,11 @@ struct ig_fab_node {
 	enum ig_fab_cause cause;
 	double bw_gbps[IG_TEST_COUNT]; /* median over its ok pairs, 0 none */
 	double lat_us[IG_TEST_COUNT];  /* median p50 over its ok pairs */
-	/* for ranking worst first: the flagged share nflagged/npairs, plus
-	 * 2^-42 x (1 - its lowest bandwidth ratio to the fabric's median,
-	 * 0..1; 0 for a bandwidth test it took part in with no ok pair):
-	 * the share ranks, the bandwidth breaks ties (exact while npairs is
-	 * below 2^20) */
-	double badness;
+	/* the lowest ratio of its median bandwidth to the fabric's median
+	 * over the bandwidth tests it took part in (0 for one with no ok
+	 * pair), -1 when it took part in none: the report prints it, the
+	 * order below breaks ties of the flagged share with it */
+	double bw_ratio;
 };
 
 /*
@@ -105,7 +104,9 @@ ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
 			   const double medians[IG_TEST_COUNT],
 			   struct ig_fab_node *nodes, unsigned int n);
 
-/* Node indices sorted worst first (badness, then rank) into order[n]. */
+/* Node indices sorted worst first into order[n]: the nodes measured
+ * (npairs > 0) before the others, then the flagged share nflagged/npairs
+ * down (exact), then bw_ratio up (-1, none, counts as 1), then rank. */
 void ig_fab_rank_nodes(const struct ig_fab_node *nodes, unsigned int n,
 		       unsigned int *order);
 

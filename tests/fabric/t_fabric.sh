@@ -2,6 +2,7 @@
 # t_fabric.sh: ibgap-fabric on a cluster of six network namespaces (one
 # MPI rank each, tests/fabric/cluster.sh.inc), TCP only (no RDMA there):
 # - bad options: exit 2 and the one line, printed once (rank 0);
+# - -t write_bw without RDMA: nothing measured, exit 1 and why;
 # - pairs: every pair once in 5 rounds of 3, the JSON (-o) says so, each
 #   measurement ok, no node flagged; --save-baseline writes the same;
 # - node 3 made slow (tbf; and node 2 delayed where the kernel has netem):
@@ -10,7 +11,8 @@
 #   --baseline of the clean run: exit 1, node 3's regression named;
 #   --plot writes an SVG; an unreadable --baseline: exit 3;
 # - ring --rounds 2, bisection (both directions; and -R, where b sends)
-#   and incast: the pairs each pattern makes;
+#   and incast: the pairs each pattern makes; bisection of 3 ranks: the
+#   idle rank "not measured";
 # - --repeat 2: each measurement's runs and interval in the JSON;
 # - a rank whose server wedges (IBGAP_FAULT hang): its pair fails with
 #   the error named, the rest of the fabric is measured;
@@ -65,6 +67,14 @@ n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, r
 fab 2 badroot --pattern incast --root 6
 expect_grep "$TMP/badroot.err" "--root: '6' is not a rank: allowed 0 to 5" \
 	"--root 6 of 6 ranks"
+
+# -t write_bw without RDMA (none here): nothing measured is not a pass:
+# exit 1, one line saying why, no baseline of nothing
+fab 1 nordma -D 0.2 -t write_bw --save-baseline "$TMP/nordma.json"
+expect_grep "$TMP/nordma.err" "ibgap-fabric: nothing measured: -t write_bw has only verbs tests, which need an active RDMA port at both ends of a pair; 0 of 6 nodes have one" \
+	"-t write_bw without RDMA"
+check "-t write_bw without RDMA: no baseline written" \
+	test ! -e "$TMP/nordma.json"
 
 # ------------------------------------ a clean fabric, saved as baseline
 # Tolerances: 3 pairs at once share the 2 CPUs here; the planted node
@@ -126,9 +136,9 @@ got=$(jqc "$TMP/bad.json" '[.pairs[] | select(.flagged) | .retest.ok] |
 	length > 0 and all')
 [[ $got == true ]] && pass "planted: flagged ones measured again" ||
 	fail "planted: retests: $got"
-grep -A1 '^nodes, worst first:' "$TMP/bad.out" | tail -n 1 |
-	grep -qE "^  [12] +${FC_NS[2]} .* FLAGGED" &&
-	pass "planted: the text names node 3 first, flagged" ||
+grep -A1 '^nodes, worst first' "$TMP/bad.out" | tail -n 1 |
+	grep -qE "^  [12] +${FC_NS[2]} .* FLAGGED  ([5-9]|10)/10 flagged  bw 0\.[0-9]{2} x median  tcp_bw" &&
+	pass "planted: the text names node 3 first, flagged, with the figures of the order" ||
 	fail "planted: text: $(head -n 20 "$TMP/bad.out")"
 expect_grep "$TMP/bad.out" "TCP low alone" "planted: text"
 expect_grep "$TMP/bad.out" "regression: node ${FC_NS[2]} tcp_bw" \
@@ -166,6 +176,16 @@ fab 0 incast "${QUICK[@]}" --pattern incast --root 4 -o "$TMP/incast.json"
 got=$(jqc "$TMP/incast.json" '[.pairs[] | select(.ok) | [.a, .b]] | sort')
 [[ $got == '[[0,4],[1,4],[2,4],[3,4],[5,4]]' ]] &&
 	pass "incast --root 4: five at once, all ok" || fail "incast: $got"
+
+# 3 ranks, bisection: 0 -> 1, rank 2 rests: "not measured", never "ok"
+RC=0
+fc_mpirun 3 "$FABRIC" -D 0.2 --warmup 0.05 --timeout 5 -t tcp_bw \
+	--pattern bisection >"$TMP/bis3.out" 2>"$TMP/bis3.err" || RC=$?
+expect_rc 0 "bisection of 3 ranks" ||
+	ig_log "stderr: $(head -c 3000 "$TMP/bis3.err")"
+grep -qE "^  2 +${FC_NS[2]} +[0-9.]+ +not measured$" "$TMP/bis3.out" &&
+	pass "bisection of 3 ranks: rank 2 rests, listed as not measured" ||
+	fail "bisection of 3 ranks: $(cat "$TMP/bis3.out")"
 
 # --repeat 2: each pair measured twice through the run layer, pooled, the
 # client's "repeat" object in the JSON

@@ -5,8 +5,10 @@
  * (fab_doc.c) and the baseline comparison (fab_base.c), on a hand-made
  * fabric of four nodes with one slow node.
  */
+#include <cairo.h>
 #include <check.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,9 +245,19 @@ START_TEST(test_text)
 	m = open_memstream(&buf, &len);
 	ig_fab_text(m, &f.r);
 	fclose(m);
-	ck_assert_msg(strstr(buf, "nodes, worst first:\n  2   node3"), "%s",
-		      buf);
-	ck_assert_msg(strstr(buf, "FLAGGED"), "%s", buf);
+	/* the figures the order is by: node 3's 3 of 6 flagged, its
+	 * median 1 against the fabric's 5.5; then the three with one of
+	 * six flagged, each at 10 (10 / 5.5), by rank */
+	ck_assert_msg(strstr(buf, "nodes, worst first (flagged share, then "
+				  "lowest bandwidth x median):\n"
+				  "  2   node3                10.9.9.3        "
+				  "FLAGGED  3/6 flagged  bw 0.18 x median  "
+				  "tcp_bw 1.00 Gb/s  tcp_lat 20.00 us\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "\n  0   node1                10.9.9.1     "
+				  "   ok       1/6 flagged  bw 1.82 x median  "
+				  "tcp_bw 10.00 Gb/s"),
+		      "%s", buf);
 	ck_assert_msg(strstr(buf, "verdict: 1 of 4 nodes flagged, 3 of 12 "
 				  "measurements flagged"),
 		      "%s", buf);
@@ -257,6 +269,201 @@ START_TEST(test_text)
 				  "        differs in: kernel\n"),
 		      "%s", buf);
 	free(buf);
+}
+END_TEST
+
+/* A transient: node1 -> node2's tcp_bw low at first (1 against 10),
+ * fine when measured again (9.5): not flagged, and on stdout with both
+ * figures, and counted in the verdict line. */
+START_TEST(test_transient)
+{
+	struct fixture f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fixture(&f, 10); /* all fast */
+	f.m[0].bw_gbps = 1;
+	f.m[0].retested = f.m[0].retest_ok = true;
+	f.m[0].retest_bw_gbps = 9.5;
+	ig_fab_judge_pairs(f.m, f.r.k, &f.o.tol, f.r.medians);
+	ck_assert(f.m[0].transient && !f.m[0].flagged);
+	m = open_memstream(&buf, &len);
+	ig_fab_text(m, &f.r);
+	fclose(m);
+	ck_assert_msg(strstr(buf, "\ntransient measurements (flagged, then "
+				  "within the tolerance when measured "
+				  "again):\n  round 0  node1 -> node2  tcp_bw "
+				  "1.00 Gb/s (median 10.00); again: 9.50 "
+				  "Gb/s\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "flagged measurements:\n  none\n"), "%s",
+		      buf);
+	ck_assert_msg(strstr(buf, "0 of 12 measurements flagged (1 more "
+				  "transient);"),
+		      "%s", buf);
+	free(buf);
+}
+END_TEST
+
+/* Node 4 in no measurement (as the last of 3 ranks under --pattern
+ * bisection): "not measured", not "ok", in the text and the JSON. */
+START_TEST(test_unmeasured)
+{
+	struct fixture f;
+	json_object *d, *n3;
+	char *buf = NULL;
+	size_t len = 0;
+	size_t k = 0;
+	FILE *m;
+
+	fixture(&f, 10);
+	for (size_t i = 0; i < f.r.k; i++)
+		if (f.m[i].a != 3 && f.m[i].b != 3)
+			f.m[k++] = f.m[i];
+	f.r.k = k;
+	f.outlier[3] = 0;
+	ig_fab_judge_pairs(f.m, k, &f.o.tol, f.r.medians);
+	ig_fab_judge_nodes(f.m, k, f.r.medians, f.nodes, 4);
+	ig_fab_rank_nodes(f.nodes, 4, f.order);
+	ck_assert_uint_eq(f.order[3], 3);
+	m = open_memstream(&buf, &len);
+	ig_fab_text(m, &f.r);
+	fclose(m);
+	ck_assert_msg(strstr(buf, "\n  3   node4                10.9.9.4     "
+				  "   not measured\n      not measured: in no "
+				  "measurement"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "verdict: 0 of 4 nodes flagged (1 not "
+				  "measured), 0 of 6 measurements flagged"),
+		      "%s", buf);
+	free(buf);
+	d = ig_fab_doc(&f.r);
+	n3 = json_object_array_get_idx(ig_json_get_array(d, "nodes"), 3);
+	ck_assert(!json_object_get_boolean(
+		json_object_object_get(n3, "measured")));
+	ck_assert(json_object_get_boolean(json_object_object_get(
+		json_object_array_get_idx(ig_json_get_array(d, "nodes"), 2),
+		"measured")));
+	json_object_put(d);
+}
+END_TEST
+
+/* -t write_bw on nodes without RDMA: no measurement at all is not a
+ * passed run: one line saying why. */
+START_TEST(test_nothing)
+{
+	struct fixture f;
+	char err[256] = "";
+
+	fixture(&f, 10);
+	ck_assert_int_eq(ig_fab_nothing(&f.r, err, sizeof(err)), 0);
+	f.r.k = 0;
+	f.o.ntests = 1;
+	f.o.tests[0] = IG_TEST_WRITE_BW;
+	ck_assert_int_eq(ig_fab_nothing(&f.r, err, sizeof(err)), -ENODATA);
+	ck_assert_str_eq(err, "nothing measured: -t write_bw has only verbs "
+			      "tests, which need an active RDMA port at both "
+			      "ends of a pair; 0 of 4 nodes have one");
+	f.o.ntests = 2;
+	f.o.tests[1] = IG_TEST_TCP_BW;
+	f.o.pattern = IG_FAB_BISECTION;
+	ck_assert_int_eq(ig_fab_nothing(&f.r, err, sizeof(err)), -ENODATA);
+	ck_assert_str_eq(err, "nothing measured: no pair of pattern bisection "
+			      "in 3 round(s) ran a test of -t write_bw,tcp_bw");
+}
+END_TEST
+
+/* ---------------------------------------------------------- --plot */
+
+/* The panels: one per transport and kind measured, none for the rest
+ * (a TCP-only fabric: no verbs half); latency below bandwidth. */
+START_TEST(test_plot_layout)
+{
+	struct fixture f;
+	struct ig_fab_layout l;
+
+	fixture(&f, 1);
+	ig_fab_plot_layout(&f.r, &l);
+	ck_assert_uint_eq(l.np, 2);
+	ck_assert_int_eq(l.p[0].test, IG_TEST_TCP_BW);
+	ck_assert_int_eq(l.p[1].test, IG_TEST_TCP_LAT);
+	ck_assert(l.p[1].x == l.p[0].x && l.p[1].y > l.p[0].y + 4 * l.cell);
+	ck_assert(l.scale_y > l.p[1].y + 4 * l.cell && l.scale_w > 0);
+	fixture_v(&f, 1, true); /* write_bw too: verbs left of TCP */
+	ig_fab_plot_layout(&f.r, &l);
+	ck_assert_uint_eq(l.np, 3);
+	ck_assert_int_eq(l.p[0].test, IG_TEST_WRITE_BW);
+	ck_assert_int_eq(l.p[1].test, IG_TEST_TCP_BW);
+	ck_assert_int_eq(l.p[2].test, IG_TEST_TCP_LAT);
+	ck_assert(l.p[1].x > l.p[0].x + 4 * l.cell && l.p[2].x == l.p[1].x);
+}
+END_TEST
+
+/* A pixel of a PNG, as 0xRRGGBB. */
+static unsigned int pixel(cairo_surface_t *s, double x, double y)
+{
+	const unsigned char *d = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s);
+
+	return *(const uint32_t *)(d + (int)y * stride + (int)x * 4) & 0xffffff;
+}
+
+static bool greenish(unsigned int v)
+{
+	return (v >> 8 & 255) > 150 && (v >> 16 & 255) < 80;
+}
+
+static bool reddish(unsigned int v)
+{
+	return (v >> 16 & 255) > 180 && (v >> 8 & 255) < 80;
+}
+
+/* The heat map drawn: a transient coloured by its retest (green) and
+ * framed white, a slow pair red, the latency panel's cells, and the
+ * colour scale from red to green. */
+START_TEST(test_plot_png)
+{
+	char path[] = "/tmp/test_fabric_plot.XXXXXX.png", err[256];
+	struct ig_fab_layout l;
+	struct fixture f;
+	cairo_surface_t *s;
+	double c;
+	int fd;
+
+	fixture(&f, 10);
+	f.m[4].bw_gbps = 1; /* 0 -> 2: low */
+	f.m[8].bw_gbps = 1; /* 0 -> 3: low, then fine: transient */
+	f.m[8].retested = f.m[8].retest_ok = true;
+	f.m[8].retest_bw_gbps = 9.5;
+	ig_fab_judge_pairs(f.m, f.r.k, &f.o.tol, f.r.medians);
+	ck_assert(f.m[4].flagged && f.m[4].a == 0 && f.m[4].b == 2);
+	ck_assert(f.m[8].transient && f.m[8].a == 0 && f.m[8].b == 3);
+	fd = mkstemps(path, 4);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(ig_fab_plot(&f.r, path, err, sizeof(err)), 0);
+	ig_fab_plot_layout(&f.r, &l);
+	s = cairo_image_surface_create_from_png(path);
+	unlink(path);
+	ck_assert_int_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	ck_assert_int_eq(cairo_image_surface_get_width(s), (int)l.w);
+	c = l.cell;
+	/* cell (0, 3): the retest's 9.5 against 10 (the first: 1, red) */
+	ck_assert_msg(greenish(pixel(s, l.p[0].x + 3.5 * c, l.p[0].y + c / 2)),
+		      "transient %06x",
+		      pixel(s, l.p[0].x + 3.5 * c, l.p[0].y + c / 2));
+	ck_assert_uint_eq(pixel(s, l.p[0].x + 3 * c + 2.5, l.p[0].y + c / 2),
+			  0xffffff);
+	/* cell (0, 2): 1 against 10, red, no frame */
+	ck_assert(reddish(pixel(s, l.p[0].x + 2.5 * c, l.p[0].y + c / 2)));
+	ck_assert(reddish(pixel(s, l.p[0].x + 2 * c + 2.5, l.p[0].y + c / 2)));
+	/* tcp_lat, all at the median */
+	ck_assert(greenish(pixel(s, l.p[1].x + 1.5 * c, l.p[1].y + c / 2)));
+	/* the scale */
+	ck_assert(reddish(pixel(s, l.scale_x + 2, l.scale_y + 4)));
+	ck_assert(greenish(pixel(s, l.scale_x + l.scale_w - 3, l.scale_y + 4)));
+	cairo_surface_destroy(s);
 }
 END_TEST
 
@@ -412,6 +619,23 @@ START_TEST(test_baseline)
 	m = open_memstream(&buf, &len);
 	ck_assert_int_eq(ig_fab_baseline_cmp(&old.r, doc, path, 5, m), 0);
 	fclose(m);
+	ck_assert_msg(strstr(buf, ": 0 regression(s) beyond 5.0% in 20 figures "
+				  "compared\n"),
+		      "%s", buf);
+	free(buf);
+	buf = NULL;
+	/* other hosts: nothing of the baseline measured, not a pass */
+	for (unsigned int i = 0; i < 4; i++)
+		snprintf(now.info[i].host, sizeof(now.info[i].host), "other%u",
+			 i);
+	m = open_memstream(&buf, &len);
+	n = ig_fab_baseline_cmp(&now.r, doc, path, 5, m);
+	fclose(m);
+	ck_assert_msg(n == -ENODATA, "%d: %s", n, buf);
+	ck_assert_msg(strstr(buf, ": nothing compared: none of its pairs and "
+				  "nodes (by host names and test) was measured "
+				  "in this run\n"),
+		      "%s", buf);
 	free(buf);
 	json_object_put(doc);
 	/* a document of another kind, then no file at all */
@@ -439,6 +663,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_doc);
 	tcase_add_test(tc, test_text);
 	tcase_add_test(tc, test_text_verbs);
+	tcase_add_test(tc, test_transient);
+	tcase_add_test(tc, test_unmeasured);
+	tcase_add_test(tc, test_nothing);
+	tcase_add_test(tc, test_plot_layout);
+	tcase_add_test(tc, test_plot_png);
 	tcase_add_test(tc, test_repeat);
 	tcase_add_test(tc, test_reverse);
 	tcase_add_test(tc, test_baseline);

@@ -349,7 +349,8 @@ END_TEST
 
 START_TEST(rank_ties)
 {
-	static const double badness[] = { 0.5, 0.9, 0.5, 0, 0.9, 0.5 };
+	/* flagged of 10; node 3 measured nothing: last */
+	static const unsigned int nfl[] = { 5, 9, 5, 0, 9, 5 };
 	static const unsigned int want[] = { 1, 4, 0, 2, 5, 3 };
 	struct ig_fab_node nodes[6];
 	unsigned int order[6];
@@ -357,7 +358,9 @@ START_TEST(rank_ties)
 	for (unsigned int i = 0; i < 6; i++) {
 		memset(&nodes[i], 0, sizeof(nodes[i]));
 		nodes[i].rank = i;
-		nodes[i].badness = badness[i];
+		nodes[i].npairs = i == 3 ? 0 : 10;
+		nodes[i].nflagged = nfl[i];
+		nodes[i].bw_ratio = -1;
 	}
 	ig_fab_rank_nodes(nodes, 6, order);
 	for (unsigned int i = 0; i < 6; i++)
@@ -393,12 +396,12 @@ START_TEST(rank_share_then_bandwidth)
 	ig_fab_rank_nodes(nodes, 5, order);
 	for (unsigned int i = 0; i < 5; i++)
 		ck_assert_uint_eq(order[i], want[i]);
-	/* the share first: 1/3 plus less than 2^-42 */
-	for (unsigned int i = 0; i < 3; i++) {
-		ck_assert_double_ge(nodes[i].badness, 1.0 / 3);
-		ck_assert_double_lt(nodes[i].badness, 1.0 / 3 + ldexp(1, -42));
-	}
-	ck_assert_double_eq(nodes[3].badness, 0);
+	/* the figure that breaks the tie: the median against the
+	 * fabric's, not capped at 1 */
+	ck_assert_double_eq_tol(nodes[0].bw_ratio, 0.98, 1e-9);
+	ck_assert_double_eq_tol(nodes[1].bw_ratio, 0.95, 1e-9);
+	ck_assert_double_eq_tol(nodes[2].bw_ratio, 1, 1e-9);
+	ck_assert_double_eq_tol(nodes[3].bw_ratio, 1, 1e-9);
 }
 END_TEST
 
