@@ -1055,6 +1055,35 @@ START_TEST(test_text_matrix)
 }
 END_TEST
 
+/* The HELP of each OpenMetrics family says what its value is (design.md
+ * "Metric definitions"): CPU in percent of all CPUs, not of one. */
+START_TEST(test_om_help)
+{
+	struct ig_report_env env;
+	struct ig_result r[2];
+	char *s, buf[512];
+
+	fill_env(&env);
+	make_bw(&r[0]);
+	make_lat(&r[1], NS_LAT);
+	s = render(IG_FMT_OPENMETRICS, &env, r, 2);
+	line_of(s, "# HELP ibgap_cpu_percent ", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "percent of all CPUs"), "%s", buf);
+	ck_assert_msg(!strstr(buf, "one CPU"), "%s", buf);
+	line_of(s, "# HELP ibgap_latency_us ", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "half a round trip") &&
+			      strstr(buf, "read_lat: the whole read"),
+		      "%s", buf);
+	line_of(s, "# HELP ibgap_bandwidth_gbps ", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "Gb/s (10^9 bit/s)"), "%s", buf);
+	/* the value the HELP describes: total_pct, all CPUs of the host */
+	snprintf(buf, sizeof(buf), "side=\"client\"} %.9g\n",
+		 r[0].cpu_client.total_pct);
+	ck_assert_msg(strstr(s, buf), "no '%s' in:\n%s", buf, s);
+	free(s);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -1078,6 +1107,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_text_sizes);
 	tcase_add_test(tc, test_lossy_text);
 	tcase_add_test(tc, test_text_matrix);
+	tcase_add_test(tc, test_om_help);
 	suite_add_tcase(s, tc);
 	return s;
 }
