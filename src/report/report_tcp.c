@@ -107,10 +107,11 @@ static void retrans_warning(FILE *f, const struct ig_result *r)
 	retrans_list(who, sizeof(who), "client", &r->ctrs);
 	retrans_list(who, sizeof(who), "server", &r->ctrs_server);
 	fprintf(f,
-		"warning: %s%s: TCP retransmitted %" PRIu64 " segments during "
+		"warning: %s%s: TCP retransmitted %" PRIu64 " segment%s during "
 		"the measured interval (%s): loss or reordering on the path, "
 		"see tcp_info\n",
-		ig_rep_test(r), ig_rep_at(r), ig_rep_retrans(r), who);
+		ig_rep_test(r), ig_rep_at(r), ig_rep_retrans(r),
+		ig_rep_retrans(r) == 1 ? "" : "s", who);
 }
 
 static void zc_warning(FILE *f, const struct ig_result *r)

@@ -921,6 +921,13 @@ START_TEST(test_tcpinfo_text)
 				"sends, sender (client) CPU "),
 		      "%s", s);
 	free(s);
+	/* one retransmission: "1 segment" (old: "1 segments") */
+	set_ctr(&r.ctrs, 1, "tcp_info", "retrans", 0);
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(strstr(s, ": TCP retransmitted 1 segment during the "
+				"measured interval (client stream 3: 1)"),
+		      "%s", s);
+	free(s);
 }
 END_TEST
 
