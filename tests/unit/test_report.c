@@ -910,7 +910,8 @@ START_TEST(test_tcpinfo_text)
 	make_bw_tcpinfo(&r);
 	s = render(IG_FMT_TEXT, &env, &r, 1);
 	ck_assert_msg(strstr(s, "  retrans 3 zerocopy\n"), "%s", s);
-	ck_assert_msg(strstr(s, "\nwarning: tcp_bw: TCP retransmitted 3 "
+	ck_assert_msg(strstr(s, "\nwarning: tcp_bw 64K streams 4: TCP "
+				"retransmitted 3 "
 				"segments during the measured interval "
 				"(client stream 1: 2, client stream 3: 1)"),
 		      "%s", s);
@@ -926,6 +927,13 @@ START_TEST(test_tcpinfo_text)
 	s = render(IG_FMT_TEXT, &env, &r, 1);
 	ck_assert_msg(strstr(s, ": TCP retransmitted 1 segment during the "
 				"measured interval (client stream 3: 1)"),
+		      "%s", s);
+	free(s);
+	/* the row named, its window too: one of a -P/--window matrix */
+	r.params.sock.window = 256 << 10;
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(strstr(s, "\nwarning: tcp_bw 64K streams 4 window 256K: "
+				"TCP retransmitted 1 segment"),
 		      "%s", s);
 	free(s);
 }
