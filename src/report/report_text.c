@@ -279,15 +279,39 @@ static void text_repeats(FILE *f, const struct ig_result *res, size_t n)
 	}
 }
 
-/* The clock of a latency test's samples: one line. */
-static void text_clock(FILE *f, const struct ig_result *r)
+/* r and q are of one test (and --also column) and one clock. */
+static bool same_clock(const struct ig_result *r, const struct ig_result *q)
 {
+	return q->clock && !strcmp(q->clock, r->clock) &&
+	       !strcmp(ig_rep_test(q), ig_rep_test(r)) &&
+	       !strcmp(ig_rep_at(q), ig_rep_at(r));
+}
+
+/* The clock of a latency test's samples: one line per test and clock
+ * (a sweep's results share it), with the range of its calibrated rates. */
+static void text_clock(FILE *f, const struct ig_result *res, size_t n, size_t i)
+{
+	const struct ig_result *r = &res[i];
+	double lo = r->clock_ghz, hi = r->clock_ghz;
+
 	if (!r->clock)
 		return;
+	for (size_t j = 0; j < i; j++)
+		if (same_clock(r, &res[j]))
+			return;
+	for (size_t j = i + 1; j < n; j++) {
+		if (!same_clock(r, &res[j]))
+			continue;
+		lo = fmin(lo, res[j].clock_ghz);
+		hi = fmax(hi, res[j].clock_ghz);
+	}
 	fprintf(f, "clock: %s%s: %s", ig_rep_test(r), ig_rep_at(r), r->clock);
-	if (r->clock_ghz > 0)
-		fprintf(f, " at %.4f GHz, checked against CLOCK_MONOTONIC",
-			r->clock_ghz);
+	if (lo > 0 && hi - lo >= 5e-5)
+		fprintf(f, " at %.4f to %.4f GHz", lo, hi);
+	else if (lo > 0)
+		fprintf(f, " at %.4f GHz", lo);
+	if (lo > 0)
+		fprintf(f, ", checked against CLOCK_MONOTONIC");
 	fputc('\n', f);
 }
 
@@ -328,7 +352,7 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 		text_row(f, &res[i], &l);
 	ig_rep_matrix_text(f, res, n);
 	for (size_t i = 0; i < n; i++)
-		text_clock(f, &res[i]);
+		text_clock(f, res, n, i);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s%s: %s\n", ig_rep_test(&res[i]),

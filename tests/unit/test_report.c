@@ -1099,6 +1099,36 @@ START_TEST(test_om_help)
 }
 END_TEST
 
+/* A sweep of a latency test: one clock: line, not one per size (old
+ * code: 3 identical lines); another clock or test, a line of its own. */
+START_TEST(test_text_clock_once)
+{
+	struct ig_report_env env;
+	struct ig_result r[5];
+	char *s;
+
+	fill_env(&env);
+	for (int i = 0; i < 5; i++) {
+		make_lat(&r[i], NS_LAT);
+		r[i].params.size = 2u << i;
+		r[i].clock = "tsc";
+		r[i].clock_ghz = 2.9;
+	}
+	r[1].clock_ghz = 2.9002;
+	r[3].clock = "monotonic";
+	r[3].clock_ghz = 0;
+	r[4].test = "tcp_lat";
+	s = render(IG_FMT_TEXT, &env, r, 5);
+	ck_assert_msg(strstr(s, "\nclock: send_lat: tsc at 2.9000 to 2.9002 "
+				"GHz, checked against CLOCK_MONOTONIC\n"
+				"clock: send_lat: monotonic\n"
+				"clock: tcp_lat: tsc at 2.9000 GHz, checked "
+				"against CLOCK_MONOTONIC\n"),
+		      "%s", s);
+	free(s);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -1123,6 +1153,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_lossy_text);
 	tcase_add_test(tc, test_text_matrix);
 	tcase_add_test(tc, test_om_help);
+	tcase_add_test(tc, test_text_clock_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
