@@ -16,7 +16,7 @@ enum {
 	C_TRANSPORT,
 	C_SIZE,
 	C_STREAMS,
-	C_WINDOW, /* only when the results' windows differ (--window list) */
+	C_WINDOW, /* only when a --window was given (one, or a list) */
 	C_SECONDS,
 	C_GBPS,
 	C_MMSG,
@@ -56,7 +56,7 @@ static const char *const units_line =
 
 /* What the results make the table look like. */
 struct layout {
-	bool win; /* the window column is shown */
+	bool win; /* the window column is shown: a window was set */
 	int tw;	  /* the transport column's width: wider for tcp@ADDR */
 };
 
@@ -340,6 +340,7 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 
 		if (w > l.tw && w < CELL_LEN)
 			l.tw = w;
+		l.win |= res[i].params.sock.window != 0; /* one --window */
 	}
 	if (env->note)
 		fprintf(f, "note: %s\n", env->note);

@@ -1062,10 +1062,21 @@ START_TEST(test_text_matrix)
 	line_of(s, "      2 ", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "      2     21.75     24.00");
 	free(s);
-	/* one combination: no window column, no matrix */
+	/* one combination, a single --window 64K: the column shows it
+	 * (old code: no column), no matrix */
+	s = render(IG_FMT_TEXT, &env, r, 1);
+	line_of(s, "test ", buf, sizeof(buf));
+	ck_assert_int_eq(tokens(buf, tok, 32), 16);
+	ck_assert_str_eq(tok[4], "window");
+	line_of(s, "tcp_bw ", buf, sizeof(buf));
+	ck_assert_int_eq(tokens(buf, tok, 32), 16);
+	ck_assert_str_eq(tok[4], "64K");
+	ck_assert_ptr_null(strstr(s, "streams down"));
+	free(s);
+	/* no --window: no column */
+	r[0].params.sock.window = 0;
 	s = render(IG_FMT_TEXT, &env, r, 1);
 	ck_assert_ptr_null(strstr(s, "window"));
-	ck_assert_ptr_null(strstr(s, "streams down"));
 	free(s);
 }
 END_TEST
