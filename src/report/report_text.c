@@ -93,14 +93,19 @@ static void print_cells(FILE *f, char cell[NCOL][CELL_LEN],
 	fprintf(f, "%s\n", suffix);
 }
 
-/* After a TCP row: "  retrans N" (the measured interval's, every stream,
- * both sides) and " zerocopy" when its sender used MSG_ZEROCOPY; after a
- * lossy one (ud_send_bw): "  lost N of M (P%)". */
+/* After a --bidir row: "  reverse G Gb/s" (the Gb/s column is the
+ * client's sending); after a TCP row: "  retrans N" (the measured
+ * interval's, every stream, both sides) and " zerocopy" when its sender
+ * used MSG_ZEROCOPY; after a lossy one (ud_send_bw): "  lost N of M (P%)". */
 static const char *row_suffix(const struct ig_result *r, char *buf, size_t len)
 {
 	buf[0] = 0;
+	if (r->has_bidir)
+		snprintf(buf, len, "  reverse %.2f Gb/s",
+			 ig_rep_reverse_gbps(r));
 	if (ig_rep_has_tcpinfo(r))
-		snprintf(buf, len, "  retrans %" PRIu64, ig_rep_retrans(r));
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 "  retrans %" PRIu64, ig_rep_retrans(r));
 	if (ig_rep_zerocopy(r))
 		snprintf(buf + strlen(buf), len - strlen(buf), " zerocopy");
 	if (r->lossy)
@@ -187,7 +192,7 @@ static void text_row(FILE *f, const struct ig_result *r, const struct layout *l)
 {
 	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
 	bool sv = r->has_cpu_server;
-	char cell[NCOL][CELL_LEN], sfx[96];
+	char cell[NCOL][CELL_LEN], sfx[128];
 	struct ig_rep_lat lv;
 
 	if (r->failed) {
@@ -334,6 +339,7 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 {
 	struct layout l = { .win = ig_rep_windows_vary(res, n),
 			    .tw = abs(cols[C_TRANSPORT].width) };
+	char row[128];
 
 	for (size_t i = 0; i < n; i++) {
 		int w = (int)strlen(ig_rep_transport(&res[i]));
@@ -362,9 +368,9 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 	for (size_t i = 0; i < n; i++)
 		if (res[i].has_bidir)
 			fprintf(f,
-				"bidir: %s%s: client->server %.2f Gb/s, "
+				"bidir: %s: client->server %.2f Gb/s, "
 				"server->client %.2f Gb/s, total %.2f Gb/s\n",
-				ig_rep_test(&res[i]), ig_rep_at(&res[i]),
+				ig_rep_row(&res[i], row, sizeof(row)),
 				res[i].bw_gbps, ig_rep_reverse_gbps(&res[i]),
 				res[i].bw_gbps + ig_rep_reverse_gbps(&res[i]));
 	for (size_t i = 0; i < n; i++)

@@ -606,6 +606,9 @@ static const char *const csv_cols[] = {
 	"bytes",
 	"bw_gbps",
 	"msg_rate",
+	"reverse_bytes",
+	"reverse_seconds",
+	"reverse_gbps",
 	"lat_min_us",
 	"lat_p50_us",
 	"lat_p90_us",
@@ -1140,6 +1143,50 @@ START_TEST(test_text_clock_once)
 }
 END_TEST
 
+/* --bidir: the row shows both directions, the bidir: line names the
+ * row, the CSV has the reverse figures (old code: forward only). */
+START_TEST(test_bidir_text_csv)
+{
+	struct ig_report_env env;
+	struct ig_result r[2];
+	char *s, buf[512];
+	struct csv c;
+
+	fill_env(&env);
+	make_bw(&r[0]);
+	r[0].params.bidir = 1;
+	r[0].has_bidir = true;
+	r[0].rev_bytes = 2500000000ull; /* 20 Gb over 2 s: 10 Gb/s */
+	r[0].rev_seconds = 2.0;
+	make_bw(&r[1]);
+	s = render(IG_FMT_TEXT, &env, r, 2);
+	line_of(s, "tcp_bw ", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "  reverse 10.00 Gb/s") &&
+			      buf[strlen(buf) - 1] == 's',
+		      "%s", buf);
+	ck_assert_msg(strstr(s, "\nbidir: tcp_bw 64K streams 4: "
+				"client->server 95.33 Gb/s, server->client "
+				"10.00 Gb/s, total 105.33 Gb/s\n"),
+		      "%s", s);
+	/* the row without --bidir has no reverse figure */
+	ck_assert_ptr_null(strstr(strstr(s, "  reverse ") + 1, "  reverse "));
+	free(s);
+	s = render(IG_FMT_CSV, &env, r, 2);
+	csv_read(s, &c);
+	free(s);
+	ck_assert_int_eq(c.nrec, 3);
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "direction")], "bidir");
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "reverse_bytes")], "2500000000");
+	ck_assert_double_eq_tol(atof(c.fld[1][csv_col(&c, "reverse_seconds")]),
+				2.0, 1e-12);
+	ck_assert_double_eq_tol(atof(c.fld[1][csv_col(&c, "reverse_gbps")]),
+				10.0, 1e-9);
+	ck_assert_str_eq(c.fld[2][csv_col(&c, "reverse_gbps")], "");
+	ck_assert_str_eq(c.fld[2][csv_col(&c, "reverse_bytes")], "");
+	csv_free(&c);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -1165,6 +1212,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_text_matrix);
 	tcase_add_test(tc, test_om_help);
 	tcase_add_test(tc, test_text_clock_once);
+	tcase_add_test(tc, test_bidir_text_csv);
 	suite_add_tcase(s, tc);
 	return s;
 }
