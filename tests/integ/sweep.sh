@@ -229,6 +229,14 @@ check(sorted(r.get("test") for r in res) == ["tcp_bw", "tcp_lat"],
       "tests %r, want tcp_bw and tcp_lat" % [r.get("test") for r in res])
 PY
 
+	# the text report on stdout says it, stderr not again (old: both)
+	ig_client 60 notext -D 0.2 --warmup 0.05
+	expect_client_ok notext "client without -t, text"
+	expect_no_grep "$TMP/notext.err" "no RDMA device" \
+		"client without -t, text: stderr"
+	check "client without -t, text: one note line on stdout" \
+		test "$(grep -c '^note: no RDMA device' "$TMP/notext.out")" = 1
+
 	# 7. ibgap alone: the reason in one line, then tcp_bw and tcp_lat
 	ig_run 60 alone
 	expect_client_ok alone "ibgap alone"
