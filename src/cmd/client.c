@@ -99,7 +99,8 @@ static bool stopped(const struct ig_client_opts *o)
 }
 
 /* Without -t: the comparison where this host has an RDMA device, TCP
- * alone (said in one line) where it has none. */
+ * alone (said once: in the text report on stdout, else also on stderr)
+ * where it has none. */
 static void default_tests(struct ig_client_opts *o, const char **note)
 {
 	static const enum ig_test cmp[] = {
@@ -123,7 +124,8 @@ static void default_tests(struct ig_client_opts *o, const char **note)
 	}
 	*note = "no RDMA device on this host: TCP alone (create a Soft-RoCE "
 		"device to compare: rdma link add rxe0 type rxe netdev IFACE)";
-	fprintf(stderr, "ibgap: %s\n", *note);
+	if (o->format != IG_FMT_TEXT || o->outfile)
+		fprintf(stderr, "ibgap: %s\n", *note);
 }
 
 /* The comparison and the doctor's findings for the report. */

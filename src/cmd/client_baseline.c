@@ -72,7 +72,8 @@ static int save(const char *path, json_object *doc)
 	return 1;
 }
 
-/* Returns the exit status: 0, 1 (regression or failure), 3 (bad file) */
+/* Returns the exit status: 0, 1 (regression or failure), 3 (bad file, or
+ * a comparison that checked less than the baseline holds) */
 int ig_client_baseline(const struct ig_client_opts *o,
 		       const struct ig_report_env *env,
 		       const struct ig_result *res, size_t n, json_object *old)

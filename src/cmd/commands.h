@@ -5,7 +5,8 @@
 /*
  * The subcommands of ibgap, each called with argv[0] = its own name and
  * returning the process's exit status (0 ok, 1 a run failed or a metric
- * regressed, 2 a bad option value, 3 an unreadable baseline).
+ * regressed, 2 a bad option value, 3 an unreadable baseline or a
+ * comparison that compared less than it holds).
  */
 int ig_cmd_server(int argc, char **argv);
 int ig_cmd_client(int argc, char **argv);

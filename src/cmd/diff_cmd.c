@@ -101,7 +101,5 @@ int ig_cmd_diff(int argc, char **argv)
 	ret = ig_baseline_compare(od, nd, a.tol, stdout);
 	json_object_put(od);
 	json_object_put(nd);
-	if (ret < 0)
-		return IG_DIFF_BADFILE;
-	return ret ? IG_DIFF_REGRESSION : IG_DIFF_OK;
+	return ret < 0 ? IG_DIFF_BADFILE : ret;
 }

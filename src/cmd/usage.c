@@ -22,4 +22,5 @@ const char ig_usage_diff[] =
 
 const char ig_usage_diff_exit[] =
 	"Exit status: 0 no regression, 1 one or more regressions, 2 bad\n"
-	"option, 3 a file unreadable or not an ibgap report.\n";
+	"option, 3 a file unreadable or not an ibgap report, or nothing\n"
+	"compared, or results of OLD missing from NEW.\n";

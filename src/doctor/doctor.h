@@ -129,6 +129,7 @@ struct ig_dr_counters {
 	bool has[IG_DR_NCOUNTERS];
 	bool has_tcp;
 	uint64_t tcp_out_segs, tcp_retrans_segs;
+	bool loopback; /* the path is the loopback device: no NIC on it */
 };
 
 /* Snapshot; 0 or a negative errno (a counter that cannot be read is only

@@ -56,8 +56,23 @@ void ig_result_delivered(struct ig_result *r, uint64_t size)
 	rates(r);
 }
 
+/* The figures a run may lack (the receiver's count, the reverse
+ * direction): summed when every run has them, else absent, so that each
+ * covers the same runs as bytes and seconds. */
+static void pool_optional(struct ig_result *acc, const struct ig_result *r)
+{
+	acc->has_rx_bytes = acc->has_rx_bytes && r->has_rx_bytes;
+	acc->rx_bytes = acc->has_rx_bytes ? acc->rx_bytes + r->rx_bytes : 0;
+	acc->has_bidir = acc->has_bidir && r->has_bidir;
+	acc->rev_bytes = acc->has_bidir ? acc->rev_bytes + r->rev_bytes : 0;
+	acc->rev_seconds = acc->has_bidir ? acc->rev_seconds + r->rev_seconds
+					  : 0;
+	acc->partial = acc->partial || r->partial;
+}
+
 void ig_result_pool(struct ig_result *acc, const struct ig_result *r)
 {
+	pool_optional(acc, r);
 	acc->iterations += r->iterations;
 	acc->sent += r->sent;
 	acc->lost += r->lost;

@@ -80,6 +80,9 @@ struct ig_result {
  * Pools a repeated run into acc: counts, bytes and seconds add up, the
  * latency histograms merge, CPU figures are averaged by ig_result_pool_end
  * (k = number of runs pooled), the transport's values pool by their rules.
+ * Every figure covers the same runs: rx_bytes and the reverse direction
+ * (rev_bytes, rev_seconds) add up too, and are dropped (has_rx_bytes,
+ * has_bidir false) when a run lacks them; partial when any run was.
  */
 void ig_result_pool(struct ig_result *acc, const struct ig_result *r);
 void ig_result_pool_end(struct ig_result *acc, unsigned int k);

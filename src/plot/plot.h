@@ -12,10 +12,14 @@
  * Left panel: bandwidth (Gb/s, 10^9 bit/s) of every bandwidth result
  * (has_lat false) against message size; right panel: latency p50
  * (microseconds, half round trip) of every latency result against size.
- * One line with markers per test name, verbs tests solid, TCP dashed, a
+ * One line with markers per measurement series: a test name, and when the
+ * results differ in them, a number of streams, a window and zero-copy
+ * ("tcp_bw -P 4 --window 64K": -P/--window lists draw one line per
+ * combination, never a mean of them); verbs tests solid, TCP dashed, the
+ * lines of one test in its colour with other markers and shades; a
  * legend, log2 x axis labelled with sizes (2, 64, 1K, 64K, 1M...); y axes:
  * bandwidth linear from 0, latency log10 when max/min > 20 else linear
- * from 0.  Repeats of one test and size are averaged; a latency result
+ * from 0.  Equal results of one series and size are averaged; a latency result
  * whose histogram cannot give a p50 (fewer than 2 samples) is left out.
  * A panel without results says so ("no latency results"); n = 0 still
  * writes a valid figure with both panels saying so.

@@ -2,7 +2,7 @@
 /*
  * Drawing the figure on any cairo surface: the title, then per panel its
  * title, a legend in a row above the plot area (never over the data), the
- * axes and one line with markers per test.
+ * axes and one line with markers per series (test, streams, window).
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,9 +39,21 @@ static const struct style styles[] = {
 };
 #define NSTYLES (sizeof(styles) / sizeof(styles[0]))
 
-static const struct style *style_of(unsigned int i)
+/* A series' colour and marker: its test's, and for the further lines of
+ * one test (other streams, windows), the next marker and a darker or
+ * lighter shade. */
+static struct style style_of(const struct ig_plot_series *s)
 {
-	return &styles[i < NSTYLES ? i : IG_TEST_COUNT + i % 4];
+	static const double shade[] = { 0, -0.45, 0.45, -0.7 };
+	unsigned int i = s->style;
+	struct style st = styles[i < NSTYLES ? i : IG_TEST_COUNT + i % 4];
+	double f = shade[s->variant % 4];
+
+	for (int c = 0; c < 3; c++)
+		st.rgb[c] = f < 0 ? st.rgb[c] * (1 + f)
+				  : st.rgb[c] + (1 - st.rgb[c]) * f;
+	st.marker = (st.marker + (int)s->variant) % 3;
+	return st;
 }
 
 static void marker(cairo_t *cr, const struct style *st, double x, double y)
@@ -71,24 +83,25 @@ static void marker(cairo_t *cr, const struct style *st, double x, double y)
 static void line_style(cairo_t *cr, const struct ig_plot_series *s)
 {
 	static const double dash[] = { 7, 4 };
-	const struct style *st = style_of(s->style);
+	const struct style st = style_of(s);
 
-	cairo_set_source_rgb(cr, st->rgb[0], st->rgb[1], st->rgb[2]);
+	cairo_set_source_rgb(cr, st.rgb[0], st.rgb[1], st.rgb[2]);
 	cairo_set_line_width(cr, 2);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	cairo_set_dash(cr, dash, s->dashed ? 2 : 0, 0);
 }
 
 static void draw_series(cairo_t *cr, const struct ig_plot_fig *f,
-			const struct ig_plot_panel *p,
-			const struct ig_plot_series *s,
+			const struct ig_plot_panel *p, size_t k,
 			const struct ig_plot_rect *r)
 {
+	const struct ig_plot_series *s = &p->series[k];
+	const struct style st = style_of(s);
 	size_t i0 = 0, i1;
 
-	while (i0 < p->npts && p->pts[i0].style != s->style)
+	while (i0 < p->npts && p->pts[i0].series != k)
 		i0++;
-	for (i1 = i0; i1 < p->npts && p->pts[i1].style == s->style; i1++) {
+	for (i1 = i0; i1 < p->npts && p->pts[i1].series == k; i1++) {
 		double x = ig_plot_map_x(&f->x, r, p->pts[i1].size);
 		double y = ig_plot_map_y(&p->y, r, p->pts[i1].y);
 
@@ -102,8 +115,7 @@ static void draw_series(cairo_t *cr, const struct ig_plot_fig *f,
 	cairo_stroke(cr);
 	cairo_restore(cr);
 	for (size_t i = i0; i < i1; i++)
-		marker(cr, style_of(s->style),
-		       ig_plot_map_x(&f->x, r, p->pts[i].size),
+		marker(cr, &st, ig_plot_map_x(&f->x, r, p->pts[i].size),
 		       ig_plot_map_y(&p->y, r, p->pts[i].y));
 }
 
@@ -119,6 +131,7 @@ static int legend(cairo_t *cr, const struct ig_plot_panel *p, double x,
 	ig_plot_font(cr, 12, false);
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct ig_plot_series *s = &p->series[i];
+		const struct style st = style_of(s);
 		double ew;
 
 		cairo_text_extents(cr, s->name, &te);
@@ -135,8 +148,7 @@ static int legend(cairo_t *cr, const struct ig_plot_panel *p, double x,
 			cairo_line_to(cr, cx + LEGEND_SAMPLE, y);
 			cairo_stroke(cr);
 			cairo_restore(cr);
-			marker(cr, style_of(s->style), cx + LEGEND_SAMPLE / 2,
-			       y);
+			marker(cr, &st, cx + LEGEND_SAMPLE / 2, y);
 			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 			ig_plot_text(cr, cx + LEGEND_SAMPLE + 6, y, 0, s->name);
 		}
@@ -173,7 +185,7 @@ static void draw_panel(cairo_t *cr, const struct ig_plot_fig *f, int k,
 		return;
 	}
 	for (size_t i = 0; i < p->nseries; i++)
-		draw_series(cr, f, p, &p->series[i], &r);
+		draw_series(cr, f, p, i, &r);
 }
 
 /* "64 KiB" for the title: exact, in the largest unit that divides. */

@@ -17,16 +17,28 @@
 #define IG_PLOT_WIDTH 1200
 #define IG_PLOT_HEIGHT 500
 
-/* One line of a panel: one test name ("tcp_bw@ADDR" for --also's). */
+/*
+ * One line of a panel: one measurement of every size, a test name
+ * ("tcp_bw@ADDR" for --also's) at one number of streams, one window and
+ * one zero-copy mode; the name says those the figure's results differ in
+ * ("tcp_bw -P 4 --window 64K", "tcp_bw zerocopy").
+ */
 struct ig_plot_series {
 	char name[80];
 	bool dashed;	    /* TCP: every transport but "verbs" */
 	unsigned int style; /* enum ig_test for known names, else more */
+	/* the same style's lines before this one: another marker, shade */
+	unsigned int variant;
+	unsigned int id; /* order of first appearance */
+	uint32_t streams;
+	uint64_t window; /* 0: the kernel's default */
+	bool zerocopy;
 };
 
-/* One point: the mean of every result of one test at one size. */
+/* One point: the mean of every result of one series at one size (the
+ * runs of --repeat are pooled already; equal results, averaged). */
 struct ig_plot_pt {
-	unsigned int style; /* the series' */
+	unsigned int series; /* its index in the sorted series */
 	uint64_t size;
 	double sum;
 	unsigned int count;
@@ -46,9 +58,10 @@ struct ig_plot_panel {
 	const char *ylabel;
 	const char *empty; /* shown when npts = 0 */
 	bool lat;	   /* latency: log10 when the values span > 20x */
-	struct ig_plot_series *series; /* sorted by style */
+	/* sorted by style, then streams, window and zero-copy */
+	struct ig_plot_series *series;
 	size_t nseries;
-	struct ig_plot_pt *pts; /* sorted by style, then size */
+	struct ig_plot_pt *pts; /* sorted by series, then size */
 	size_t npts;
 	struct ig_plot_axis y;
 };

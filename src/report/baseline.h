@@ -18,6 +18,9 @@ enum {
 	IG_DIFF_REGRESSION = 1, /* at least one metric is */
 	IG_DIFF_USAGE = 2,	/* bad option or value */
 	IG_DIFF_BADFILE = 3,	/* unreadable file, or not an ibgap report */
+	/* the comparison could not be made: nothing compared, or results
+	 * (or metrics) of the old run missing from the new */
+	IG_DIFF_INCOMPLETE = 3,
 };
 
 /*
@@ -45,8 +48,11 @@ int ig_baseline_parse(const char *buf, size_t len, json_object **doc, char *err,
  * both results have them).  A regression is a metric worse by more than
  * tol_pct percent.  Prints to out one line per changed fingerprint field
  * per host, one per compared metric, one per result present in only one
- * document, and a summary line.  Returns 0 (no regression), 1
- * (regressions), or a negative errno (one line on stderr).
+ * document, and a summary line.  Returns IG_DIFF_OK (every result and
+ * metric of the old run compared, no regression), IG_DIFF_REGRESSION,
+ * IG_DIFF_INCOMPLETE (no regression, but nothing compared or part of the
+ * old run missing from the new: a "not ok" line says which), or a
+ * negative errno (one line on stderr).
  */
 int ig_baseline_compare(json_object *old_doc, json_object *new_doc,
 			double tol_pct, FILE *out);

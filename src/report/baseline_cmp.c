@@ -35,6 +35,7 @@ struct tally {
 	FILE *out;
 	double tol;
 	unsigned int compared, regressions, changes, only_old, only_new;
+	unsigned int lost; /* metrics of the old run the new one lacks */
 };
 
 static bool get_metric(json_object *r, const struct metric *m, double *v)
@@ -73,6 +74,7 @@ static void compare_metric(struct tally *t, const char *lbl,
 	if (!ha || !hb) {
 		fprintf(t->out, "%s %s not compared: only in the %s run\n", lbl,
 			m->name, ha ? "old" : "new");
+		t->lost += ha;
 		return;
 	}
 	if (a <= 0) {
@@ -180,6 +182,45 @@ static json_object *results_of(json_object *doc)
 	return r;
 }
 
+/*
+ * The summary line and the exit status: a regression is 1; a gate that
+ * compared nothing, or lost results or metrics of the old run, checked
+ * less than the baseline holds: 3, never "ok".
+ */
+static int verdict(const struct tally *t, double tol_pct)
+{
+	const char *v = "ok";
+	int ret = IG_DIFF_OK;
+
+	if (t->regressions) {
+		v = "REGRESSION";
+		ret = IG_DIFF_REGRESSION;
+	} else if (!t->compared) {
+		v = "NOTHING COMPARED";
+		ret = IG_DIFF_INCOMPLETE;
+	} else if (t->only_old || t->lost) {
+		v = "INCOMPLETE";
+		ret = IG_DIFF_INCOMPLETE;
+	}
+	fprintf(t->out,
+		"summary: %u metrics compared, %u worse than %g%%, %u "
+		"environment changes, %u results only in the old run, %u "
+		"only in the new: %s\n",
+		t->compared, t->regressions, tol_pct, t->changes, t->only_old,
+		t->only_new, v);
+	if (!t->compared)
+		fprintf(t->out,
+			"not ok: no metric of the old run was compared (no "
+			"result matches by test, size, streams and window)\n");
+	else if (ret == IG_DIFF_INCOMPLETE)
+		fprintf(t->out,
+			"not ok: the new run lacks %u result%s and %u "
+			"metric%s of the old one\n",
+			t->only_old, t->only_old == 1 ? "" : "s", t->lost,
+			t->lost == 1 ? "" : "s");
+	return ret;
+}
+
 int ig_baseline_compare(json_object *old_doc, json_object *new_doc,
 			double tol_pct, FILE *out)
 {
@@ -205,16 +246,11 @@ int ig_baseline_compare(json_object *old_doc, json_object *new_doc,
 			json_object_array_length(nres));
 		return ret;
 	}
-	fprintf(out,
-		"summary: %u metrics compared, %u worse than %g%%, %u "
-		"environment changes, %u results only in the old run, %u "
-		"only in the new: %s\n",
-		t.compared, t.regressions, tol_pct, t.changes, t.only_old,
-		t.only_new, t.regressions ? "REGRESSION" : "ok");
+	ret = verdict(&t, tol_pct);
 	if (fflush(out) || ferror(out)) {
 		fprintf(stderr, "ibgap: compare: writing the comparison "
 				"failed\n");
 		return -EIO;
 	}
-	return t.regressions ? 1 : 0;
+	return ret;
 }

@@ -13,7 +13,8 @@
 
 static const char *const csv_head_pre =
 	"test,transport,size,streams,direction,window_requested,window_snd,"
-	"window_rcv,iterations,seconds,bytes,bw_gbps,msg_rate";
+	"window_rcv,iterations,seconds,bytes,bw_gbps,msg_rate,reverse_bytes,"
+	"reverse_seconds,reverse_gbps";
 static const char *const csv_head_post =
 	"cpu_client_total_pct,cpu_client_us_per_kib,cpu_client_us_per_tr,"
 	"cpu_server_total_pct,cpu_server_us_per_kib,cpu_server_us_per_tr,"
@@ -108,6 +109,12 @@ static void csv_row(FILE *f, const struct ig_result *r)
 	fprintf(f, ",%" PRIu64, r->bytes);
 	csv_num(f, true, r->bw_gbps);
 	csv_num(f, true, r->msg_rate);
+	if (r->has_bidir)
+		fprintf(f, ",%" PRIu64, r->rev_bytes);
+	else
+		fputc(',', f);
+	csv_num(f, r->has_bidir, r->rev_seconds);
+	csv_num(f, r->has_bidir, ig_rep_reverse_gbps(r));
 	for (int i = 0; i < LAT_N; i++)
 		csv_num(f, lv.has[i], lv.us[i]);
 	csv_num(f, true, cc->total_pct);

@@ -44,6 +44,9 @@ bool ig_rep_has_window(const struct ig_result *r);
 bool ig_rep_has_device(const struct ig_facts *x);
 /* --also's column: "@ADDR" of its transport "tcp@ADDR"; "" for others. */
 const char *ig_rep_at(const struct ig_result *r);
+/* The row a line is about: "tcp_bw 64K streams 4", then " window 256K"
+ * when one was set ("tcp_bw@ADDR ..." for --also's column).  Returns buf. */
+const char *ig_rep_row(const struct ig_result *r, char *buf, size_t len);
 /*
  * The CPU service demand shown for one side (u, present when have):
  * us_per_kib for bandwidth tests, us_per_tr (CPU microseconds per round

@@ -144,12 +144,13 @@ static const struct om_family families[] = {
 	  "second.",
 	  always, emit_rate },
 	{ "ibgap_latency_us", "summary",
-	  "Latency of a latency test, microseconds (half round trip as "
-	  "ibgap reports it; quantile 0 is the minimum, 1 the maximum).",
+	  "Latency of a latency test, microseconds: half a round trip "
+	  "(read_lat: the whole read); quantile 0 is the minimum, 1 the "
+	  "maximum.",
 	  is_lat, emit_lat },
 	{ "ibgap_cpu_percent", "gauge",
-	  "CPU used during the measured interval, percent of one CPU, "
-	  "by side.",
+	  "CPU busy during the measured interval, percent of all CPUs "
+	  "of the side's host (100: every CPU busy), by side.",
 	  always, emit_cpu },
 };
 

@@ -100,17 +100,18 @@ static void retrans_list(char *buf, size_t len, const char *side,
 
 static void retrans_warning(FILE *f, const struct ig_result *r)
 {
-	char who[160] = "";
+	char who[160] = "", row[128];
 
 	if (!ig_rep_retrans(r))
 		return;
 	retrans_list(who, sizeof(who), "client", &r->ctrs);
 	retrans_list(who, sizeof(who), "server", &r->ctrs_server);
 	fprintf(f,
-		"warning: %s%s: TCP retransmitted %" PRIu64 " segments during "
+		"warning: %s: TCP retransmitted %" PRIu64 " segment%s during "
 		"the measured interval (%s): loss or reordering on the path, "
 		"see tcp_info\n",
-		ig_rep_test(r), ig_rep_at(r), ig_rep_retrans(r), who);
+		ig_rep_row(r, row, sizeof(row)), ig_rep_retrans(r),
+		ig_rep_retrans(r) == 1 ? "" : "s", who);
 }
 
 static void zc_warning(FILE *f, const struct ig_result *r)

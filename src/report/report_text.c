@@ -16,7 +16,7 @@ enum {
 	C_TRANSPORT,
 	C_SIZE,
 	C_STREAMS,
-	C_WINDOW, /* only when the results' windows differ (--window list) */
+	C_WINDOW, /* only when a --window was given (one, or a list) */
 	C_SECONDS,
 	C_GBPS,
 	C_MMSG,
@@ -56,7 +56,7 @@ static const char *const units_line =
 
 /* What the results make the table look like. */
 struct layout {
-	bool win; /* the window column is shown */
+	bool win; /* the window column is shown: a window was set */
 	int tw;	  /* the transport column's width: wider for tcp@ADDR */
 };
 
@@ -93,14 +93,19 @@ static void print_cells(FILE *f, char cell[NCOL][CELL_LEN],
 	fprintf(f, "%s\n", suffix);
 }
 
-/* After a TCP row: "  retrans N" (the measured interval's, every stream,
- * both sides) and " zerocopy" when its sender used MSG_ZEROCOPY; after a
- * lossy one (ud_send_bw): "  lost N of M (P%)". */
+/* After a --bidir row: "  reverse G Gb/s" (the Gb/s column is the
+ * client's sending); after a TCP row: "  retrans N" (the measured
+ * interval's, every stream, both sides) and " zerocopy" when its sender
+ * used MSG_ZEROCOPY; after a lossy one (ud_send_bw): "  lost N of M (P%)". */
 static const char *row_suffix(const struct ig_result *r, char *buf, size_t len)
 {
 	buf[0] = 0;
+	if (r->has_bidir)
+		snprintf(buf, len, "  reverse %.2f Gb/s",
+			 ig_rep_reverse_gbps(r));
 	if (ig_rep_has_tcpinfo(r))
-		snprintf(buf, len, "  retrans %" PRIu64, ig_rep_retrans(r));
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 "  retrans %" PRIu64, ig_rep_retrans(r));
 	if (ig_rep_zerocopy(r))
 		snprintf(buf + strlen(buf), len - strlen(buf), " zerocopy");
 	if (r->lossy)
@@ -187,7 +192,7 @@ static void text_row(FILE *f, const struct ig_result *r, const struct layout *l)
 {
 	const struct ig_cpu_usage *cc = &r->cpu_client, *cs = &r->cpu_server;
 	bool sv = r->has_cpu_server;
-	char cell[NCOL][CELL_LEN], sfx[96];
+	char cell[NCOL][CELL_LEN], sfx[128];
 	struct ig_rep_lat lv;
 
 	if (r->failed) {
@@ -279,15 +284,39 @@ static void text_repeats(FILE *f, const struct ig_result *res, size_t n)
 	}
 }
 
-/* The clock of a latency test's samples: one line. */
-static void text_clock(FILE *f, const struct ig_result *r)
+/* r and q are of one test (and --also column) and one clock. */
+static bool same_clock(const struct ig_result *r, const struct ig_result *q)
 {
+	return q->clock && !strcmp(q->clock, r->clock) &&
+	       !strcmp(ig_rep_test(q), ig_rep_test(r)) &&
+	       !strcmp(ig_rep_at(q), ig_rep_at(r));
+}
+
+/* The clock of a latency test's samples: one line per test and clock
+ * (a sweep's results share it), with the range of its calibrated rates. */
+static void text_clock(FILE *f, const struct ig_result *res, size_t n, size_t i)
+{
+	const struct ig_result *r = &res[i];
+	double lo = r->clock_ghz, hi = r->clock_ghz;
+
 	if (!r->clock)
 		return;
+	for (size_t j = 0; j < i; j++)
+		if (same_clock(r, &res[j]))
+			return;
+	for (size_t j = i + 1; j < n; j++) {
+		if (!same_clock(r, &res[j]))
+			continue;
+		lo = fmin(lo, res[j].clock_ghz);
+		hi = fmax(hi, res[j].clock_ghz);
+	}
 	fprintf(f, "clock: %s%s: %s", ig_rep_test(r), ig_rep_at(r), r->clock);
-	if (r->clock_ghz > 0)
-		fprintf(f, " at %.4f GHz, checked against CLOCK_MONOTONIC",
-			r->clock_ghz);
+	if (lo > 0 && hi - lo >= 5e-5)
+		fprintf(f, " at %.4f to %.4f GHz", lo, hi);
+	else if (lo > 0)
+		fprintf(f, " at %.4f GHz", lo);
+	if (lo > 0)
+		fprintf(f, ", checked against CLOCK_MONOTONIC");
 	fputc('\n', f);
 }
 
@@ -310,12 +339,14 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 {
 	struct layout l = { .win = ig_rep_windows_vary(res, n),
 			    .tw = abs(cols[C_TRANSPORT].width) };
+	char row[128];
 
 	for (size_t i = 0; i < n; i++) {
 		int w = (int)strlen(ig_rep_transport(&res[i]));
 
 		if (w > l.tw && w < CELL_LEN)
 			l.tw = w;
+		l.win |= res[i].params.sock.window != 0; /* one --window */
 	}
 	if (env->note)
 		fprintf(f, "note: %s\n", env->note);
@@ -328,7 +359,7 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 		text_row(f, &res[i], &l);
 	ig_rep_matrix_text(f, res, n);
 	for (size_t i = 0; i < n; i++)
-		text_clock(f, &res[i]);
+		text_clock(f, res, n, i);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s%s: %s\n", ig_rep_test(&res[i]),
@@ -337,9 +368,9 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 	for (size_t i = 0; i < n; i++)
 		if (res[i].has_bidir)
 			fprintf(f,
-				"bidir: %s%s: client->server %.2f Gb/s, "
+				"bidir: %s: client->server %.2f Gb/s, "
 				"server->client %.2f Gb/s, total %.2f Gb/s\n",
-				ig_rep_test(&res[i]), ig_rep_at(&res[i]),
+				ig_rep_row(&res[i], row, sizeof(row)),
 				res[i].bw_gbps, ig_rep_reverse_gbps(&res[i]),
 				res[i].bw_gbps + ig_rep_reverse_gbps(&res[i]));
 	for (size_t i = 0; i < n; i++)

@@ -6,6 +6,8 @@
  * when the histogram holds enough samples to support it, min/max/mean
  * from one sample, stdev from two.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report_int.h"
@@ -72,6 +74,21 @@ const char *ig_rep_at(const struct ig_result *r)
 	const char *at = strchr(ig_rep_transport(r), '@');
 
 	return at ? at : "";
+}
+
+const char *ig_rep_row(const struct ig_result *r, char *buf, size_t len)
+{
+	char sz[24], win[24];
+	int k;
+
+	ig_size_str(r->params.size, sz, sizeof(sz));
+	k = snprintf(buf, len, "%s%s %s streams %" PRIu32, ig_rep_test(r),
+		     ig_rep_at(r), sz, r->params.streams);
+	if (r->params.sock.window && k >= 0 && (size_t)k < len) {
+		ig_size_str(r->params.sock.window, win, sizeof(win));
+		snprintf(buf + k, len - (size_t)k, " window %s", win);
+	}
+	return buf;
 }
 
 bool ig_rep_has_window(const struct ig_result *r)

@@ -2,7 +2,8 @@
 # baseline.sh: "ibgap diff" on real JSON reports over loopback: a report
 # against itself passes, a copy with bw_gbps halved is a regression that
 # names the metric, a missing file and bad options have their own exit
-# codes (0 ok, 1 regression, 2 usage, 3 unreadable or invalid file).
+# codes (0 ok, 1 regression, 2 usage, 3 unreadable or invalid file, or a
+# comparison that checked less than the old report holds).
 #   bash tests/integ/baseline.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init baseline "$@"
@@ -98,5 +99,32 @@ expect_grep "$TMP/badopt.err" "--bogus" "diff --bogus"
 ig_run 10 help diff --help
 expect_rc 0 "diff --help"
 expect_grep "$TMP/help.out" "--tolerance PCT" "diff --help"
+
+# 7. a gate that compares nothing, or less than its baseline, is not ok:
+# exit 3 and a "not ok" line (old code: "0 metrics compared ... ok", exit 0)
+ig_client 30 other -t tcp_bw -s 4K -D 0.3 --warmup 0.1 --baseline "$A"
+expect_rc 3 "--baseline a.json at another size"
+expect_grep "$TMP/other.err" ": NOTHING COMPARED" "--baseline, other size"
+expect_grep "$TMP/other.err" "not ok: no metric of the old run was compared" \
+	"--baseline, other size"
+python3 - "$A" "$TMP/empty.json" <<'PY' || die "cannot write empty.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"] = []
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+ig_run 10 empty diff "$A" "$TMP/empty.json"
+expect_rc 3 "diff a empty.json (no results)"
+expect_grep "$TMP/empty.out" "summary: 0 metrics compared" \
+	"diff a empty.json"
+expect_grep "$TMP/empty.out" ": NOTHING COMPARED" "diff a empty.json"
+ig_client 30 fewer -t tcp_bw -D 0.3 --warmup 0.1 --baseline "$A" \
+	--tolerance 1000
+expect_rc 3 "--baseline a.json, tcp_lat not run"
+expect_grep "$TMP/fewer.err" "tcp_lat 2 streams 1 only in the old run" \
+	"--baseline, tcp_lat not run"
+expect_grep "$TMP/fewer.err" ": INCOMPLETE" "--baseline, tcp_lat not run"
+expect_grep "$TMP/fewer.err" "not ok: the new run lacks 1 result and 0 metrics of" \
+	"--baseline, tcp_lat not run"
 
 ig_done

@@ -37,4 +37,22 @@ PY
 check "server alive after the --bidir runs" ig_server_alive
 ig_client 30 after -t tcp_bw -D 0.3 --warmup 0.1 --format json
 expect_client_ok after "a plain run after --bidir ones"
+# CSV and text show the reverse direction too (old code: forward only)
+ig_client 30 csv -t tcp_bw -D 0.3 --warmup 0.1 --bidir --format csv
+expect_client_ok csv "tcp_bw --bidir --format csv" &&
+	check "CSV: reverse_gbps of the bidir row" python3 - "$TMP/csv.out" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+r = rows[0] if rows else {}
+ok = r.get("direction") == "bidir" and float(r.get("reverse_gbps") or 0) > 0
+ok = ok and int(r.get("reverse_bytes") or 0) > 0
+if not ok:
+    print(rows)
+sys.exit(0 if ok else 1)
+PY
+ig_client 30 text -t tcp_bw -D 0.3 --warmup 0.1 --bidir
+expect_client_ok text "tcp_bw --bidir, text" &&
+	check "text: the row ends with the reverse Gb/s" \
+		grep -qE '^tcp_bw .*  reverse [0-9.]+ Gb/s' "$TMP/text.out"
+
 ig_done

@@ -105,6 +105,24 @@ for r in res:
               (r["msg_rate"], r["iterations"] / sec))
 PY
 
+# 3b. --bidir --repeat 3: every figure covers the three runs (old code:
+# rx_bytes of the last run only, the reverse figures of the first)
+ig_client 60 reprx -t tcp_bw -s 64K --bidir --repeat 3 "${Q[@]}"
+expect_client_ok reprx "--bidir --repeat 3" &&
+	ig_json_check "$TMP/reprx.out" "--bidir --repeat 3" <<'PY'
+r = (d.get("results") or [{}])[0]
+by, rx, sec = r.get("bytes") or 0, r.get("rx_bytes"), r.get("seconds") or 0
+# the receiver counts its own BEGIN..END interval: near the sender's bytes,
+# never a third of them
+check(isinstance(rx, int) and 0.6 * by <= rx <= 1.5 * by,
+      "rx_bytes %r against bytes %r of the same 3 runs" % (rx, by))
+b = r.get("bidir") or {}
+rs = b.get("reverse_seconds") or 0
+check(3 * 0.2 * 0.9 <= sec <= 3 * 0.2 * 3, "seconds %g" % sec)
+check(close(rs, sec, 0.5), "reverse_seconds %g, forward seconds %g: "
+      "not the same runs" % (rs, sec))
+PY
+
 # 4. --confidence stops at IG_CONF_MIN = 3 runs once the interval is
 # narrow enough, else goes on to --repeat runs.  Every report must be
 # consistent (met exactly when the half-width is within WIDTH/2 % of the
@@ -210,6 +228,14 @@ check(all(r.get("transport") == "tcp" for r in res),
 check(sorted(r.get("test") for r in res) == ["tcp_bw", "tcp_lat"],
       "tests %r, want tcp_bw and tcp_lat" % [r.get("test") for r in res])
 PY
+
+	# the text report on stdout says it, stderr not again (old: both)
+	ig_client 60 notext -D 0.2 --warmup 0.05
+	expect_client_ok notext "client without -t, text"
+	expect_no_grep "$TMP/notext.err" "no RDMA device" \
+		"client without -t, text: stderr"
+	check "client without -t, text: one note line on stdout" \
+		test "$(grep -c '^note: no RDMA device' "$TMP/notext.out")" = 1
 
 	# 7. ibgap alone: the reason in one line, then tcp_bw and tcp_lat
 	ig_run 60 alone

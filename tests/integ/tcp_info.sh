@@ -55,7 +55,7 @@ if [[ $n =~ ^[0-9]+$ ]]; then
 			"no retransmit warning for 0"
 	else
 		expect_grep "$TMP/text.out" \
-			"warning: tcp_bw: TCP retransmitted $n segments" \
+			"warning: tcp_bw 64K streams 1: TCP retransmitted $n segment" \
 			"retransmit warning for $n"
 	fi
 else

@@ -266,7 +266,12 @@ START_TEST(results_in_one_file_only)
 	/* same test and size, other stream count: not the same result */
 	json_object_object_add(result(b, "tcp_bw"), "streams",
 			       json_object_new_int(4));
-	ck_assert_int_eq(compare(a, b, 5, &text), 0);
+	/* results of the old run missing: not ok */
+	ck_assert_int_eq(compare(a, b, 5, &text), IG_DIFF_INCOMPLETE);
+	ck_assert_msg(strstr(text, "only in the new: INCOMPLETE\nnot ok: the "
+				   "new run lacks 2 results and 0 metrics of "
+				   "the old one\n"),
+		      "%s", text);
 	ck_assert_msg(strstr(text, "write_bw 1M streams 1 only in the new "
 				   "run\n"),
 		      "%s", text);
@@ -316,7 +321,7 @@ START_TEST(windows_matched)
 	add_result(b, "tcp_bw", 65536, 1, 5.0); /* an older report */
 	add_windowed(b, 2, 262144, 20.0);
 	add_windowed(b, 2, 65536, 10.0);
-	ck_assert_int_eq(compare(a, b, 5, &text), 0);
+	ck_assert_int_eq(compare(a, b, 5, &text), IG_DIFF_INCOMPLETE);
 	ck_assert_msg(strstr(text, "tcp_bw 64K streams 2 window 256K bw_gbps "
 				   "20.00 -> 20.00 (+0.0%) ok\n"),
 		      "%s", text);
@@ -371,7 +376,7 @@ START_TEST(also_column_matched)
 			       json_object_new_string("tcp@192.0.2.9"));
 	json_object_object_del(r, "bw_gbps");
 	json_object_object_add(r, "error", json_object_new_string("refused"));
-	ck_assert_int_eq(compare(a, b, 5, &text), 0);
+	ck_assert_int_eq(compare(a, b, 5, &text), IG_DIFF_INCOMPLETE);
 	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++)
 		ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s", want[i],
 			      text);
@@ -408,6 +413,57 @@ START_TEST(duplicates_and_absent_metrics)
 	free(text);
 	json_object_put(a);
 	json_object_put(b);
+}
+END_TEST
+
+/* A gate that compares nothing is not ok: no result matches, or one
+ * report has no results (old code: "0 metrics compared ... ok", 0). */
+START_TEST(nothing_compared)
+{
+	json_object *a = load_ok("baseline/base.json");
+	json_object *e = load_ok("baseline/no_results.json");
+	json_object *b = load_ok("baseline/no_results.json");
+	json_object *c = load_ok("baseline/no_results.json");
+	char *text;
+
+	ck_assert_int_eq(compare(a, e, 5, &text), IG_DIFF_INCOMPLETE);
+	ck_assert_msg(strstr(text, "summary: 0 metrics compared") &&
+			      strstr(text,
+				     ": NOTHING COMPARED\nnot ok: no "
+				     "metric of the old run was compared"),
+		      "%s", text);
+	ck_assert_ptr_null(strstr(text, ": ok\n"));
+	free(text);
+	ck_assert_int_eq(compare(e, e, 5, &text), IG_DIFF_INCOMPLETE);
+	ck_assert_msg(strstr(text, ": NOTHING COMPARED\n"), "%s", text);
+	free(text);
+	/* --baseline of other sizes: every result only in one run */
+	add_result(b, "tcp_bw", 65536, 1, 10.0);
+	add_result(c, "tcp_bw", 4096, 1, 10.0);
+	ck_assert_int_eq(compare(b, c, 5, &text), IG_DIFF_INCOMPLETE);
+	ck_assert_msg(strstr(text, "tcp_bw 64K streams 1 only in the old "
+				   "run\n") &&
+			      strstr(text, ": NOTHING COMPARED\n"),
+		      "%s", text);
+	free(text);
+	/* results only in the new run: the old is whole, ok */
+	add_result(c, "tcp_bw", 65536, 1, 10.0);
+	ck_assert_int_eq(compare(b, c, 5, &text), IG_DIFF_OK);
+	ck_assert_msg(strstr(text, "only in the new: ok\n"), "%s", text);
+	ck_assert_ptr_null(strstr(text, "not ok"));
+	free(text);
+	/* a metric of the old run that the new lacks: incomplete */
+	json_object_object_add(result(b, "tcp_bw"), "msg_rate",
+			       json_object_new_double(5.0));
+	ck_assert_int_eq(compare(b, c, 5, &text), IG_DIFF_INCOMPLETE);
+	ck_assert_msg(strstr(text, "lacks 0 results and 1 metric of the old "
+				   "one\n"),
+		      "%s", text);
+	free(text);
+	json_object_put(a);
+	json_object_put(b);
+	json_object_put(c);
+	json_object_put(e);
 }
 END_TEST
 
@@ -734,6 +790,7 @@ static Suite *baseline_suite(void)
 	tcase_add_test(tc, windows_matched);
 	tcase_add_test(tc, also_column_matched);
 	tcase_add_test(tc, duplicates_and_absent_metrics);
+	tcase_add_test(tc, nothing_compared);
 	tcase_add_test(tc, load_errors);
 	tcase_add_test(tc, load_17mib_refused);
 	tcase_add_test(tc, parse_errors);

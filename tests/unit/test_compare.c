@@ -1145,6 +1145,54 @@ START_TEST(pool_two_runs)
 }
 END_TEST
 
+/* Every figure covers the same runs: the receiver's count and the
+ * reverse direction add up as bytes and seconds do (old code: the last
+ * run's rx_bytes, the first run's reverse figures). */
+START_TEST(pool_rx_and_reverse)
+{
+	struct ig_result *acc = calloc(1, sizeof(*acc));
+	struct ig_result *b = calloc(1, sizeof(*b));
+
+	ck_assert_ptr_nonnull(acc);
+	ck_assert_ptr_nonnull(b);
+	fill_run(acc, 1000, 1.0, 10, 20, 1.0, true);
+	fill_run(b, 3000, 2.0, 30, 60, 3.0, true);
+	acc->has_rx_bytes = b->has_rx_bytes = true;
+	acc->rx_bytes = acc->bytes;
+	b->rx_bytes = b->bytes;
+	acc->has_bidir = b->has_bidir = true;
+	acc->rev_bytes = 500 * 4096;
+	acc->rev_seconds = 1.0;
+	b->rev_bytes = 7000 * 4096;
+	b->rev_seconds = 2.5;
+	b->partial = true;
+	ig_result_pool(acc, b);
+	ig_result_pool_end(acc, 2);
+	ck_assert(acc->has_rx_bytes);
+	ck_assert_uint_eq(acc->rx_bytes, acc->bytes);
+	ck_assert(acc->has_bidir);
+	ck_assert_uint_eq(acc->rev_bytes, 7500 * 4096ull);
+	ck_assert_double_eq_tol(acc->rev_seconds, 3.5, 1e-12);
+	ck_assert(acc->partial);
+
+	/* a run without them: absent, not one run's figure */
+	fill_run(acc, 1000, 1.0, 10, 20, 1.0, true);
+	fill_run(b, 3000, 2.0, 30, 60, 3.0, true);
+	acc->has_rx_bytes = acc->has_bidir = true;
+	acc->rx_bytes = acc->rev_bytes = 4096;
+	acc->rev_seconds = 1.0;
+	acc->partial = b->partial = false;
+	b->has_rx_bytes = b->has_bidir = false;
+	ig_result_pool(acc, b);
+	ig_result_pool_end(acc, 2);
+	ck_assert(!acc->has_rx_bytes);
+	ck_assert(!acc->has_bidir);
+	ck_assert(!acc->partial);
+	free(acc);
+	free(b);
+}
+END_TEST
+
 /* Three runs: the average divides by 3. */
 START_TEST(pool_three_runs)
 {
@@ -1263,6 +1311,7 @@ static Suite *compare_suite(void)
 	tc = tcase_create("pool");
 	tcase_add_test(tc, pool_two_runs);
 	tcase_add_test(tc, pool_three_runs);
+	tcase_add_test(tc, pool_rx_and_reverse);
 	tcase_add_test(tc, pool_server_cpu_missing);
 	tcase_add_test(tc, pool_us_per_kib_unknown);
 	tcase_add_test(tc, pool_end_single);

@@ -614,8 +614,27 @@ START_TEST(counters_diff)
 	ck_assert_str_eq(out[0].id, "run.port_errors");
 	ck_assert_str_eq(out[0].ev[0].value, "+10 (1523 -> 1533)");
 	ck_assert_str_eq(out[1].id, "run.tcp_retrans");
+	ck_assert_msg(strstr(out[1].fix, "pause/PFC"), "%s", out[1].fix);
 	b.tcp_retrans_segs = a.tcp_retrans_segs + 10; /* 0.1 %: not more */
 	ck_assert_uint_eq(ig_dr_counters_diff(&a, &b, out, 4), 1);
+	ck_assert(!a.loopback);
+
+	/* over loopback: no NIC advice (old code: pause frames and rings) */
+	fixture_root(root, sizeof(root), "healthy");
+	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+	ck_assert_int_eq(ig_dr_counters_read(root, (struct sockaddr *)&sa, &a),
+			 0);
+	ck_assert(a.loopback);
+	a.has_tcp = true; /* whatever the fixture's /proc holds */
+	b = a;
+	b.tcp_out_segs += 10000;
+	b.tcp_retrans_segs += 100;
+	ck_assert_uint_eq(ig_dr_counters_diff(&a, &b, out, 4), 1);
+	ck_assert_str_eq(out[0].id, "run.tcp_retrans");
+	ck_assert_msg(strstr(out[0].fix, "loopback") &&
+			      !strstr(out[0].fix, "pause") &&
+			      !strstr(out[0].fix, "ethtool"),
+		      "%s", out[0].fix);
 }
 END_TEST
 

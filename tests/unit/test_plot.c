@@ -518,6 +518,81 @@ static int row_gaps(const struct img *im, int x0, int x1)
 	return gaps;
 }
 
+/* -s 4K:64K -P 1,4 --window default,64K: one series per streams x
+ * window, each point the value measured (old code: one tcp_bw line of
+ * the means of all four); the legend names the streams and window. */
+START_TEST(test_collect_matrix)
+{
+	static const char *const names[] = {
+		"tcp_bw -P 1 --window default",
+		"tcp_bw -P 1 --window 64K",
+		"tcp_bw -P 4 --window default",
+		"tcp_bw -P 4 --window 64K",
+	};
+	struct ig_result *res = calloc(9, sizeof(*res));
+	struct ig_plot_fig f;
+	struct ig_plot_panel *bw = &f.panel[0];
+	char *d = tmp_dir(), *path = path_in(d, "matrix.png");
+	struct img im;
+	size_t k = 0;
+
+	ck_assert_ptr_nonnull(res);
+	/* plan order: sizes, streams, windows; value = 10 P + w/4K + s/4K */
+	for (uint64_t s = 4096; s <= 65536; s *= 16)
+		for (uint32_t p = 1; p <= 4; p *= 4)
+			for (uint64_t w = 0; w <= 65536; w += 65536) {
+				make_bw(&res[k], "tcp_bw", "tcp", s,
+					10.0 * p + w / 4096 + s / 4096);
+				res[k].params.streams = p;
+				res[k++].params.sock.window = w;
+			}
+	make_lat(&res[k++], "tcp_lat", "tcp", 2, 9000, NSAMPLES);
+	ck_assert_int_eq(ig_plot_collect(&f, res, k), 0);
+	ck_assert_uint_eq(bw->nseries, 4);
+	ck_assert_uint_eq(bw->npts, 8);
+	for (unsigned int i = 0; i < 4; i++) {
+		const struct ig_plot_series *se = &bw->series[i];
+		double p = i < 2 ? 1 : 4, w = i % 2 ? 16 : 0;
+
+		ck_assert_str_eq(se->name, names[i]);
+		ck_assert_uint_eq(se->variant, i);
+		ck_assert_uint_eq(bw->pts[2 * i].series, i);
+		ck_assert_uint_eq(bw->pts[2 * i].size, 4096);
+		ck_assert_uint_eq(bw->pts[2 * i].count, 1);
+		ck_assert_double_eq_tol(bw->pts[2 * i].y, 10 * p + w + 1,
+					1e-12);
+		ck_assert_uint_eq(bw->pts[2 * i + 1].size, 65536);
+		ck_assert_double_eq_tol(bw->pts[2 * i + 1].y, 10 * p + w + 16,
+					1e-12);
+	}
+	/* the latency test ran at one combination: named as the others */
+	ck_assert_str_eq(f.panel[1].series[0].name,
+			 "tcp_lat -P 1 --window default");
+	ig_plot_fig_free(&f);
+	/* and the figure of them is drawn */
+	write_ok(path, res, k);
+	img_open(&im, path);
+	ck_assert_int_gt(count_coloured(&im, 0, 600),
+			 400); /* 4 lines of 2 points */
+	cairo_surface_destroy(im.s);
+	free(path);
+	rm_tmp(d);
+
+	/* --zerocopy both: the copying and the zero-copy line apart */
+	res[1] = res[0];
+	res[1].local.sock.zerocopy = IG_ZC_ON;
+	res[1].bw_gbps = 30;
+	res[0].local.sock.zerocopy = IG_ZC_COPY;
+	ck_assert_int_eq(ig_plot_collect(&f, res, 2), 0);
+	ck_assert_uint_eq(bw->nseries, 2);
+	ck_assert_str_eq(bw->series[0].name, "tcp_bw");
+	ck_assert_str_eq(bw->series[1].name, "tcp_bw zerocopy");
+	ck_assert_double_eq_tol(bw->pts[1].y, 30, 1e-12);
+	ig_plot_fig_free(&f);
+	free(res);
+}
+END_TEST
+
 /* A flat line from 2 B to 1 MiB: solid for verbs, dashed for TCP. */
 START_TEST(test_line_styles)
 {
@@ -705,6 +780,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, test_write_svg);
 	tcase_add_test(tc, test_write_png);
 	tcase_add_test(tc, test_line_styles);
+	tcase_add_test(tc, test_collect_matrix);
 	tcase_add_test(tc, test_no_latency);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_bad_extension);

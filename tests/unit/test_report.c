@@ -606,6 +606,9 @@ static const char *const csv_cols[] = {
 	"bytes",
 	"bw_gbps",
 	"msg_rate",
+	"reverse_bytes",
+	"reverse_seconds",
+	"reverse_gbps",
 	"lat_min_us",
 	"lat_p50_us",
 	"lat_p90_us",
@@ -910,7 +913,8 @@ START_TEST(test_tcpinfo_text)
 	make_bw_tcpinfo(&r);
 	s = render(IG_FMT_TEXT, &env, &r, 1);
 	ck_assert_msg(strstr(s, "  retrans 3 zerocopy\n"), "%s", s);
-	ck_assert_msg(strstr(s, "\nwarning: tcp_bw: TCP retransmitted 3 "
+	ck_assert_msg(strstr(s, "\nwarning: tcp_bw 64K streams 4: TCP "
+				"retransmitted 3 "
 				"segments during the measured interval "
 				"(client stream 1: 2, client stream 3: 1)"),
 		      "%s", s);
@@ -919,6 +923,20 @@ START_TEST(test_tcpinfo_text)
 		      "%s", s);
 	ck_assert_msg(strstr(s, "\nzerocopy: tcp_bw 64K: MSG_ZEROCOPY, 9 "
 				"sends, sender (client) CPU "),
+		      "%s", s);
+	free(s);
+	/* one retransmission: "1 segment" (old: "1 segments") */
+	set_ctr(&r.ctrs, 1, "tcp_info", "retrans", 0);
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(strstr(s, ": TCP retransmitted 1 segment during the "
+				"measured interval (client stream 3: 1)"),
+		      "%s", s);
+	free(s);
+	/* the row named, its window too: one of a -P/--window matrix */
+	r.params.sock.window = 256 << 10;
+	s = render(IG_FMT_TEXT, &env, &r, 1);
+	ck_assert_msg(strstr(s, "\nwarning: tcp_bw 64K streams 4 window 256K: "
+				"TCP retransmitted 1 segment"),
 		      "%s", s);
 	free(s);
 }
@@ -1047,11 +1065,125 @@ START_TEST(test_text_matrix)
 	line_of(s, "      2 ", buf, sizeof(buf));
 	ck_assert_str_eq(buf, "      2     21.75     24.00");
 	free(s);
-	/* one combination: no window column, no matrix */
+	/* one combination, a single --window 64K: the column shows it
+	 * (old code: no column), no matrix */
 	s = render(IG_FMT_TEXT, &env, r, 1);
-	ck_assert_ptr_null(strstr(s, "window"));
+	line_of(s, "test ", buf, sizeof(buf));
+	ck_assert_int_eq(tokens(buf, tok, 32), 16);
+	ck_assert_str_eq(tok[4], "window");
+	line_of(s, "tcp_bw ", buf, sizeof(buf));
+	ck_assert_int_eq(tokens(buf, tok, 32), 16);
+	ck_assert_str_eq(tok[4], "64K");
 	ck_assert_ptr_null(strstr(s, "streams down"));
 	free(s);
+	/* no --window: no column */
+	r[0].params.sock.window = 0;
+	s = render(IG_FMT_TEXT, &env, r, 1);
+	ck_assert_ptr_null(strstr(s, "window"));
+	free(s);
+}
+END_TEST
+
+/* The HELP of each OpenMetrics family says what its value is (design.md
+ * "Metric definitions"): CPU in percent of all CPUs, not of one. */
+START_TEST(test_om_help)
+{
+	struct ig_report_env env;
+	struct ig_result r[2];
+	char *s, buf[512];
+
+	fill_env(&env);
+	make_bw(&r[0]);
+	make_lat(&r[1], NS_LAT);
+	s = render(IG_FMT_OPENMETRICS, &env, r, 2);
+	line_of(s, "# HELP ibgap_cpu_percent ", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "percent of all CPUs"), "%s", buf);
+	ck_assert_msg(!strstr(buf, "one CPU"), "%s", buf);
+	line_of(s, "# HELP ibgap_latency_us ", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "half a round trip") &&
+			      strstr(buf, "read_lat: the whole read"),
+		      "%s", buf);
+	line_of(s, "# HELP ibgap_bandwidth_gbps ", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "Gb/s (10^9 bit/s)"), "%s", buf);
+	/* the value the HELP describes: total_pct, all CPUs of the host */
+	snprintf(buf, sizeof(buf), "side=\"client\"} %.9g\n",
+		 r[0].cpu_client.total_pct);
+	ck_assert_msg(strstr(s, buf), "no '%s' in:\n%s", buf, s);
+	free(s);
+}
+END_TEST
+
+/* A sweep of a latency test: one clock: line, not one per size (old
+ * code: 3 identical lines); another clock or test, a line of its own. */
+START_TEST(test_text_clock_once)
+{
+	struct ig_report_env env;
+	struct ig_result r[5];
+	char *s;
+
+	fill_env(&env);
+	for (int i = 0; i < 5; i++) {
+		make_lat(&r[i], NS_LAT);
+		r[i].params.size = 2u << i;
+		r[i].clock = "tsc";
+		r[i].clock_ghz = 2.9;
+	}
+	r[1].clock_ghz = 2.9002;
+	r[3].clock = "monotonic";
+	r[3].clock_ghz = 0;
+	r[4].test = "tcp_lat";
+	s = render(IG_FMT_TEXT, &env, r, 5);
+	ck_assert_msg(strstr(s, "\nclock: send_lat: tsc at 2.9000 to 2.9002 "
+				"GHz, checked against CLOCK_MONOTONIC\n"
+				"clock: send_lat: monotonic\n"
+				"clock: tcp_lat: tsc at 2.9000 GHz, checked "
+				"against CLOCK_MONOTONIC\n"),
+		      "%s", s);
+	free(s);
+}
+END_TEST
+
+/* --bidir: the row shows both directions, the bidir: line names the
+ * row, the CSV has the reverse figures (old code: forward only). */
+START_TEST(test_bidir_text_csv)
+{
+	struct ig_report_env env;
+	struct ig_result r[2];
+	char *s, buf[512];
+	struct csv c;
+
+	fill_env(&env);
+	make_bw(&r[0]);
+	r[0].params.bidir = 1;
+	r[0].has_bidir = true;
+	r[0].rev_bytes = 2500000000ull; /* 20 Gb over 2 s: 10 Gb/s */
+	r[0].rev_seconds = 2.0;
+	make_bw(&r[1]);
+	s = render(IG_FMT_TEXT, &env, r, 2);
+	line_of(s, "tcp_bw ", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "  reverse 10.00 Gb/s") &&
+			      buf[strlen(buf) - 1] == 's',
+		      "%s", buf);
+	ck_assert_msg(strstr(s, "\nbidir: tcp_bw 64K streams 4: "
+				"client->server 95.33 Gb/s, server->client "
+				"10.00 Gb/s, total 105.33 Gb/s\n"),
+		      "%s", s);
+	/* the row without --bidir has no reverse figure */
+	ck_assert_ptr_null(strstr(strstr(s, "  reverse ") + 1, "  reverse "));
+	free(s);
+	s = render(IG_FMT_CSV, &env, r, 2);
+	csv_read(s, &c);
+	free(s);
+	ck_assert_int_eq(c.nrec, 3);
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "direction")], "bidir");
+	ck_assert_str_eq(c.fld[1][csv_col(&c, "reverse_bytes")], "2500000000");
+	ck_assert_double_eq_tol(atof(c.fld[1][csv_col(&c, "reverse_seconds")]),
+				2.0, 1e-12);
+	ck_assert_double_eq_tol(atof(c.fld[1][csv_col(&c, "reverse_gbps")]),
+				10.0, 1e-9);
+	ck_assert_str_eq(c.fld[2][csv_col(&c, "reverse_gbps")], "");
+	ck_assert_str_eq(c.fld[2][csv_col(&c, "reverse_bytes")], "");
+	csv_free(&c);
 }
 END_TEST
 
@@ -1078,6 +1210,9 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_text_sizes);
 	tcase_add_test(tc, test_lossy_text);
 	tcase_add_test(tc, test_text_matrix);
+	tcase_add_test(tc, test_om_help);
+	tcase_add_test(tc, test_text_clock_once);
+	tcase_add_test(tc, test_bidir_text_csv);
 	suite_add_tcase(s, tc);
 	return s;
 }
