@@ -199,8 +199,9 @@ static const struct ig_opt client_rows[] = {
 	{ .ref = IG_XPORT_WINDOW_ROW },
 	{ "zerocopy", 0, IG_OPT_ENUM, .optional = true, .names = zc_modes,
 	  .call = zerocopy_opt, .arg = "[both]",
-	  .help = "tcp_bw's sender uses MSG_ZEROCOPY; both: a copying and a "
-		  "zero-copy run, side by side" },
+	  .help = "tcp_bw's sender, this host (so not with -R), uses "
+		  "MSG_ZEROCOPY; both: a copying and a zero-copy run, side by "
+		  "side" },
 	{ "also", 0, IG_OPT_STRING, .call = also_opt, .arg = "ADDR",
 	  .help = "run the tcp tests again against ADDR, another address of "
 		  "the server (e.g. its Ethernet port): one more column, "
@@ -264,6 +265,12 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 		return ig_cli_fail(err, errlen,
 				   "--zerocopy %s: it is tcp_bw's sender, and "
 				   "-t has no tcp_bw: add it",
+				   zc_modes[o->local.sock.zerocopy]);
+	if (o->local.sock.zerocopy != IG_ZC_OFF && o->p.reverse)
+		return ig_cli_fail(err, errlen,
+				   "--zerocopy %s with -R: in a -R run the "
+				   "server sends, and only the client sends "
+				   "zero-copy: leave out one",
 				   zc_modes[o->local.sock.zerocopy]);
 	if (o->also && o->tests_given && !has_test(o, IG_TEST_TCP_BW) &&
 	    !has_test(o, IG_TEST_TCP_LAT))

@@ -66,6 +66,9 @@ bad_client 0 '--timeout' --timeout 0
 bad_client 5G '--window|window' --window 5G
 bad_client 1x2 '--warmup' --warmup 1x2
 bad_client --bogus '' --bogus
+# only the client sends zero-copy: with -R the server is the sender
+bad_client -R '--zerocopy' --zerocopy -R
+bad_client -R '--zerocopy' --zerocopy both -R
 usage_error frobnicate '' frobnicate
 # a server address in a bad form (common/hostport.h): exit 2 naming it
 for v in '[::1' '[::1]x' 'host:' 'host:99999' '[name]:1'; do
