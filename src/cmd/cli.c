@@ -11,9 +11,11 @@
 
 #include "cli.h"
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/opttab.h"
 #include "common/repeat.h"
 #include "common/testopt.h"
+#include "plot/plot.h"
 #include "transports/transports.h"
 
 int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -252,6 +254,21 @@ static bool has_test(const struct ig_client_opts *o, enum ig_test t)
 	return false;
 }
 
+/* The files written at the end, checked before the first test. */
+static int client_paths(const struct ig_client_opts *o, char *err,
+			size_t errlen)
+{
+	const struct ig_file_out out[] = {
+		{ "--plot", o->plot },
+		{ "-o", o->outfile },
+		{ "--save-baseline", o->save_baseline },
+	};
+
+	if (o->plot && ig_plot_format(o->plot, err, errlen) < 0)
+		return -EINVAL;
+	return ig_file_check_outs(out, sizeof(out) / sizeof(*out), err, errlen);
+}
+
 static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 			 size_t errlen)
 {
@@ -279,6 +296,8 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 				   "and -t has neither tcp_bw nor tcp_lat: add "
 				   "one",
 				   o->also);
+	if (client_paths(o, err, errlen))
+		return -EINVAL;
 	if (iters_given)
 		o->p.duration_ns = 0;
 	if (combos > IG_MAX_COMBOS)

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/fail.h"
+#include "common/file.h"
 #include "common/opttab.h"
 #include "common/testopt.h"
 #include "fab.h"
@@ -181,4 +182,15 @@ int ig_fab_opts_parse(int argc, char **argv, struct ig_fab_opts *o, char *err,
 	if (ig_testopt_finish(&t, err, errlen))
 		return -EINVAL;
 	return finish(o, t.iters_given, err, errlen);
+}
+
+int ig_fab_opts_paths(const struct ig_fab_opts *o, char *err, size_t errlen)
+{
+	const struct ig_file_out out[] = {
+		{ "--plot", o->plot },
+		{ "-o", o->outfile },
+		{ "--save-baseline", o->save_baseline },
+	};
+
+	return ig_file_check_outs(out, sizeof(out) / sizeof(*out), err, errlen);
 }

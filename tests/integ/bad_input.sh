@@ -76,6 +76,13 @@ for v in '[::1' '[::1]x' 'host:' 'host:99999' '[name]:1'; do
 	usage_error "$v" 'HOST' doctor "$v"
 	usage_error "$v" '--also' client 127.0.0.1 --also "$v"
 done
+# the files written at the end are checked before the first test: exit 2
+# at once, not after the run
+bad_client out.jpg '--plot' --plot out.jpg
+bad_client /nonexistent/dir/x.svg '--plot' --plot /nonexistent/dir/x.svg
+bad_client /tmp '-o|--output' -o /tmp
+bad_client /nonexistent/x.json '--save-baseline' \
+	--save-baseline /nonexistent/x.json
 usage_error '[::1]:5000' '-p' client '[::1]:5000' -p 5001
 usage_error 'h:5000' '-p' doctor -p 5001 'h:5000'
 usage_error 'name:1' '--also' client 127.0.0.1 --also name:1
