@@ -94,6 +94,27 @@ static int zerocopy_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
+/* A sweep that doubles from A to last never meets its B, hi: refused,
+ * with the two ends it could have. */
+static int sweep_end(const char *arg, uint64_t last, uint64_t hi, char *err,
+		     size_t errlen)
+{
+	char a[32], b[40] = "", h[32];
+
+	if (last == hi)
+		return 0;
+	ig_size_str(last, a, sizeof(a));
+	if (last * 2 <= IG_MAX_SIZE) {
+		strcpy(b, " or ");
+		ig_size_str(last * 2, b + 4, sizeof(b) - 4);
+	}
+	ig_size_str(hi, h, sizeof(h));
+	return ig_cli_fail(err, errlen,
+			   "-s: '%s' never reaches %s: a sweep doubles from "
+			   "SMALL, so end it at %s%s",
+			   arg, h, a, b);
+}
+
 /* A sweep "A:B": powers of two from A to B. */
 static int size_range(const struct ig_opt *r, const char *arg, char *colon,
 		      struct ig_client_opts *o, char *err, size_t errlen)
@@ -116,7 +137,8 @@ static int size_range(const struct ig_opt *r, const char *arg, char *colon,
 					   arg, IG_MAX_SIZES);
 		o->sizes[o->nsizes++] = v;
 	}
-	return 0;
+	return sweep_end(arg, o->sizes[o->nsizes - 1], (uint64_t)hi, err,
+			 errlen);
 }
 
 /* -s SIZE, -s A,B,C or -s A:B; p.size is the first */
@@ -189,9 +211,10 @@ static const struct ig_opt client_rows[] = {
 	IG_TESTOPT_ROW(TESTS),
 	{ "size", 's', IG_OPT_SIZE, .lo = 1, .hi = IG_MAX_SIZE,
 	  .call = sizes_opt, .arg = "SIZES",
-	  .help = "message size, K/M/G suffixes = powers of 2; a list "
-		  "64,4K,64K or a sweep 2:8M (powers of 2) (default 64K for "
-		  "bandwidth, 2 for latency)" },
+	  .help = "message size, K/M/G suffixes = powers of 2 (64K = 64 "
+		  "KiB); a list 64,4K,64K or a sweep 2:8M (doubling from the "
+		  "first to the last) (default 64K for bandwidth, 2 for "
+		  "latency)" },
 	IG_TESTOPT_ROW(DURATION),
 	IG_TESTOPT_ROW(ITERATIONS),
 	IG_TESTOPT_ROW(WARMUP),

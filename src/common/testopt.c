@@ -199,6 +199,53 @@ static int iters_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
+/* The CPUs of set as "0-3,8", into buf. */
+static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && at < len; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		if (e > c)
+			at += (size_t)snprintf(buf + at, len - at, "%s%d-%d",
+					       at ? "," : "", c, e);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%s%d",
+					       at ? "," : "", c);
+		c = e;
+	}
+}
+
+/* --cpu N: a CPU this process may run on (its affinity mask), else the
+ * line names the ones it may. */
+static int cpu_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		   const char *arg, char *err, size_t errlen)
+{
+	cpu_set_t set;
+	char list[256];
+	double v;
+
+	if (ig_opt_value(r, arg, &v, err, errlen))
+		return -EINVAL;
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set) &&
+	    !CPU_ISSET((int)v, &set)) {
+		cpu_list(&set, list, sizeof(list));
+		return ig_fail(-EINVAL, err, errlen,
+			       "--cpu: '%s' is not a CPU this host lets ibgap "
+			       "run on: allowed %s",
+			       arg, list);
+	}
+	ig_opt_store(r, ps->obj[ig_opt_row(r)->obj], v);
+	return 0;
+}
+
 /* --confidence LEVEL,WIDTH */
 static int confidence_opt(struct ig_optparse *ps, const struct ig_opt *r,
 			  const char *arg, char *err, size_t errlen)
@@ -264,7 +311,8 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 		.help = "bandwidth tests: the server sends, this host "
 			"receives (latency tests ignore it)" },
 	[IG_TR_CPU] = { "cpu", 0, IG_OPT_UINT, L(cpu),
-		.lo = 0, .hi = CPU_SETSIZE - 1, .what = "a CPU number",
+		.lo = 0, .hi = CPU_SETSIZE - 1, .call = cpu_opt,
+		.what = "a CPU number",
 		.arg = "N",
 		.help = "pin this host's test threads (TCP and verbs) to CPU N "
 			"(default: verbs on a CPU local to the HCA, TCP not "

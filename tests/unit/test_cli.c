@@ -475,6 +475,20 @@ static const struct err_case client_errs[] = {
 	  "127.0.0.2",
 	  "--also" },
 	{ { "client", "h", "--also" }, "--also", NULL },
+	/* which is wrong, and how to write it */
+	{ { "client", "--cpu", "1023", "h" }, "1023", "allowed" },
+	{ { "client", "--reverse=1", "h" }, "--reverse=1", "alone" },
+	{ { "client", "h", "-p" }, "-p", "PORT" },
+	{ { "client", "--bidr", "h" }, "--bidr", "--bidir?" },
+	{ { "client", "-P", "1,2,x", "h" }, "1,2,x", "64" },
+	{ { "client", "-s", "99999999999999999999", "h" },
+	  "99999999999999999999",
+	  "range" },
+	{ { "client", "-s", "64KB", "h" }, "64KB", "64K" },
+	{ { "client", "-s", "64KiB", "h" }, "64KiB", "64K" },
+	{ { "client", "-s", "4,1mb", "h" }, "1mb", "1M" },
+	{ { "client", "-s", "3:100", "h" }, "3:100", "96" },
+	{ { "client", "-s", "3:64M", "h" }, "3:64M", "48M" },
 };
 
 #define N_CLIENT_ERRS (sizeof(client_errs) / sizeof(client_errs[0]))

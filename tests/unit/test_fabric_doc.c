@@ -54,7 +54,9 @@ static const struct {
 	{ "--baseline a.json --save-baseline a.json",
 	  "--baseline and --save-baseline name the same file 'a.json'" },
 	{ "extra", "takes no positional argument, got 'extra'" },
-	{ "--nope", "option '--nope' is unknown or lacks its value" },
+	{ "--nope", "option '--nope' is unknown: see --help" },
+	{ "--reverse=1", "option '--reverse=1': --reverse takes no value" },
+	{ "-p", "option '-p' lacks its value P: see --help" },
 	/* --repeat and --confidence: the client's ranges and lines */
 	{ "--repeat 5 --confidence 99,10", NULL },
 	{ "--repeat 0", "--repeat: '0' is not a number of runs from 1 to 100" },
