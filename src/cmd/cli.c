@@ -153,6 +153,8 @@ static int sizes_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		return ig_cli_fail(err, errlen,
 				   "-s: the list is too long (%zu characters)",
 				   strlen(arg));
+	if (ig_opt_list_check(r, arg, err, errlen))
+		return -EINVAL;
 	strcpy(o->sizes_buf, arg);
 	o->size_given = true;
 	colon = strchr(o->sizes_buf, ':');
@@ -292,8 +294,21 @@ static int client_paths(const struct ig_client_opts *o, char *err,
 	return ig_file_check_outs(out, sizeof(out) / sizeof(*out), err, errlen);
 }
 
-static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
+/* Options that would do nothing in this run: refused. */
+static int client_unused(const struct ig_optparse *ps,
+			 const struct ig_client_opts *o, char *err,
 			 size_t errlen)
+{
+	if (ig_opt_needs(ps, "tolerance", "baseline", err, errlen))
+		return -EINVAL;
+	if (o->tests_given &&
+	    ig_xport_opts_check(ps, o->tests, o->ntests, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+static int client_finish(const struct ig_optparse *ps, struct ig_client_opts *o,
+			 bool iters_given, char *err, size_t errlen)
 {
 	char why[256];
 
@@ -319,7 +334,7 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 				   "and -t has neither tcp_bw nor tcp_lat: add "
 				   "one",
 				   o->also);
-	if (client_paths(o, err, errlen))
+	if (client_paths(o, err, errlen) || client_unused(ps, o, err, errlen))
 		return -EINVAL;
 	if (iters_given)
 		o->p.duration_ns = 0;
@@ -402,9 +417,9 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 	if (client_host(&ps, o, err, errlen))
 		return -EINVAL;
 	o->tests_given = t.tests_given;
-	if (ig_testopt_finish(&t, err, errlen))
+	if (ig_testopt_finish(&ps, &t, err, errlen))
 		return -EINVAL;
-	return client_finish(o, t.iters_given, err, errlen);
+	return client_finish(&ps, o, t.iters_given, err, errlen);
 }
 
 #define S(member) .obj = IG_TO_CMD, IG_OPT_AT(struct ig_server_opts, member)

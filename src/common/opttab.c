@@ -440,6 +440,7 @@ int ig_opt_parse(struct ig_optparse *ps, int argc, char **argv, char *err,
 	ps->argc = argc;
 	ps->argv = argv;
 	ps->held = NULL;
+	ps->ngiven = 0;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
@@ -451,8 +452,56 @@ int ig_opt_parse(struct ig_optparse *ps, int argc, char **argv, char *err,
 					  errlen);
 		if (apply(ps, r, optarg, err, errlen))
 			return -EINVAL;
+		if (ps->ngiven < IG_OPT_MAX_ROWS)
+			ps->given[ps->ngiven++] = ig_opt_row(r);
 	}
 	return positionals(ps, argc, argv, err, errlen);
+}
+
+bool ig_opt_given(const struct ig_optparse *ps, const char *name)
+{
+	for (unsigned int i = 0; i < ps->ngiven; i++)
+		if (!strcmp(ps->given[i]->name, name))
+			return true;
+	return false;
+}
+
+int ig_opt_needs(const struct ig_optparse *ps, const char *name,
+		 const char *other, char *err, size_t errlen)
+{
+	if (!ig_opt_given(ps, name) || ig_opt_given(ps, other))
+		return 0;
+	return ig_fail(-EINVAL, err, errlen,
+		       "--%s does nothing without --%s: add --%s or leave "
+		       "--%s out",
+		       name, other, other, name);
+}
+
+const struct ig_opt *ig_opt_given_of(const struct ig_optparse *ps,
+				     const struct ig_opt *rows, size_t n)
+{
+	const struct ig_opt *flat[IG_OPT_MAX_ROWS];
+	size_t nflat = ig_opt_flatten(rows, n, flat, IG_OPT_MAX_ROWS);
+
+	for (unsigned int i = 0; i < ps->ngiven; i++)
+		for (size_t j = 0; j < nflat && j < IG_OPT_MAX_ROWS; j++)
+			if (ps->given[i] == ig_opt_row(flat[j]))
+				return ps->given[i];
+	return NULL;
+}
+
+int ig_opt_list_check(const struct ig_opt *r, const char *arg, char *err,
+		      size_t errlen)
+{
+	size_t n = strlen(arg);
+	char opt[40];
+
+	if (!n || (arg[0] != ',' && arg[n - 1] != ',' && !strstr(arg, ",,")))
+		return 0;
+	return ig_fail(-EINVAL, err, errlen,
+		       "%s: '%s' has an empty item: separate the values by "
+		       "one comma",
+		       ig_opt_label(r, opt, sizeof(opt)), arg);
 }
 
 /* "  -p, --port PORT" */

@@ -104,6 +104,15 @@ expect_grep "$TMP/usage.err" "write 64K (K, M and G are powers of two" "64KiB"
 bad_client 3:100 '-s' -s 3:100
 expect_grep "$TMP/usage.err" "never reaches 100: a sweep doubles from SMALL, so end it at 96 or 192" \
 	"-s 3:100"
+# an option that would do nothing in this run is refused
+bad_client -D '-n' -n 100 -D 1
+bad_client tcp_lat '--bidir' --bidir -t tcp_lat
+bad_client --tolerance '--baseline' --tolerance 10
+bad_client --events 'verbs' --events -t tcp_bw
+bad_client --gid-index 'verbs' --gid-index 1 -t tcp_bw,tcp_lat
+bad_client tcp_bw,tcp_bw '-t' -t tcp_bw,tcp_bw
+bad_client tcp_bw,,tcp_lat '-t' -t tcp_bw,,tcp_lat
+bad_client 1,,2 '-P' -P 1,,2
 usage_error '[::1]:5000' '-p' client '[::1]:5000' -p 5001
 usage_error 'h:5000' '-p' doctor -p 5001 'h:5000'
 usage_error 'name:1' '--also' client 127.0.0.1 --also name:1
