@@ -11,9 +11,11 @@
 
 #include "cli.h"
 #include "common/clock.h"
+#include "common/file.h"
 #include "common/opttab.h"
 #include "common/repeat.h"
 #include "common/testopt.h"
+#include "plot/plot.h"
 #include "transports/transports.h"
 
 int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -92,6 +94,27 @@ static int zerocopy_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
+/* A sweep that doubles from A to last never meets its B, hi: refused,
+ * with the two ends it could have. */
+static int sweep_end(const char *arg, uint64_t last, uint64_t hi, char *err,
+		     size_t errlen)
+{
+	char a[32], b[40] = "", h[32];
+
+	if (last == hi)
+		return 0;
+	ig_size_str(last, a, sizeof(a));
+	if (last * 2 <= IG_MAX_SIZE) {
+		strcpy(b, " or ");
+		ig_size_str(last * 2, b + 4, sizeof(b) - 4);
+	}
+	ig_size_str(hi, h, sizeof(h));
+	return ig_cli_fail(err, errlen,
+			   "-s: '%s' never reaches %s: a sweep doubles from "
+			   "SMALL, so end it at %s%s",
+			   arg, h, a, b);
+}
+
 /* A sweep "A:B": powers of two from A to B. */
 static int size_range(const struct ig_opt *r, const char *arg, char *colon,
 		      struct ig_client_opts *o, char *err, size_t errlen)
@@ -114,7 +137,8 @@ static int size_range(const struct ig_opt *r, const char *arg, char *colon,
 					   arg, IG_MAX_SIZES);
 		o->sizes[o->nsizes++] = v;
 	}
-	return 0;
+	return sweep_end(arg, o->sizes[o->nsizes - 1], (uint64_t)hi, err,
+			 errlen);
 }
 
 /* -s SIZE, -s A,B,C or -s A:B; p.size is the first */
@@ -129,6 +153,8 @@ static int sizes_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		return ig_cli_fail(err, errlen,
 				   "-s: the list is too long (%zu characters)",
 				   strlen(arg));
+	if (ig_opt_list_check(r, arg, err, errlen))
+		return -EINVAL;
 	strcpy(o->sizes_buf, arg);
 	o->size_given = true;
 	colon = strchr(o->sizes_buf, ':');
@@ -187,9 +213,10 @@ static const struct ig_opt client_rows[] = {
 	IG_TESTOPT_ROW(TESTS),
 	{ "size", 's', IG_OPT_SIZE, .lo = 1, .hi = IG_MAX_SIZE,
 	  .call = sizes_opt, .arg = "SIZES",
-	  .help = "message size, K/M/G suffixes = powers of 2; a list "
-		  "64,4K,64K or a sweep 2:8M (powers of 2) (default 64K for "
-		  "bandwidth, 2 for latency)" },
+	  .help = "message size, K/M/G suffixes = powers of 2 (64K = 64 "
+		  "KiB); a list 64,4K,64K or a sweep 2:8M (doubling from the "
+		  "first to the last) (default 64K for bandwidth, 2 for "
+		  "latency)" },
 	IG_TESTOPT_ROW(DURATION),
 	IG_TESTOPT_ROW(ITERATIONS),
 	IG_TESTOPT_ROW(WARMUP),
@@ -199,8 +226,9 @@ static const struct ig_opt client_rows[] = {
 	{ .ref = IG_XPORT_WINDOW_ROW },
 	{ "zerocopy", 0, IG_OPT_ENUM, .optional = true, .names = zc_modes,
 	  .call = zerocopy_opt, .arg = "[both]",
-	  .help = "tcp_bw's sender uses MSG_ZEROCOPY; both: a copying and a "
-		  "zero-copy run, side by side" },
+	  .help = "tcp_bw's sender, this host (so not with -R), uses "
+		  "MSG_ZEROCOPY; both: a copying and a zero-copy run, side by "
+		  "side" },
 	{ "also", 0, IG_OPT_STRING, .call = also_opt, .arg = "ADDR",
 	  .help = "run the tcp tests again against ADDR, another address of "
 		  "the server (e.g. its Ethernet port): one more column, "
@@ -251,8 +279,36 @@ static bool has_test(const struct ig_client_opts *o, enum ig_test t)
 	return false;
 }
 
-static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
+/* The files written at the end, checked before the first test. */
+static int client_paths(const struct ig_client_opts *o, char *err,
+			size_t errlen)
+{
+	const struct ig_file_out out[] = {
+		{ "--plot", o->plot },
+		{ "-o", o->outfile },
+		{ "--save-baseline", o->save_baseline },
+	};
+
+	if (o->plot && ig_plot_format(o->plot, err, errlen) < 0)
+		return -EINVAL;
+	return ig_file_check_outs(out, sizeof(out) / sizeof(*out), err, errlen);
+}
+
+/* Options that would do nothing in this run: refused. */
+static int client_unused(const struct ig_optparse *ps,
+			 const struct ig_client_opts *o, char *err,
 			 size_t errlen)
+{
+	if (ig_opt_needs(ps, "tolerance", "baseline", err, errlen))
+		return -EINVAL;
+	if (o->tests_given &&
+	    ig_xport_opts_check(ps, o->tests, o->ntests, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+static int client_finish(const struct ig_optparse *ps, struct ig_client_opts *o,
+			 bool iters_given, char *err, size_t errlen)
 {
 	char why[256];
 
@@ -265,6 +321,12 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 				   "--zerocopy %s: it is tcp_bw's sender, and "
 				   "-t has no tcp_bw: add it",
 				   zc_modes[o->local.sock.zerocopy]);
+	if (o->local.sock.zerocopy != IG_ZC_OFF && o->p.reverse)
+		return ig_cli_fail(err, errlen,
+				   "--zerocopy %s with -R: in a -R run the "
+				   "server sends, and only the client sends "
+				   "zero-copy: leave out one",
+				   zc_modes[o->local.sock.zerocopy]);
 	if (o->also && o->tests_given && !has_test(o, IG_TEST_TCP_BW) &&
 	    !has_test(o, IG_TEST_TCP_LAT))
 		return ig_cli_fail(err, errlen,
@@ -272,6 +334,8 @@ static int client_finish(struct ig_client_opts *o, bool iters_given, char *err,
 				   "and -t has neither tcp_bw nor tcp_lat: add "
 				   "one",
 				   o->also);
+	if (client_paths(o, err, errlen) || client_unused(ps, o, err, errlen))
+		return -EINVAL;
 	if (iters_given)
 		o->p.duration_ns = 0;
 	if (combos > IG_MAX_COMBOS)
@@ -353,9 +417,9 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 	if (client_host(&ps, o, err, errlen))
 		return -EINVAL;
 	o->tests_given = t.tests_given;
-	if (ig_testopt_finish(&t, err, errlen))
+	if (ig_testopt_finish(&ps, &t, err, errlen))
 		return -EINVAL;
-	return client_finish(o, t.iters_given, err, errlen);
+	return client_finish(&ps, o, t.iters_given, err, errlen);
 }
 
 #define S(member) .obj = IG_TO_CMD, IG_OPT_AT(struct ig_server_opts, member)

@@ -44,10 +44,29 @@ int ig_client_load_baseline(const struct ig_client_opts *o, json_object **old)
 	*old = NULL;
 	if (!o->baseline)
 		return 0;
-	if (!ig_baseline_load(o->baseline, old, err, sizeof(err)))
-		return 0;
-	fprintf(stderr, "ibgap: --baseline: %s\n", err);
-	return IG_DIFF_BADFILE;
+	if (ig_baseline_load(o->baseline, old, err, sizeof(err))) {
+		fprintf(stderr, "ibgap: --baseline: %s\n", err);
+		return IG_DIFF_BADFILE;
+	}
+	if (ig_baseline_partial(*old))
+		fprintf(stderr,
+			"ibgap: --baseline: warning: '%s' is of an interrupted "
+			"run (results marked partial): what it cut short or "
+			"never ran is no fair reference\n",
+			o->baseline);
+	return 0;
+}
+
+/* The run was interrupted: its last result partial, the rest not run. */
+static bool interrupted(const struct ig_client_opts *o,
+			const struct ig_result *res, size_t n)
+{
+	if (o->local.interrupt && *o->local.interrupt)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (res[i].partial)
+			return true;
+	return false;
 }
 
 static int save(const char *path, json_object *doc)
@@ -88,7 +107,13 @@ int ig_client_baseline(const struct ig_client_opts *o,
 		fprintf(stderr, "ibgap: out of memory for the baseline\n");
 		return 1;
 	}
-	if (o->save_baseline)
+	if (o->save_baseline && interrupted(o, res, n))
+		fprintf(stderr,
+			"ibgap: --save-baseline: the run was interrupted: "
+			"'%s' is not written (a baseline of part of a run would "
+			"judge the next one by what was not measured)\n",
+			o->save_baseline);
+	else if (o->save_baseline)
 		ret = save(o->save_baseline, doc);
 	if (!ret && old) {
 		fprintf(stderr,

@@ -96,6 +96,11 @@ int ig_cmd_diff(int argc, char **argv)
 		json_object_put(od);
 		return IG_DIFF_BADFILE;
 	}
+	if (ig_baseline_partial(od))
+		fprintf(stderr,
+			"ibgap diff: warning: OLD '%s' is of an interrupted "
+			"run (results marked partial): no fair reference\n",
+			a.old_path);
 	printf("old %s, new %s, tolerance %g%%\n", a.old_path, a.new_path,
 	       a.tol);
 	ret = ig_baseline_compare(od, nd, a.tol, stdout);

@@ -2,11 +2,15 @@
 /* Whole files into memory, with a size cap (file.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "fail.h"
 #include "file.h"
 
 #define FILE_CHUNK (64 * 1024) /* the first buffer; it doubles from there */
@@ -94,4 +98,46 @@ int ig_file_read(const char *path, size_t cap, char **buf, size_t *len)
 	ret = ig_file_read_fd(fd, cap, buf, len);
 	close(fd);
 	return ret;
+}
+
+int ig_file_check_out(const char *opt, const char *path, char *err,
+		      size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!*path)
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: '' is no file name: give one", opt);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: '%s' is a directory: give a file name", opt,
+			       path);
+	if (!slash)
+		strcpy(dir, ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s",
+			 slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: '%s': there is no directory '%s': create "
+			       "it or give another path",
+			       opt, path, dir);
+	if (access(dir, W_OK))
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: '%s': cannot write in the directory '%s': "
+			       "%s",
+			       opt, path, dir, strerror(errno));
+	return 0;
+}
+
+int ig_file_check_outs(const struct ig_file_out *out, size_t n, char *err,
+		       size_t errlen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].path &&
+		    ig_file_check_out(out[i].opt, out[i].path, err, errlen))
+			return -EINVAL;
+	return 0;
 }

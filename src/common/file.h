@@ -22,4 +22,19 @@ int ig_file_read_fd(int fd, size_t cap, char **buf, size_t *len);
  * negative errno (-ENOENT for a missing file). */
 int ig_file_read(const char *path, size_t cap, char **buf, size_t *len);
 
+/*
+ * An output file the run will write at its end (-o, --plot,
+ * --save-baseline), checked before the run: path is no directory, and the
+ * directory it would be in exists and may be written.  0, or -EINVAL with
+ * one line in err naming opt ("-o") and path.
+ */
+int ig_file_check_out(const char *opt, const char *path, char *err,
+		      size_t errlen);
+/* ig_file_check_out() of each out[0..n) whose path is set. */
+struct ig_file_out {
+	const char *opt, *path;
+};
+int ig_file_check_outs(const struct ig_file_out *out, size_t n, char *err,
+		       size_t errlen);
+
 #endif

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* A command's option table: getopt_long()'s table, the values, the range
  * errors and the lines of --help, all from the rows (opttab.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fail.h"
 #include "opttab.h"
@@ -94,23 +96,47 @@ static int enum_value(const struct ig_opt *r, const char *arg, double *v,
 		       r->what ? r->what : "a choice", names);
 }
 
-/* SIZE and SECS: their words, then the range (lo, hi in their units). */
+/* A byte count with a unit ig_parse_size() does not take ("64KB",
+ * "64KiB", "1mb"): the line says how to write it. */
+static int size_hint(const struct ig_opt *r, const char *arg, char *err,
+		     size_t errlen)
+{
+	size_t n = strspn(arg, "0123456789");
+	const char *u = arg + n;
+	char opt[40];
+
+	if (!n || !*u || !strchr("KMGkmg", *u) ||
+	    (strcasecmp(u + 1, "B") && strcasecmp(u + 1, "iB")))
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: '%s' is not a byte count: use digits with "
+			       "an optional K, M or G suffix (powers of two)",
+			       ig_opt_label(r, opt, sizeof(opt)), arg);
+	return ig_fail(-EINVAL, err, errlen,
+		       "%s: '%s' is not a byte count: write %.*s%c (K, M and G "
+		       "are powers of two: K means KiB, 1024 bytes)",
+		       ig_opt_label(r, opt, sizeof(opt)), arg, (int)n, arg,
+		       toupper((unsigned char)*u));
+}
+
+/* SIZE and SECS: their words, then the range (lo, hi in their units); a
+ * number too large for 64 bits is out of range too. */
 static int unit_value(const struct ig_opt *r, const char *arg, double *v,
 		      char *err, size_t errlen)
 {
 	double scale = r->kind == IG_OPT_SECS ? 1e9 : 1;
 	char opt[40];
 	uint64_t x;
+	int ret = r->kind == IG_OPT_SIZE ? ig_parse_size(arg, &x)
+					 : ig_parse_seconds(arg, &x);
 
-	if (r->kind == IG_OPT_SIZE ? ig_parse_size(arg, &x)
-				   : ig_parse_seconds(arg, &x))
+	if (ret == -ERANGE)
+		return out_of_range(r, arg, err, errlen);
+	if (ret && r->kind == IG_OPT_SIZE)
+		return size_hint(r, arg, err, errlen);
+	if (ret)
 		return ig_fail(-EINVAL, err, errlen,
-			       r->kind == IG_OPT_SIZE
-				       ? "%s: '%s' is not a byte count: use "
-					 "digits with an optional K, M or G "
-					 "suffix (powers of two)"
-				       : "%s: '%s' is not a number of seconds "
-					 "(e.g. 10 or 0.5)",
+			       "%s: '%s' is not a number of seconds (e.g. 10 "
+			       "or 0.5)",
 			       ig_opt_label(r, opt, sizeof(opt)), arg);
 	if ((double)x < llround(r->lo * scale) ||
 	    (double)x > llround(r->hi * scale))
@@ -262,20 +288,121 @@ static const struct ig_opt *find(const struct ig_opt *const *flat, size_t nflat,
 	return NULL;
 }
 
-/* getopt_long() returned '?' or ':' for option opt (optopt): a long
- * option is named as typed ("--flag=1"), a short one by its letter. */
-static int bad_option(char **argv, int opt, char *err, size_t errlen)
+/* The Levenshtein distance of a[0..la) and b; names longer than
+ * NAME_MAX_LEN are far from everything. */
+#define NAME_MAX_LEN 32
+static size_t distance(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b), row[NAME_MAX_LEN + 1];
+
+	if (la > NAME_MAX_LEN || lb > NAME_MAX_LEN)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* The long name nearest to name[0..len), when it is near: an edit or two
+ * (one for a name of 3 letters or fewer), or every name that begins with
+ * it (an abbreviation getopt found ambiguous), into buf: 1 (near), 2
+ * (names it begins) or 0 (none). */
+static int nearest(const struct ig_opt *const *flat, size_t nflat,
+		   const char *name, size_t len, char *buf, size_t blen)
+{
+	size_t best = len <= 3 ? 2 : 3, at = 0; /* one more than near */
+	const char *pick = NULL;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < nflat && len; i++) {
+		const char *n = ig_opt_row(flat[i])->name;
+
+		if (!strncmp(n, name, len) && at < blen)
+			at += (size_t)snprintf(buf + at, blen - at, "%s--%s",
+					       at ? " or " : "", n);
+	}
+	if (at)
+		return 2;
+	for (size_t i = 0; i < nflat; i++) {
+		const char *n = ig_opt_row(flat[i])->name;
+		size_t d = distance(name, len, n);
+
+		if (d < best) {
+			best = d;
+			pick = n;
+		}
+	}
+	if (pick)
+		snprintf(buf, blen, "--%s", pick);
+	return pick ? 1 : 0;
+}
+
+/* An option getopt_long() does not know: word w ("--flg=1", or the
+ * letter opt of "-x"), with the nearest name when there is one. */
+static int unknown_option(const struct ig_opt *const *flat, size_t nflat,
+			  const char *w, int opt, char *err, size_t errlen)
+{
+	char near[128];
+	int k;
+
+	if (strncmp(w, "--", 2))
+		return ig_fail(-EINVAL, err, errlen,
+			       "option '-%c' is unknown: see --help", opt);
+	k = nearest(flat, nflat, w + 2, strcspn(w + 2, "="), near,
+		    sizeof(near));
+	if (k)
+		return ig_fail(-EINVAL, err, errlen,
+			       "option '%s' is %s: did you mean %s? (see "
+			       "--help)",
+			       w, k == 2 ? "ambiguous" : "unknown", near);
+	return ig_fail(-EINVAL, err, errlen,
+		       "option '%s' is unknown: see --help", w);
+}
+
+/*
+ * getopt_long() returned '?' or ':' for option opt (optopt: a row's code,
+ * or 0 for an unknown long option), typed in word w: a row that is a flag
+ * was given a value ("--reverse=1"), another lacks its value, anything
+ * else is unknown.
+ */
+static int bad_option(const struct ig_opt *const *flat, size_t nflat,
+		      char **argv, int opt, char *err, size_t errlen)
 {
 	const char *w = optind > 0 ? argv[optind - 1] : "";
+	const struct ig_opt *r = opt ? find(flat, nflat, opt) : NULL;
+	bool lng = !strncmp(w, "--", 2);
+	char label[48];
 
-	if (opt > 0 && opt < 256 && strncmp(w, "--", 2))
+	if (!r)
+		return unknown_option(flat, nflat, lng ? w : "", opt, err,
+				      errlen);
+	r = ig_opt_row(r);
+	if (lng || !r->letter)
+		snprintf(label, sizeof(label), "--%s", r->name);
+	else
+		snprintf(label, sizeof(label), "-%c", r->letter);
+	if (r->kind == IG_OPT_FLAG)
 		return ig_fail(-EINVAL, err, errlen,
-			       "option '-%c' is unknown or lacks its value: "
-			       "see --help",
-			       opt);
+			       "option '%s': %s takes no value: give %s alone",
+			       w, label, label);
 	return ig_fail(-EINVAL, err, errlen,
-		       "option '%s' is unknown or lacks its value: see --help",
-		       w);
+		       "option '%s' lacks its value%s%s: see --help", label,
+		       r->arg ? " " : "", r->arg ? r->arg : "");
 }
 
 static int positionals(struct ig_optparse *ps, int argc, char **argv, char *err,
@@ -313,6 +440,7 @@ int ig_opt_parse(struct ig_optparse *ps, int argc, char **argv, char *err,
 	ps->argc = argc;
 	ps->argv = argv;
 	ps->held = NULL;
+	ps->ngiven = 0;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
@@ -320,11 +448,60 @@ int ig_opt_parse(struct ig_optparse *ps, int argc, char **argv, char *err,
 			return 1;
 		r = c == '?' || c == ':' ? NULL : find(flat, nflat, c);
 		if (!r)
-			return bad_option(argv, optopt, err, errlen);
+			return bad_option(flat, nflat, argv, optopt, err,
+					  errlen);
 		if (apply(ps, r, optarg, err, errlen))
 			return -EINVAL;
+		if (ps->ngiven < IG_OPT_MAX_ROWS)
+			ps->given[ps->ngiven++] = ig_opt_row(r);
 	}
 	return positionals(ps, argc, argv, err, errlen);
+}
+
+bool ig_opt_given(const struct ig_optparse *ps, const char *name)
+{
+	for (unsigned int i = 0; i < ps->ngiven; i++)
+		if (!strcmp(ps->given[i]->name, name))
+			return true;
+	return false;
+}
+
+int ig_opt_needs(const struct ig_optparse *ps, const char *name,
+		 const char *other, char *err, size_t errlen)
+{
+	if (!ig_opt_given(ps, name) || ig_opt_given(ps, other))
+		return 0;
+	return ig_fail(-EINVAL, err, errlen,
+		       "--%s does nothing without --%s: add --%s or leave "
+		       "--%s out",
+		       name, other, other, name);
+}
+
+const struct ig_opt *ig_opt_given_of(const struct ig_optparse *ps,
+				     const struct ig_opt *rows, size_t n)
+{
+	const struct ig_opt *flat[IG_OPT_MAX_ROWS];
+	size_t nflat = ig_opt_flatten(rows, n, flat, IG_OPT_MAX_ROWS);
+
+	for (unsigned int i = 0; i < ps->ngiven; i++)
+		for (size_t j = 0; j < nflat && j < IG_OPT_MAX_ROWS; j++)
+			if (ps->given[i] == ig_opt_row(flat[j]))
+				return ps->given[i];
+	return NULL;
+}
+
+int ig_opt_list_check(const struct ig_opt *r, const char *arg, char *err,
+		      size_t errlen)
+{
+	size_t n = strlen(arg);
+	char opt[40];
+
+	if (!n || (arg[0] != ',' && arg[n - 1] != ',' && !strstr(arg, ",,")))
+		return 0;
+	return ig_fail(-EINVAL, err, errlen,
+		       "%s: '%s' has an empty item: separate the values by "
+		       "one comma",
+		       ig_opt_label(r, opt, sizeof(opt)), arg);
 }
 
 /* "  -p, --port PORT" */

@@ -79,6 +79,10 @@ struct ig_optparse {
 	const char *held;
 	const char *positional[8]; /* the words that are no option */
 	unsigned int npositional;
+	/* the rows given, in order (refs resolved; one given twice is here
+	 * twice, up to IG_OPT_MAX_ROWS) */
+	const struct ig_opt *given[IG_OPT_MAX_ROWS];
+	unsigned int ngiven;
 };
 
 /* A row as used: ref resolved (help from r when r has one). */
@@ -106,6 +110,22 @@ void ig_opt_store(const struct ig_opt *r, void *obj, double v);
  * as text: the argument into the const char * field. */
 int ig_opt_keep_text(struct ig_optparse *ps, const struct ig_opt *r,
 		     const char *arg, char *err, size_t errlen);
+
+/* The option of long name name was given (ig_opt_parse filled ps). */
+bool ig_opt_given(const struct ig_optparse *ps, const char *name);
+/* Option name given without option other, the only one it acts with
+ * (--tolerance without --baseline): -EINVAL with one line in err, else
+ * 0. */
+int ig_opt_needs(const struct ig_optparse *ps, const char *name,
+		 const char *other, char *err, size_t errlen);
+/* The first of rows[0..n) (IG_OPT_ROWS' rows too) that was given, or
+ * NULL. */
+const struct ig_opt *ig_opt_given_of(const struct ig_optparse *ps,
+				     const struct ig_opt *rows, size_t n);
+/* A list value's items ("4K,,8K", ",tcp_bw"): none may be empty.  0, or
+ * -EINVAL with one line in err naming row r's option and arg. */
+int ig_opt_list_check(const struct ig_opt *r, const char *arg, char *err,
+		      size_t errlen);
 
 /* Rows rows[0..n) with IG_OPT_ROWS' rows in their place, into out[];
  * returns how many (when more than max, only the first max are written). */

@@ -11,11 +11,26 @@
 #include "fail.h"
 #include "testopt.h"
 
+/* Test t is in tests[0..n) already: a list names each test once. */
+static int test_again(const struct ig_testopts *o, int t, const char *arg,
+		      char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < *o->ntests; i++)
+		if ((int)o->tests[i] == t)
+			return ig_fail(-EINVAL, err, errlen,
+				       "-t: '%s' is in '%s' twice: give each "
+				       "test once",
+				       ig_test_name(o->tt, t), arg);
+	return 0;
+}
+
 static int parse_tests(const char *arg, struct ig_testopts *o, char *err,
 		       size_t errlen)
 {
 	char buf[256], *save = NULL, *tok;
 
+	if (ig_opt_list_check(IG_TESTOPT(TESTS), arg, err, errlen))
+		return -EINVAL;
 	if (strlen(arg) >= sizeof(buf))
 		return ig_fail(-EINVAL, err, errlen,
 			       "-t: the list is too long (%zu characters)",
@@ -46,10 +61,8 @@ static int parse_tests(const char *arg, struct ig_testopts *o, char *err,
 				"-t: unknown test '%s': allowed %s, or all",
 				tok, names);
 		}
-		if (*o->ntests == IG_TEST_COUNT)
-			return ig_fail(-EINVAL, err, errlen,
-				       "-t: more than %d tests in '%s'",
-				       IG_TEST_COUNT, arg);
+		if (test_again(o, t, arg, err, errlen))
+			return -EINVAL;
 		o->tests[(*o->ntests)++] = t;
 	}
 	if (!*o->ntests)
@@ -104,6 +117,8 @@ static int parse_list(const struct ig_opt *r, const char *arg, bool window,
 	char opt[40], buf[256], *save = NULL, *tok;
 
 	ig_opt_label(r, opt, sizeof(opt));
+	if (ig_opt_list_check(r, arg, err, errlen))
+		return -EINVAL;
 	if (strlen(arg) >= sizeof(buf))
 		return ig_fail(-EINVAL, err, errlen,
 			       "%s: the list is too long (%zu characters)", opt,
@@ -199,6 +214,53 @@ static int iters_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
+/* The CPUs of set as "0-3,8", into buf. */
+static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && at < len; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		if (e > c)
+			at += (size_t)snprintf(buf + at, len - at, "%s%d-%d",
+					       at ? "," : "", c, e);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%s%d",
+					       at ? "," : "", c);
+		c = e;
+	}
+}
+
+/* --cpu N: a CPU this process may run on (its affinity mask), else the
+ * line names the ones it may. */
+static int cpu_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		   const char *arg, char *err, size_t errlen)
+{
+	cpu_set_t set;
+	char list[256];
+	double v;
+
+	if (ig_opt_value(r, arg, &v, err, errlen))
+		return -EINVAL;
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set) &&
+	    !CPU_ISSET((int)v, &set)) {
+		cpu_list(&set, list, sizeof(list));
+		return ig_fail(-EINVAL, err, errlen,
+			       "--cpu: '%s' is not a CPU this host lets ibgap "
+			       "run on: allowed %s",
+			       arg, list);
+	}
+	ig_opt_store(r, ps->obj[ig_opt_row(r)->obj], v);
+	return 0;
+}
+
 /* --confidence LEVEL,WIDTH */
 static int confidence_opt(struct ig_optparse *ps, const struct ig_opt *r,
 			  const char *arg, char *err, size_t errlen)
@@ -247,7 +309,8 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 	[IG_TR_ITERATIONS] = { "iterations", 'n', IG_OPT_UINT,
 		.lo = 1, .hi = IG_MAX_ITERATIONS, .call = iters_opt,
 		.what = "a number of iterations", .arg = "N",
-		.help = "messages (or round trips) per stream, instead of -D" },
+		.help = "messages (or round trips) per stream, instead of -D "
+			"(not with it)" },
 	[IG_TR_WARMUP] = { "warmup", 0, IG_OPT_SECS, P(warmup_ns),
 		.lo = 0, .hi = IG_MAX_WARMUP_S, .unit = 1, .arg = "SECS",
 		.help = "excluded warm-up before measuring (0.5)" },
@@ -264,7 +327,8 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 		.help = "bandwidth tests: the server sends, this host "
 			"receives (latency tests ignore it)" },
 	[IG_TR_CPU] = { "cpu", 0, IG_OPT_UINT, L(cpu),
-		.lo = 0, .hi = CPU_SETSIZE - 1, .what = "a CPU number",
+		.lo = 0, .hi = CPU_SETSIZE - 1, .call = cpu_opt,
+		.what = "a CPU number",
 		.arg = "N",
 		.help = "pin this host's test threads (TCP and verbs) to CPU N "
 			"(default: verbs on a CPU local to the HCA, TCP not "
@@ -286,18 +350,13 @@ const struct ig_opt ig_testopt_rows[IG_TR_COUNT] = {
 };
 /* clang-format on */
 
-int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen)
+/* -R or --bidir (opt) with no bandwidth test in -t: refused. */
+static int direction_fail(const struct ig_testopts *o, const char *opt,
+			  char *err, size_t errlen)
 {
 	char list[IG_TEST_COUNT * 12] = "";
 	size_t len = 0;
 
-	if (!o->p->reverse)
-		return 0;
-	if (o->p->bidir)
-		return ig_fail(-EINVAL, err, errlen,
-			       "-R and --bidir together: choose one (--bidir "
-			       "measures both directions, -R server -> client "
-			       "alone)");
 	for (unsigned int i = 0; i < *o->ntests; i++) {
 		if (ig_test_pattern(o->tt, o->tests[i]) == IG_PATTERN_BW)
 			return 0;
@@ -306,7 +365,25 @@ int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen)
 					ig_test_name(o->tt, o->tests[i]));
 	}
 	return ig_fail(-EINVAL, err, errlen,
-		       "-R: no bandwidth test in -t %s: -R is for the _bw "
+		       "%s: no bandwidth test in -t %s: %s is for the _bw "
 		       "tests (a ping-pong has no direction)",
-		       list);
+		       opt, list, opt);
+}
+
+int ig_testopt_finish(const struct ig_optparse *ps, const struct ig_testopts *o,
+		      char *err, size_t errlen)
+{
+	if (o->iters_given && ig_opt_given(ps, "duration"))
+		return ig_fail(-EINVAL, err, errlen,
+			       "-n and -D together: choose one (-n counts the "
+			       "messages of each stream, -D times the run)");
+	if (o->p->reverse && o->p->bidir)
+		return ig_fail(-EINVAL, err, errlen,
+			       "-R and --bidir together: choose one (--bidir "
+			       "measures both directions, -R server -> client "
+			       "alone)");
+	if (o->p->reverse || o->p->bidir)
+		return direction_fail(o, o->p->reverse ? "-R" : "--bidir", err,
+				      errlen);
+	return 0;
 }

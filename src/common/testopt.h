@@ -89,10 +89,12 @@ void ig_testopt_lists_init(struct ig_testopt_lists *l,
 void ig_testopt_bind(struct ig_optparse *ps, struct ig_testopts *o);
 
 /*
- * After the last option: the checks that need several of them (-R with
- * --bidir, -R with no bandwidth test in -t).  0 or -EINVAL with one line.
+ * After the last option (ps: the parse that filled o): the checks that
+ * need several of them (-n with -D, -R with --bidir, -R or --bidir with
+ * no bandwidth test in -t).  0 or -EINVAL with one line.
  */
-int ig_testopt_finish(const struct ig_testopts *o, char *err, size_t errlen);
+int ig_testopt_finish(const struct ig_optparse *ps, const struct ig_testopts *o,
+		      char *err, size_t errlen);
 /* --window's call (src/sockets' row): a list of windows, "default" the
  * kernel's; p gets the first. */
 int ig_testopt_window(struct ig_optparse *ps, const struct ig_opt *row,

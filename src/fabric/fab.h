@@ -53,6 +53,9 @@ struct ig_fab_opts {
 int ig_fab_opts_parse(int argc, char **argv, struct ig_fab_opts *o, char *err,
 		      size_t errlen);
 void ig_fab_usage(FILE *f);
+/* Rank 0's files (-o, --plot, --save-baseline), checked before the first
+ * round (common/file.h): 0 or -EINVAL with one line in err. */
+int ig_fab_opts_paths(const struct ig_fab_opts *o, char *err, size_t errlen);
 
 /* What a rank tells every other at the start (MPI_Allgather, bytes). */
 struct ig_fab_info {

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/fail.h"
+#include "common/file.h"
 #include "common/opttab.h"
 #include "common/testopt.h"
 #include "fab.h"
@@ -135,12 +136,17 @@ static void defaults(struct ig_fab_opts *o)
 	o->tolerance = 5;
 }
 
-static int finish(struct ig_fab_opts *o, bool iters, char *err, size_t errlen)
+static int finish(const struct ig_optparse *ps, struct ig_fab_opts *o,
+		  bool iters, char *err, size_t errlen)
 {
 	char why[256];
 
 	if (iters)
 		o->p.duration_ns = 0;
+	if (ig_opt_needs(ps, "tolerance", "baseline", err, errlen))
+		return -EINVAL;
+	if (ig_xport_opts_check(ps, o->tests, o->ntests, err, errlen))
+		return -EINVAL;
 	if (o->baseline && o->save_baseline &&
 	    !strcmp(o->baseline, o->save_baseline))
 		return ig_fail(-EINVAL, err, errlen,
@@ -179,7 +185,18 @@ int ig_fab_opts_parse(int argc, char **argv, struct ig_fab_opts *o, char *err,
 			       "got '%s'",
 			       ps.positional[0]);
 	o->tests_given = t.tests_given;
-	if (ig_testopt_finish(&t, err, errlen))
+	if (ig_testopt_finish(&ps, &t, err, errlen))
 		return -EINVAL;
-	return finish(o, t.iters_given, err, errlen);
+	return finish(&ps, o, t.iters_given, err, errlen);
+}
+
+int ig_fab_opts_paths(const struct ig_fab_opts *o, char *err, size_t errlen)
+{
+	const struct ig_file_out out[] = {
+		{ "--plot", o->plot },
+		{ "-o", o->outfile },
+		{ "--save-baseline", o->save_baseline },
+	};
+
+	return ig_file_check_outs(out, sizeof(out) / sizeof(*out), err, errlen);
 }

@@ -46,19 +46,24 @@ static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
 	return 0;
 }
 
-/* Rank 0: --baseline read and checked, before any time is spent on
- * tests; kept for the comparison at the end.  0, or 1 after one line. */
-static int load_baseline(struct ig_fab *f)
+/* Rank 0, before any time is spent on tests: the files it will write
+ * (else 2), and --baseline read and checked (else 3), kept for the
+ * comparison at the end.  0, or the exit status after one line. */
+static int rank0_files(struct ig_fab *f)
 {
 	char err[512];
 
-	if (f->me || !f->o.baseline)
+	if (f->me)
 		return 0;
-	if (!ig_fab_baseline_load(f->o.baseline, &f->baseline, err,
-				  sizeof(err)))
+	if (ig_fab_opts_paths(&f->o, err, sizeof(err))) {
+		fprintf(stderr, "ibgap-fabric: %s\n", err);
+		return 2;
+	}
+	if (!f->o.baseline || !ig_fab_baseline_load(f->o.baseline, &f->baseline,
+						    err, sizeof(err)))
 		return 0;
 	fprintf(stderr, "ibgap-fabric: %s\n", err);
-	return 1;
+	return 3;
 }
 
 /* Options on every rank; one line from rank 0 on a bad one. */
@@ -89,9 +94,9 @@ static int options(struct ig_fab *f, int argc, char **argv)
 		fprintf(stderr, "ibgap-fabric: %s\n", err);
 	if (ret)
 		return 2;
-	ret = load_baseline(f);
+	ret = rank0_files(f);
 	MPI_Bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	return ret ? 3 : -1;
+	return ret ? ret : -1;
 }
 
 /* Each rank's address and server; every rank learns all of them.  A rank

@@ -36,6 +36,10 @@ enum {
 int ig_baseline_load(const char *path, json_object **doc, char *err,
 		     size_t errlen);
 
+/* How many of doc's results are marked "partial" (an interrupted run's
+ * last test, cut short): a baseline with any is no whole run. */
+unsigned int ig_baseline_partial(json_object *doc);
+
 /* The same checks on a buffer of len bytes (need not be NUL-terminated);
  * err does not name a file. */
 int ig_baseline_parse(const char *buf, size_t len, json_object **doc, char *err,

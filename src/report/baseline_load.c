@@ -86,3 +86,20 @@ int ig_baseline_load(const char *path, json_object **doc, char *err,
 		return ig_fail(ret, err, errlen, "%s: %s", path, why);
 	return 0;
 }
+
+unsigned int ig_baseline_partial(json_object *doc)
+{
+	json_object *res, *r, *v;
+	unsigned int n = 0;
+
+	if (!json_object_object_get_ex(doc, "results", &res) ||
+	    !json_object_is_type(res, json_type_array))
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(res); i++) {
+		r = json_object_array_get_idx(res, i);
+		if (json_object_object_get_ex(r, "partial", &v) &&
+		    json_object_get_boolean(v))
+			n++;
+	}
+	return n;
+}

@@ -8,6 +8,10 @@
  * data path over another table of calls, lives in src/sockets
  * (docs/design.md, "Shape").
  */
+#include <errno.h>
+#include <stdio.h>
+
+#include "common/fail.h"
 #include "sockets/tcp.h"
 #include "transports.h"
 #include "verbs/verbs.h"
@@ -25,3 +29,25 @@ const struct ig_xports ig_transports = {
 	      IG_VB_OPT_COUNT),
 	XPORT(IG_XPORT_RSOCKETS, IG_RS_OPS, &ig_rs_tests, NULL, 0),
 };
+
+int ig_xport_opts_check(const struct ig_optparse *ps, const enum ig_test *tests,
+			unsigned int n, char *err, size_t errlen)
+{
+	for (int x = 0; x < IG_XPORT_COUNT; x++) {
+		const struct ig_opt *o = &ig_transports.opts[x], *g;
+		const char *name = ig_transports.tests.xp[x]->name;
+		char opt[40];
+		unsigned int i = 0;
+
+		while (i < n && (int)ig_test_xport(IG_TESTS, tests[i]) != x)
+			i++;
+		g = i == n ? ig_opt_given_of(ps, o, 1) : NULL;
+		if (g)
+			return ig_fail(-EINVAL, err, errlen,
+				       "%s: a %s option, and -t has no %s "
+				       "test: add one or leave %s out",
+				       ig_opt_label(g, opt, sizeof(opt)), name,
+				       name, opt);
+	}
+	return 0;
+}

@@ -25,4 +25,10 @@ extern const struct ig_xports ig_transports;
 	}
 #define IG_XPORT_WINDOW_ROW (&ig_sock_window_row)
 
+/* After parsing (ps): a transport's option given while none of the
+ * tests[0..n) is that transport's (--events with -t tcp_bw) does nothing
+ * and is refused.  0, or -EINVAL with one line in err. */
+int ig_xport_opts_check(const struct ig_optparse *ps, const enum ig_test *tests,
+			unsigned int n, char *err, size_t errlen);
+
 #endif

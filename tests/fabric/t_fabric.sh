@@ -1,7 +1,8 @@
 #!/bin/bash
 # t_fabric.sh: ibgap-fabric on a cluster of six network namespaces (one
 # MPI rank each, tests/fabric/cluster.sh.inc), TCP only (no RDMA there):
-# - bad options: exit 2 and the one line, printed once (rank 0);
+# - bad options: exit 2 and the one line, printed once (rank 0); -o and
+#   --save-baseline where they cannot be written: exit 2 at once;
 # - -t write_bw without RDMA: nothing measured, exit 1 and why;
 # - pairs: every pair once in 5 rounds of 3, the JSON (-o) says so, each
 #   measurement ok, no node flagged; --save-baseline writes the same;
@@ -67,6 +68,13 @@ n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, r
 fab 2 badroot --pattern incast --root 6
 expect_grep "$TMP/badroot.err" "--root: '6' is not a rank: allowed 0 to 5" \
 	"--root 6 of 6 ranks"
+# rank 0's files, checked before the first round
+fab 2 badout -o /tmp
+expect_grep "$TMP/badout.err" "-o: '/tmp' is a directory" "-o /tmp"
+fab 2 badsave --save-baseline /nonexistent/x.json
+expect_grep "$TMP/badsave.err" \
+	"--save-baseline: '/nonexistent/x.json': there is no directory" \
+	"--save-baseline in a missing directory"
 
 # -t write_bw without RDMA (none here): nothing measured is not a pass:
 # exit 1, one line saying why, no baseline of nothing

@@ -66,6 +66,9 @@ bad_client 0 '--timeout' --timeout 0
 bad_client 5G '--window|window' --window 5G
 bad_client 1x2 '--warmup' --warmup 1x2
 bad_client --bogus '' --bogus
+# only the client sends zero-copy: with -R the server is the sender
+bad_client -R '--zerocopy' --zerocopy -R
+bad_client -R '--zerocopy' --zerocopy both -R
 usage_error frobnicate '' frobnicate
 # a server address in a bad form (common/hostport.h): exit 2 naming it
 for v in '[::1' '[::1]x' 'host:' 'host:99999' '[name]:1'; do
@@ -73,6 +76,43 @@ for v in '[::1' '[::1]x' 'host:' 'host:99999' '[name]:1'; do
 	usage_error "$v" 'HOST' doctor "$v"
 	usage_error "$v" '--also' client 127.0.0.1 --also "$v"
 done
+# the files written at the end are checked before the first test: exit 2
+# at once, not after the run
+bad_client out.jpg '--plot' --plot out.jpg
+bad_client /nonexistent/dir/x.svg '--plot' --plot /nonexistent/dir/x.svg
+bad_client /tmp '-o|--output' -o /tmp
+bad_client /nonexistent/x.json '--save-baseline' \
+	--save-baseline /nonexistent/x.json
+# which is wrong, and how to write it
+bad_client 1023 '--cpu' --cpu 1023
+expect_grep "$TMP/usage.err" "is not a CPU this host lets ibgap run on: allowed" \
+	"--cpu 1023 names the CPUs allowed"
+usage_error --reverse=1 '--reverse' client 127.0.0.1 --reverse=1
+expect_grep "$TMP/usage.err" "--reverse takes no value" "--reverse=1"
+usage_error -p '-p' client 127.0.0.1 -p
+expect_grep "$TMP/usage.err" "'-p' lacks its value PORT" "-p without a value"
+usage_error --strams '' client 127.0.0.1 --strams 2
+expect_grep "$TMP/usage.err" "did you mean --streams?" "--strams"
+bad_client 1,2,x '-P' -P 1,2,x
+expect_grep "$TMP/usage.err" "from 1 to 64 (in the list '1,2,x')" "-P 1,2,x"
+bad_client 99999999999999999999 '-s' -s 99999999999999999999
+expect_grep "$TMP/usage.err" "is out of range: allowed 1 to 64M" "-s 1e20"
+bad_client 64KB '-s' -s 64KB
+expect_grep "$TMP/usage.err" "write 64K (K, M and G are powers of two" "64KB"
+bad_client 64KiB '-s' -s 64KiB
+expect_grep "$TMP/usage.err" "write 64K (K, M and G are powers of two" "64KiB"
+bad_client 3:100 '-s' -s 3:100
+expect_grep "$TMP/usage.err" "never reaches 100: a sweep doubles from SMALL, so end it at 96 or 192" \
+	"-s 3:100"
+# an option that would do nothing in this run is refused
+bad_client -D '-n' -n 100 -D 1
+bad_client tcp_lat '--bidir' --bidir -t tcp_lat
+bad_client --tolerance '--baseline' --tolerance 10
+bad_client --events 'verbs' --events -t tcp_bw
+bad_client --gid-index 'verbs' --gid-index 1 -t tcp_bw,tcp_lat
+bad_client tcp_bw,tcp_bw '-t' -t tcp_bw,tcp_bw
+bad_client tcp_bw,,tcp_lat '-t' -t tcp_bw,,tcp_lat
+bad_client 1,,2 '-P' -P 1,,2
 usage_error '[::1]:5000' '-p' client '[::1]:5000' -p 5001
 usage_error 'h:5000' '-p' doctor -p 5001 'h:5000'
 usage_error 'name:1' '--also' client 127.0.0.1 --also name:1

@@ -3,7 +3,8 @@
 # against itself passes, a copy with bw_gbps halved is a regression that
 # names the metric, a missing file and bad options have their own exit
 # codes (0 ok, 1 regression, 2 usage, 3 unreadable or invalid file, or a
-# comparison that checked less than the old report holds).
+# comparison that checked less than the old report holds); an
+# interrupted run is not saved as a baseline, and one marked partial warns.
 #   bash tests/integ/baseline.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init baseline "$@"
@@ -85,7 +86,38 @@ expect_rc 3 "diff garbage.json a"
 expect_one_line "$TMP/garbage.err" "diff garbage.json a"
 expect_grep "$TMP/garbage.err" "garbage.json: not JSON" "diff garbage.json a"
 
-# 6. usage errors: exit 2, one line naming the option or value
+# 6. an interrupted run is no baseline: --save-baseline does not write it
+# (exit 130, one line says so); a report marked partial warns when used
+ig_bg int client -p "$SRV_PORT" -t tcp_bw,tcp_lat -D 10 --warmup 0.1 \
+	--save-baseline "$TMP/int.json" 127.0.0.1
+sleep 1.5
+kill -INT "$BG_PID"
+ig_wait_pid "$BG_PID" 5
+expect_rc 130 "--save-baseline, SIGINT"
+check "--save-baseline of an interrupted run: no file" \
+	test ! -e "$TMP/int.json"
+expect_grep "$TMP/int.err" \
+	"--save-baseline: the run was interrupted: '$TMP/int.json' is not written" \
+	"--save-baseline, SIGINT"
+python3 - "$A" "$TMP/partial.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0]["partial"] = True
+json.dump(d, open(sys.argv[2], "w"))
+PY
+ig_run 10 diffpart diff "$TMP/partial.json" "$A"
+expect_grep "$TMP/diffpart.err" \
+	"warning: OLD '$TMP/partial.json' is of an interrupted run" \
+	"diff, OLD partial"
+ig_client 30 usepart -t tcp_lat -n 100 --warmup 0 \
+	--baseline "$TMP/partial.json"
+expect_grep "$TMP/usepart.err" \
+	"--baseline: warning: '$TMP/partial.json' is of an interrupted run" \
+	"--baseline partial.json"
+ig_run 10 diffwhole diff "$A" "$A"
+expect_no_grep "$TMP/diffwhole.err" "interrupted" "diff, whole runs"
+
+# 7. usage errors: exit 2, one line naming the option or value
 ig_run 10 one diff "$A"
 expect_rc 2 "diff with one file"
 expect_one_line "$TMP/one.err" "diff with one file"

@@ -84,9 +84,10 @@ check([r.get("test") for r in d.get("results", [])] == ["tcp_bw", "tcp_lat"],
 PY
 expect_grep "$TMP/report.text" "Gb/s = 10^9 bit/s" "-o FILE text report"
 
-# -o into a directory that does not exist: exit 1, one line naming it.
+# -o into a directory that does not exist: exit 2 before the run (a bad
+# option value), one line naming it.
 ig_client 30 out_bad -t tcp_lat -n 10 -o "$TMP/no/such/dir/r.txt"
-expect_rc 1 "-o into a missing directory"
+expect_rc 2 "-o into a missing directory"
 expect_one_line "$TMP/out_bad.err" "-o into a missing directory"
 expect_grep "$TMP/out_bad.err" "$TMP/no/such/dir/r.txt" \
 	"-o into a missing directory"

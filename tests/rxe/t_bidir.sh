@@ -39,13 +39,20 @@ expect_client_ok p2 "send_bw -P 2 -n 300 --bidir" &&
 	rx_jq "$TMP/p2.out" "send_bw -P 2 --bidir" \
 		"($BIDIR_JQ), (.results[] | chk(.iterations == 600; pre + \"iterations \(.iterations), want 600\"))"
 
-# latency: both CQs polled; --bidir is ignored for ping-pong
-rx_client 120 lat -t send_lat,write_lat -n 300 --warmup 0.1 --bidir \
+# latency: both CQs polled; --bidir beside a _bw test leaves a ping-pong
+# as it is (--bidir with latency tests alone is refused, exit 2)
+rx_client 120 lat -t send_bw,send_lat,write_lat -n 300 --warmup 0.1 --bidir \
 	--format json
-expect_client_ok lat "send_lat,write_lat with --bidir given" &&
+expect_client_ok lat "send_lat,write_lat beside send_bw --bidir" &&
 	rx_jq "$TMP/lat.out" "latency tests" '
-	.results[] | pre as $p |
+	([.results[] | select(.test | endswith("_lat"))] | length) as $n |
+	chk($n == 2; "\($n) latency results, want 2"),
+	(.results[] | select(.test | endswith("_lat")) | pre as $p |
 	chk(.iterations == 300; $p + "iterations \(.iterations), want 300"),
 	chk(has("bidir") | not; $p + "a ping-pong reports bidir"),
-	chk(.lat_us.p50 > 0; $p + "no p50")'
+	chk(.lat_us.p50 > 0; $p + "no p50"))'
+rx_client 30 latonly -t send_lat,write_lat -n 300 --bidir
+expect_rc 2 "--bidir with latency tests alone"
+expect_grep "$TMP/latonly.err" "--bidir: no bandwidth test in -t" \
+	"--bidir with latency tests alone"
 rx_done

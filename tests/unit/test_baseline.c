@@ -660,6 +660,27 @@ START_TEST(tolerance_values)
 }
 END_TEST
 
+/* A result marked partial (an interrupted run's) is counted; false and
+ * absent are not. */
+START_TEST(partial_results_counted)
+{
+	json_object *doc = base_copy(), *res, *r;
+
+	ck_assert_uint_eq(ig_baseline_partial(doc), 0);
+	ck_assert(json_object_object_get_ex(doc, "results", &res));
+	ck_assert_uint_ge(json_object_array_length(res), 2);
+	r = json_object_array_get_idx(res, 0);
+	json_object_object_add(r, "partial", json_object_new_boolean(0));
+	ck_assert_uint_eq(ig_baseline_partial(doc), 0);
+	json_object_object_add(r, "partial", json_object_new_boolean(1));
+	ck_assert_uint_eq(ig_baseline_partial(doc), 1);
+	r = json_object_array_get_idx(res, 1);
+	json_object_object_add(r, "partial", json_object_new_boolean(1));
+	ck_assert_uint_eq(ig_baseline_partial(doc), 2);
+	json_object_put(doc);
+}
+END_TEST
+
 /* ig_cmd_diff with stdout and stderr sent to files; returns its status. */
 static int run_diff(const char *out, const char *errf, int argc, ...)
 {
@@ -796,6 +817,7 @@ static Suite *baseline_suite(void)
 	tcase_add_test(tc, parse_errors);
 	tcase_add_test(tc, mutations_never_crash);
 	tcase_add_test(tc, tolerance_values);
+	tcase_add_test(tc, partial_results_counted);
 	tcase_add_test(tc, diff_command);
 	suite_add_tcase(s, tc);
 	return s;

@@ -328,8 +328,8 @@ START_TEST(test_client_long_opts)
 }
 END_TEST
 
-/* -n switches to iteration mode: the default duration goes away, and so
- * does an explicit -D. */
+/* -n switches to iteration mode: the default duration goes away; an
+ * explicit -D with it is refused. */
 START_TEST(test_client_iterations)
 {
 	struct ig_client_opts o;
@@ -341,15 +341,44 @@ START_TEST(test_client_iterations)
 			 0);
 	ck_assert_uint_eq(o.p.iterations, 5);
 	ck_assert_uint_eq(o.p.duration_ns, 0);
+	/* -n and -D: one of them would do nothing */
 	ck_assert_int_eq(client(&a, WORDS("client", "-D", "3", "-n", "77", "h"),
 				&o, err, sizeof(err)),
-			 0);
-	ck_assert_uint_eq(o.p.iterations, 77);
-	ck_assert_uint_eq(o.p.duration_ns, 0);
+			 -EINVAL);
 	ck_assert_int_eq(client(&a, WORDS("client", "-n", "1000000000", "h"),
 				&o, err, sizeof(err)),
 			 0);
 	ck_assert_uint_eq(o.p.iterations, 1000000000);
+}
+END_TEST
+
+/* The options an option acts with, given: accepted. */
+START_TEST(test_client_used)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "--events", "--device", "rxe0",
+				      "-t", "tcp_bw,write_bw", "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "--tolerance", "10",
+				      "--baseline", "b.json", "h"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert(o.tolerance == 10);
+	/* without -t: the tests are chosen at run time */
+	ck_assert_int_eq(client(&a, WORDS("client", "--events", "h"), &o, err,
+				sizeof(err)),
+			 0);
+	ck_assert_int_eq(
+		client(&a,
+		       WORDS("client", "--bidir", "-t", "tcp_lat,tcp_bw", "h"),
+		       &o, err, sizeof(err)),
+		0);
 }
 END_TEST
 
@@ -475,6 +504,40 @@ static const struct err_case client_errs[] = {
 	  "127.0.0.2",
 	  "--also" },
 	{ { "client", "h", "--also" }, "--also", NULL },
+	/* which is wrong, and how to write it */
+	{ { "client", "--cpu", "1023", "h" }, "1023", "allowed" },
+	{ { "client", "--reverse=1", "h" }, "--reverse=1", "alone" },
+	{ { "client", "h", "-p" }, "-p", "PORT" },
+	{ { "client", "--bidr", "h" }, "--bidr", "--bidir?" },
+	{ { "client", "-P", "1,2,x", "h" }, "1,2,x", "64" },
+	{ { "client", "-s", "99999999999999999999", "h" },
+	  "99999999999999999999",
+	  "range" },
+	{ { "client", "-s", "64KB", "h" }, "64KB", "64K" },
+	{ { "client", "-s", "64KiB", "h" }, "64KiB", "64K" },
+	{ { "client", "-s", "4,1mb", "h" }, "1mb", "1M" },
+	{ { "client", "-s", "3:100", "h" }, "3:100", "96" },
+	{ { "client", "-s", "3:64M", "h" }, "3:64M", "48M" },
+	/* an option that would do nothing in this run is refused */
+	{ { "client", "-n", "5", "-D", "2", "h" }, "-n", "-D" },
+	{ { "client", "--duration", "2", "--iterations", "5", "h" },
+	  "-n",
+	  "-D" },
+	{ { "client", "--bidir", "-t", "tcp_lat", "h" }, "tcp_lat", "--bidir" },
+	{ { "client", "--tolerance", "10", "h" }, "--tolerance", "--baseline" },
+	{ { "client", "--events", "-t", "tcp_bw", "h" }, "--events", "verbs" },
+	{ { "client", "-t", "tcp_bw,tcp_lat", "--device", "mlx5_0", "h" },
+	  "--device",
+	  "verbs" },
+	{ { "client", "--gid-index", "3", "-t", "rs_lat", "h" },
+	  "--gid-index",
+	  "-t" },
+	{ { "client", "-t", "tcp_bw,tcp_bw", "h" }, "tcp_bw,tcp_bw", "twice" },
+	{ { "client", "-t", "tcp_bw,,tcp_lat", "h" }, "tcp_bw,,tcp_lat", "-t" },
+	{ { "client", "-t", "tcp_bw,", "h" }, "tcp_bw,", "empty" },
+	{ { "client", "-s", "4K,,8K", "h" }, "4K,,8K", "-s" },
+	{ { "client", "-P", "1,2,", "h" }, "1,2,", "-P" },
+	{ { "client", "--window", ",1K", "h" }, ",1K", "--window" },
 };
 
 #define N_CLIENT_ERRS (sizeof(client_errs) / sizeof(client_errs[0]))
@@ -898,6 +961,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_also);
 	tcase_add_test(tc, test_client_long_opts);
 	tcase_add_test(tc, test_client_iterations);
+	tcase_add_test(tc, test_client_used);
 	tcase_add_test(tc, test_client_help);
 	tcase_add_test(tc, test_client_repeat);
 	tcase_add_loop_test(tc, test_client_errors, 0, N_CLIENT_ERRS);

@@ -56,7 +56,18 @@ static const struct {
 	{ "--baseline a.json --save-baseline a.json",
 	  "--baseline and --save-baseline name the same file 'a.json'" },
 	{ "extra", "takes no positional argument, got 'extra'" },
-	{ "--nope", "option '--nope' is unknown or lacks its value" },
+	{ "--nope", "option '--nope' is unknown: see --help" },
+	/* an option that would do nothing is refused, as in the client */
+	{ "--tolerance 3",
+	  "--tolerance does nothing without --baseline: add --baseline or "
+	  "leave --tolerance out" },
+	{ "-t tcp_bw,tcp_lat --events",
+	  "--events: a verbs option, and -t has no verbs test: add one or "
+	  "leave --events out" },
+	{ "-n 5 -D 1", "-n and -D together: choose one" },
+	{ "-t tcp_lat --bidir", "--bidir: no bandwidth test in -t tcp_lat" },
+	{ "--reverse=1", "option '--reverse=1': --reverse takes no value" },
+	{ "-p", "option '-p' lacks its value P: see --help" },
 	/* --repeat and --confidence: the client's ranges and lines */
 	{ "--repeat 5 --confidence 99,10", NULL },
 	{ "--repeat 0", "--repeat: '0' is not a number of runs from 1 to 100" },

@@ -157,6 +157,34 @@ START_TEST(test_pipe)
 }
 END_TEST
 
+/* An output path: a directory, a missing directory, a file (there or
+ * not) in a directory that exists. */
+START_TEST(test_check_out)
+{
+	char err[256], p[192];
+	const struct ig_file_out out[] = { { "-o", NULL }, { "--plot", dir } };
+
+	ck_assert_int_eq(ig_file_check_out("-o", dir, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "is a directory"));
+	ck_assert_ptr_nonnull(strstr(err, dir));
+	snprintf(p, sizeof(p), "%s/no/x.svg", dir);
+	ck_assert_int_eq(ig_file_check_out("--plot", p, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "--plot: '"));
+	ck_assert_ptr_nonnull(strstr(err, "/no'"));
+	ck_assert_int_eq(ig_file_check_out("-o", "", err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_int_eq(ig_file_check_out("-o", path, err, sizeof(err)), 0);
+	put("x", 1);
+	ck_assert_int_eq(ig_file_check_out("-o", path, err, sizeof(err)), 0);
+	/* a set path is checked, an unset one is not */
+	ck_assert_int_eq(ig_file_check_outs(out, 1, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_file_check_outs(out, 2, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "--plot: "));
+}
+END_TEST
+
 static Suite *file_suite(void)
 {
 	Suite *s = suite_create("file");
@@ -169,6 +197,7 @@ static Suite *file_suite(void)
 	tcase_add_test(tc, test_cap);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_pipe);
+	tcase_add_test(tc, test_check_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

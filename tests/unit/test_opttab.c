@@ -195,6 +195,15 @@ static const struct {
 	{ { "--bytes", "2G" },
 	  { "--bytes: '2G' is out of range: allowed 1 to 1G" } },
 	{ { "--bytes", "0" }, { "'0'", "1 to 1G" } },
+	{ { "--bytes", "99999999999999999999" },
+	  { "--bytes: '99999999999999999999' is out of range: allowed 1 to "
+	    "1G" } },
+	{ { "--bytes", "99999999999G" }, { "is out of range" } },
+	{ { "--bytes", "64KB" },
+	  { "--bytes: '64KB' is not a byte count: write 64K (K, M and G are "
+	    "powers of two: K means KiB, 1024 bytes)" } },
+	{ { "--bytes", "2miB" }, { "'2miB'", "write 2M (" } },
+	{ { "--bytes", "2B" }, { "'2B'", "optional K, M or G suffix" } },
 	{ { "-w", "abc" },
 	  { "-w: 'abc' is not a number of seconds (e.g. 10 or 0.5)" } },
 	{ { "-w", "0" },
@@ -204,11 +213,26 @@ static const struct {
 	  { "--colour: 'pink' is not a colour: allowed red, green, blue" } },
 	{ { "-p", "70000" }, { "-p: '70000' is not a port from 1 to 65535" } },
 	{ { "--list", "bad" }, { "--list: 'bad' refused" } },
-	{ { "--bogus" }, { "option '--bogus' is unknown or lacks its value" } },
-	{ { "-x" }, { "option '-x' is unknown" } },
-	{ { "-c" }, { "option '-c' is unknown or lacks its value" } },
-	{ { "--small" }, { "'--small'", "lacks its value" } },
-	{ { "--flag=1" }, { "'--flag=1'" } },
+	/* unknown, a value missing, a value for a flag: said which, with the
+	 * nearest name where one is near */
+	{ { "--bogus" }, { "option '--bogus' is unknown: see --help" } },
+	{ { "-x" }, { "option '-x' is unknown: see --help" } },
+	{ { "-c" }, { "option '-c' lacks its value N: see --help" } },
+	{ { "--small" }, { "option '--small' lacks its value N" } },
+	{ { "--count" }, { "option '--count' lacks its value N" } },
+	{ { "--flag=1" },
+	  { "option '--flag=1': --flag takes no value: give --flag alone" } },
+	{ { "--fla=1" }, { "'--fla=1': --flag takes no value" } },
+	{ { "--colour=red", "--ratoi", "1" },
+	  { "option '--ratoi' is unknown: did you mean --ratio? (see --help)" } },
+	{ { "--deadlines=2" },
+	  { "'--deadlines=2' is unknown", "--deadline?" } },
+	{ { "--nam" }, { "option '--name' lacks its value TEXT" } },
+	{ { "--b", "1" },
+	  { "'--b' is ambiguous: did you mean --big or --bytes?" } },
+	{ { "--coulor", "red" }, { "did you mean --colour?" } },
+	{ { "--big2" }, { "did you mean --big?" } },
+	{ { "--zzz" }, { "'--zzz' is unknown: see --help" } },
 };
 
 START_TEST(test_errors)
