@@ -104,6 +104,7 @@ static int run_local(const char *addr, bool tcp_only)
 	co.host = addr;
 	co.port = port;
 	co.tests_given = tcp_only; /* the defaults: tcp_bw, tcp_lat */
+	co.local.interrupt = &quit_flag;
 	ret = ig_client_run(&co);
 	ig_run_server_stop(&ls);
 	return ret;
@@ -121,6 +122,8 @@ int ig_cmd_local(void)
 	int ret = -ENODEV;
 
 	signal(SIGPIPE, SIG_IGN);
+	/* as the client's: Ctrl-C ends the run with the partial table */
+	catch_sigint();
 	/* an unreadable inventory is no RDMA device */
 	if (!ig_inv_load("/", IG_INV_GIDS, &inv, err, sizeof(err)))
 		ret = ig_inv_active_addr(inv, addr, sizeof(addr), ifname,
