@@ -14,23 +14,31 @@
 #include "usage.h"
 #include "host/rdma_inv.h"
 
-/* Set by SIGINT/SIGTERM (server) or SIGINT (client); nothing else writes
- * it: the one mutable global, as a signal handler needs. */
+/* Set by SIGINT/SIGTERM, to the signal's number; nothing else writes it:
+ * the one mutable global, as a signal handler needs. */
 static volatile sig_atomic_t quit_flag;
 
 static void on_signal(int sig)
 {
-	quit_flag = 1;
+	quit_flag = sig;
 }
 
-/* The client's first SIGINT ends the run early with partial results; a
- * second one kills at once (SA_RESETHAND). */
-static void catch_sigint(void)
+/* The client's: the first SIGINT or SIGTERM ends the run early with
+ * partial results; a second one of either kills at once. */
+static void on_client_signal(int sig)
 {
-	struct sigaction sa = { .sa_handler = on_signal,
-				.sa_flags = SA_RESETHAND };
+	quit_flag = sig;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
+/* Also where SIGINT was ignored on entry (a script's background job). */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_client_signal };
 
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 static int usage_error(const char *err, const char *cmd)
@@ -79,7 +87,7 @@ int ig_cmd_client(int argc, char **argv)
 		return usage_error(err, "client");
 	signal(SIGPIPE, SIG_IGN);
 	o.local.interrupt = &quit_flag;
-	catch_sigint();
+	catch_stop_signals();
 	return ig_client_run(&o);
 }
 
@@ -123,7 +131,7 @@ int ig_cmd_local(void)
 
 	signal(SIGPIPE, SIG_IGN);
 	/* as the client's: Ctrl-C ends the run with the partial table */
-	catch_sigint();
+	catch_stop_signals();
 	/* an unreadable inventory is no RDMA device */
 	if (!ig_inv_load("/", IG_INV_GIDS, &inv, err, sizeof(err)))
 		ret = ig_inv_active_addr(inv, addr, sizeof(addr), ifname,

@@ -5,6 +5,9 @@
 #   - Ctrl-C (SIGINT) on 'ibgap' alone: the partial table, exit 130; also
 #     when it was started as a script's background job (SIGINT ignored on
 #     entry, as a shell without job control starts one).
+#   - SIGTERM (timeout, systemd, kill) does the same as SIGINT on
+#     'ibgap client' and 'ibgap' alone: the partial table, a note naming
+#     SIGTERM, exit 143.
 #   bash tests/integ/stop_signals.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init stop_signals "$@"
@@ -52,4 +55,25 @@ kill -INT "$BG"
 ig_wait_pid "$BG" 10
 expect_rc 130 "ibgap alone as a background job, after SIGINT ($ELAPSED s)"
 expect_partial bg "ibgap alone as a background job, SIGINT"
+
+# 3. SIGTERM to 'ibgap client' during a 10 s tcp_bw, tcp_lat still to come.
+IG_SRV_WAITABLE=1 ig_start_server
+ig_group term client -p "$SRV_PORT" -t tcp_bw,tcp_lat -D 10 --warmup 0.1 \
+	127.0.0.1
+sleep 1.5
+kill -TERM -- "-$GRP"
+ig_wait_pid "$GRP" 10
+expect_rc 143 "ibgap client after SIGTERM to its group ($ELAPSED s)"
+expect_partial term "ibgap client, SIGTERM"
+expect_grep "$TMP/term.out" "interrupted (SIGTERM)" "ibgap client, SIGTERM"
+expect_no_grep "$TMP/term.out" "tcp_lat" "ibgap client, SIGTERM"
+check "the server still serves after the client's SIGTERM" ig_server_alive
+
+# 4. SIGTERM to 'ibgap' alone.
+ig_group lterm
+sleep 2
+kill -TERM -- "-$GRP"
+ig_wait_pid "$GRP" 10
+expect_rc 143 "ibgap alone after SIGTERM to its group ($ELAPSED s)"
+expect_partial lterm "ibgap alone, SIGTERM"
 ig_done
