@@ -19,10 +19,13 @@ static const struct {
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return ig_cmd_local();
+		return ig_cmd_local(argc, argv);
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(*subcommands); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
 			return subcommands[i].fn(argc - 1, argv + 1);
+	/* "ibgap -D 0.3": the local run with the client's options */
+	if (argv[1][0] == '-')
+		return ig_cmd_local(argc, argv);
 	fprintf(stderr,
 		"ibgap: unknown command '%s': allowed server, client, "
 		"diff, doctor, version, help\n",

@@ -271,6 +271,19 @@ void ig_cli_client_usage(FILE *f)
 		     sizeof(client_rows) / sizeof(*client_rows));
 }
 
+void ig_cli_local_usage(FILE *f)
+{
+	fputs("usage: ibgap [options]\n"
+	      "The client against a server of its own on this machine: verbs "
+	      "and TCP\n"
+	      "over its first active RDMA port's address, else TCP alone over "
+	      "loopback.\n"
+	      "The client's options but -p, --also and --auth-file:\n",
+	      f);
+	ig_opt_usage(f, client_rows,
+		     sizeof(client_rows) / sizeof(*client_rows));
+}
+
 static bool has_test(const struct ig_client_opts *o, enum ig_test t)
 {
 	for (unsigned int i = 0; i < o->ntests; i++)
@@ -393,8 +406,31 @@ static int client_host(const struct ig_optparse *ps, struct ig_client_opts *o,
 			       err, errlen);
 }
 
-int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
-		  size_t errlen)
+/* The local run ("ibgap [options]"): no HOST, and none of the options
+ * that name a server elsewhere (its server is its own). */
+static int local_words(const struct ig_optparse *ps,
+		       const struct ig_client_opts *o, char *err, size_t errlen)
+{
+	if (ps->npositional)
+		return ig_cli_fail(err, errlen,
+				   "'%s': the local run ('ibgap [options]') "
+				   "takes options only; a command comes first "
+				   "(ibgap client HOST [options])",
+				   ps->positional[0]);
+	if (o->port || o->also || o->auth_file)
+		return ig_cli_fail(err, errlen,
+				   "%s: the local run ('ibgap' alone) has a "
+				   "server of its own: use 'ibgap client HOST' "
+				   "for another one",
+				   o->port   ? "-p"
+				   : o->also ? "--also"
+					     : "--auth-file");
+	return 0;
+}
+
+/* The client's options; local: the local run's (no HOST). */
+static int client_parse(int argc, char **argv, struct ig_client_opts *o,
+			bool local, char *err, size_t errlen)
 {
 	struct ig_testopts t = { .tt = IG_TESTS,
 				 .p = &o->p,
@@ -414,12 +450,25 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 	ret = ig_opt_parse(&ps, argc, argv, err, errlen);
 	if (ret)
 		return ret;
-	if (client_host(&ps, o, err, errlen))
+	if (local ? local_words(&ps, o, err, errlen)
+		  : client_host(&ps, o, err, errlen))
 		return -EINVAL;
 	o->tests_given = t.tests_given;
 	if (ig_testopt_finish(&ps, &t, err, errlen))
 		return -EINVAL;
 	return client_finish(&ps, o, t.iters_given, err, errlen);
+}
+
+int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
+		  size_t errlen)
+{
+	return client_parse(argc, argv, o, false, err, errlen);
+}
+
+int ig_cli_local(int argc, char **argv, struct ig_client_opts *o, char *err,
+		 size_t errlen)
+{
+	return client_parse(argc, argv, o, true, err, errlen);
 }
 
 #define S(member) .obj = IG_TO_CMD, IG_OPT_AT(struct ig_server_opts, member)

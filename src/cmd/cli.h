@@ -63,6 +63,10 @@ int ig_cli_client(int argc, char **argv, struct ig_client_opts *o, char *err,
 		  size_t errlen);
 int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 		  size_t errlen);
+/* "ibgap [options]" (argv[0] is "ibgap"): the client's options without
+ * HOST, -p, --also and --auth-file; returns as ig_cli_client(). */
+int ig_cli_local(int argc, char **argv, struct ig_client_opts *o, char *err,
+		 size_t errlen);
 
 /* What ig_cli_client() starts from: the options' defaults, tcp_bw and
  * tcp_lat, no HOST. */
@@ -70,6 +74,7 @@ void ig_cli_client_defaults(struct ig_client_opts *o);
 
 /* The option lines of their --help, after the usage line. */
 void ig_cli_client_usage(FILE *f);
+void ig_cli_local_usage(FILE *f);
 void ig_cli_server_usage(FILE *f);
 
 /* One line in err, -EINVAL: return ig_cli_fail(err, errlen, ...); */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The client: connects, says HELLO, runs each test, writes the report. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,22 @@ static size_t plan_count(const struct ig_client_opts *o)
 static bool stopped(const struct ig_client_opts *o)
 {
 	return o->local.interrupt && *o->local.interrupt;
+}
+
+/* The signal that stopped the run (the flag holds its number). */
+static int stop_sig(const struct ig_client_opts *o)
+{
+	return *o->local.interrupt == SIGTERM ? SIGTERM : SIGINT;
+}
+
+/* The report's note of a run that a signal stopped. */
+static const char *stop_note(const struct ig_client_opts *o)
+{
+	if (stop_sig(o) == SIGTERM)
+		return "interrupted (SIGTERM): the last result is partial and "
+		       "the rest did not run";
+	return "interrupted (SIGINT): the last result is partial and the "
+	       "rest did not run";
 }
 
 /* Without -t: the comparison where this host has an RDMA device, TCP
@@ -228,8 +245,7 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 	}
 	if (!ret) {
 		if (stopped(&o))
-			env.note = "interrupted (SIGINT): the last result is "
-				   "partial and the rest did not run";
+			env.note = stop_note(&o);
 		ig_client_fingerprints(&env, res, n);
 		ret = finish(&o, out.f, &env, res, n, &diag, old, &written);
 	} else {
@@ -239,7 +255,7 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 	if (ig_client_out_close(&out, written) && !ret)
 		ret = 1;
 	if (!ret && stopped(&o))
-		ret = 130; /* as a shell reports SIGINT */
+		ret = 128 + stop_sig(&o); /* as a shell reports the signal */
 	else if (!ret && also)
 		ret = 1; /* a test failed, as without --also (its report
 			    stands, with the reason) */

@@ -14,23 +14,31 @@
 #include "usage.h"
 #include "host/rdma_inv.h"
 
-/* Set by SIGINT/SIGTERM (server) or SIGINT (client); nothing else writes
- * it: the one mutable global, as a signal handler needs. */
+/* Set by SIGINT/SIGTERM, to the signal's number; nothing else writes it:
+ * the one mutable global, as a signal handler needs. */
 static volatile sig_atomic_t quit_flag;
 
 static void on_signal(int sig)
 {
-	quit_flag = 1;
+	quit_flag = sig;
 }
 
-/* The client's first SIGINT ends the run early with partial results; a
- * second one kills at once (SA_RESETHAND). */
-static void catch_sigint(void)
+/* The client's: the first SIGINT or SIGTERM ends the run early with
+ * partial results; a second one of either kills at once. */
+static void on_client_signal(int sig)
 {
-	struct sigaction sa = { .sa_handler = on_signal,
-				.sa_flags = SA_RESETHAND };
+	quit_flag = sig;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
+/* Also where SIGINT was ignored on entry (a script's background job). */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_client_signal };
 
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 static int usage_error(const char *err, const char *cmd)
@@ -79,19 +87,19 @@ int ig_cmd_client(int argc, char **argv)
 		return usage_error(err, "client");
 	signal(SIGPIPE, SIG_IGN);
 	o.local.interrupt = &quit_flag;
-	catch_sigint();
+	catch_stop_signals();
 	return ig_client_run(&o);
 }
 
-/* The client against a server of our own on addr (port chosen by the
- * kernel); tcp_only: -t tcp_bw,tcp_lat, else the client's default tests. */
-static int run_local(const char *addr, bool tcp_only)
+/* co (ig_cli_local's) against a server of our own on addr (port chosen
+ * by the kernel); tcp_only: without -t, tcp_bw and tcp_lat, else the
+ * client's default tests. */
+static int run_local(const char *addr, bool tcp_only, struct ig_client_opts *co)
 {
 	struct ig_server_opts so = { .bind = addr,
 				     .port = "0",
 				     .timeout_ms = IG_DEFAULT_TIMEOUT_MS };
 	struct ig_run_server ls;
-	struct ig_client_opts co;
 	char port[16], err[256];
 	int ret;
 
@@ -100,28 +108,38 @@ static int run_local(const char *addr, bool tcp_only)
 		return 1;
 	}
 	snprintf(port, sizeof(port), "%d", ig_run_server_port(&ls));
-	ig_cli_client_defaults(&co);
-	co.host = addr;
-	co.port = port;
-	co.tests_given = tcp_only; /* the defaults: tcp_bw, tcp_lat */
-	ret = ig_client_run(&co);
+	co->host = addr;
+	co->port = port;
+	if (tcp_only)
+		co->tests_given = true; /* -t's, or the defaults: tcp_bw,
+					   tcp_lat */
+	co->local.interrupt = &quit_flag;
+	ret = ig_client_run(co);
 	ig_run_server_stop(&ls);
 	return ret;
 }
 
-/* "ibgap" alone: the comparison on this machine over its first active
- * RDMA port's IP address, against a server of our own; TCP alone over
- * loopback where there is none. */
-int ig_cmd_local(void)
+/* "ibgap [options]": the comparison on this machine over its first
+ * active RDMA port's IP address, against a server of our own; TCP alone
+ * over loopback where there is none.  The client's options. */
+int ig_cmd_local(int argc, char **argv)
 {
 	char addr[64], ifname[64], err[256];
 	const struct ig_inv_port *p;
 	const struct ig_inv_dev *d;
 	struct ig_inv *inv = NULL;
-	int ret = -ENODEV;
+	struct ig_client_opts co;
+	int ret = ig_cli_local(argc, argv, &co, err, sizeof(err));
 
+	if (ret == 1)
+		return ig_cli_local_usage(stdout), 0;
+	if (ret)
+		return usage_error(err, "");
 	signal(SIGPIPE, SIG_IGN);
+	/* as the client's: Ctrl-C ends the run with the partial table */
+	catch_stop_signals();
 	/* an unreadable inventory is no RDMA device */
+	ret = -ENODEV;
 	if (!ig_inv_load("/", IG_INV_GIDS, &inv, err, sizeof(err)))
 		ret = ig_inv_active_addr(inv, addr, sizeof(addr), ifname,
 					 sizeof(ifname), &d, &p);
@@ -132,11 +150,11 @@ int ig_cmd_local(void)
 			d->name, addr);
 	ig_inv_free(inv);
 	if (!ret)
-		return run_local(addr, false);
+		return run_local(addr, false, &co);
 	fprintf(stderr, "ibgap: no active RDMA port with an IP address: TCP "
 			"alone over loopback (to compare, create a Soft-RoCE "
 			"device: rdma link add rxe0 type rxe netdev IFACE)\n");
-	return run_local("127.0.0.1", true);
+	return run_local("127.0.0.1", true, &co);
 }
 
 int ig_cmd_help(int argc, char **argv)

@@ -16,11 +16,12 @@ int ig_cmd_help(int argc, char **argv);
  * reports side by side */
 int ig_cmd_diff(int argc, char **argv);
 /* doctor_main.c: ibgap doctor [HOST] [options], why TCP is slower, on
- * this host and the server (0 ran, 1 could not run, 2 bad option) */
+ * this host and the server (0 ran, 1 could not run or HOST was not
+ * examined, 2 bad option) */
 int ig_cmd_doctor(int argc, char **argv);
-/* No arguments: the comparison on this machine against a server of its
- * own, over the first active RDMA port's address (else TCP alone over
- * loopback). */
-int ig_cmd_local(void);
+/* No command, options only (argv[0] "ibgap"): the comparison on this
+ * machine against a server of its own, over the first active RDMA port's
+ * address (else TCP alone over loopback), with the client's options. */
+int ig_cmd_local(int argc, char **argv);
 
 #endif

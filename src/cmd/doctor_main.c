@@ -193,5 +193,11 @@ int ig_cmd_doctor(int argc, char **argv)
 	ret = ig_report_doctor(stdout, cl.json, &r, rmp, cl.host, port);
 	ig_dr_report_free(&r);
 	ig_dr_report_free(&rm.r);
-	return ret ? 1 : 0;
+	/* this host's findings stand, HOST's are missing: not a clean run */
+	if (!ret && rmp && !rm.ok)
+		fprintf(stderr,
+			"ibgap doctor: %s port %s was not examined, only this "
+			"host: %s\n",
+			cl.host, port, rm.err);
+	return ret || (rmp && !rm.ok) ? 1 : 0;
 }

@@ -2,14 +2,15 @@
 #include "usage.h"
 
 const char ig_usage_main[] =
-	"usage: ibgap                      compare verbs and TCP on this machine\n"
+	"usage: ibgap [options]            compare verbs and TCP on this machine\n"
 	"       ibgap server [options]     serve clients (default port 18515)\n"
 	"       ibgap client HOST [options]\n"
 	"       ibgap diff OLD.json NEW.json [--tolerance PCT]\n"
 	"       ibgap doctor [HOST] [options]   why TCP is slower than verbs\n"
 	"       ibgap version\n"
 	"'ibgap COMMAND --help' lists the options of server, client, diff\n"
-	"and doctor.\n";
+	"and doctor; ibgap alone takes the client's, but -p, --also and\n"
+	"--auth-file.\n";
 
 const char ig_usage_diff[] =
 	"usage: ibgap diff OLD.json NEW.json [--tolerance PCT]\n"

@@ -30,6 +30,19 @@ static int owner(struct ig_dr *d, const char *addr, char *ifname, size_t len)
 	return ret;
 }
 
+/* A local route's address: the netdev holding it (0), else non-zero and
+ * the route's own device is the answer.  An address of a local subnet
+ * that no netdev holds itself (127.0.0.2 through lo's 127.0.0.1/8) is no
+ * read error: the route said where it goes. */
+static int local_owner(struct ig_dr *d, const char *addr, struct ig_dr_path *p)
+{
+	int ret = d->q->addr_owner(d->qctx, addr, p->netdev, sizeof(p->netdev));
+
+	if (ret && ret != -EADDRNOTAVAIL)
+		ig_dr_query_err(d, "addr_owner", addr, -ret);
+	return ret;
+}
+
 static void route_findings(struct ig_dr *d, struct ig_dr_path *p)
 {
 	struct ig_dr_finding *f;
@@ -121,8 +134,7 @@ static void lookup(struct ig_dr *d, const char *addr, struct ig_dr_path *p)
 	snprintf(p->route_type, sizeof(p->route_type), "%s", rt.type);
 	snprintf(p->route_dev, sizeof(p->route_dev), "%s", rt.oif);
 	snprintf(p->src, sizeof(p->src), "%s", rt.src);
-	if (strcmp(rt.type, "local") ||
-	    owner(d, addr, p->netdev, sizeof(p->netdev)))
+	if (strcmp(rt.type, "local") || local_owner(d, addr, p))
 		snprintf(p->netdev, sizeof(p->netdev), "%s", rt.oif);
 }
 

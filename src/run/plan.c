@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/repeat.h"
 #include "engine/engine.h"
 #include "run.h"
@@ -17,6 +18,7 @@ struct plan {
 	struct ig_ctrl *c;
 	unsigned int done, total;
 	bool tty;
+	uint64_t t0; /* the plan's start (ns), for the progress line */
 };
 
 static bool stopped(const struct ig_run_opts *o)
@@ -89,10 +91,47 @@ void ig_run_params(const struct ig_run_opts *o, unsigned int k,
 		p->size = 0;
 }
 
+static unsigned int max_runs(const struct ig_run_opts *o)
+{
+	if (o->rep.runs)
+		return o->rep.runs;
+	return o->rep.level ? IG_CONF_MAX_DEFAULT : 1;
+}
+
+/* ns as M:SS, or H:MM:SS from an hour on. */
+static void hms(uint64_t ns, char *buf, size_t len)
+{
+	unsigned long s = (unsigned long)(ns / IG_NSEC_PER_SEC);
+
+	if (s >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60,
+			 s % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu", s / 60, s % 60);
+}
+
+/* What is left of the plan, in ns: the mean of the measurements done so
+ * far times those left; before the first, warm-up and duration each (0:
+ * unknown, with -n). */
+static uint64_t left_ns(const struct plan *pl, const struct ig_params *p,
+			uint64_t elapsed)
+{
+	unsigned int left = pl->total - pl->done;
+
+	if (pl->done)
+		return elapsed / pl->done * left;
+	if (!p->duration_ns)
+		return 0;
+	return (p->warmup_ns + p->duration_ns) * left * max_runs(pl->o);
+}
+
+/* On a terminal: "[3/16] tcp_bw 64K  0:42 elapsed, about 2:10 left" on
+ * stderr, rewritten in place; ig_run_plan clears it at the end. */
 static void progress(struct plan *pl, const struct ig_params *p,
 		     unsigned int run)
 {
-	char sz[24];
+	uint64_t elapsed = ig_now_ns() - pl->t0, left;
+	char sz[24], el[24], lt[24];
 
 	if (!pl->tty)
 		return;
@@ -104,6 +143,12 @@ static void progress(struct plan *pl, const struct ig_params *p,
 		ig_test_name(IG_TESTS, p->test), sz);
 	if (run)
 		fprintf(stderr, " (run %u)", run + 1);
+	hms(elapsed, el, sizeof(el));
+	fprintf(stderr, "  %s elapsed", el);
+	left = left_ns(pl, p, elapsed);
+	hms(left, lt, sizeof(lt));
+	if (left)
+		fprintf(stderr, ", about %s left", lt);
 	fflush(stderr);
 }
 
@@ -120,13 +165,6 @@ static double metric(const struct ig_result *r, const char **name)
 	if (ig_hist_percentile(&r->lat, 0.5, &v))
 		return v / 1000;
 	return r->lat.count ? ig_hist_mean(&r->lat) / 1000 : 0;
-}
-
-static unsigned int max_runs(const struct ig_run_opts *o)
-{
-	if (o->rep.runs)
-		return o->rep.runs;
-	return o->rep.level ? IG_CONF_MAX_DEFAULT : 1;
 }
 
 /* 0, or the engine's -errno (-IG_EBADVALUE: a bad option value). */
@@ -245,7 +283,8 @@ int ig_run_plan(const struct ig_run_opts *o, struct ig_ctrl *c,
 			   .local = o->local,
 			   .c = c,
 			   .total = ig_run_count(o),
-			   .tty = !o->quiet && isatty(STDERR_FILENO) };
+			   .tty = !o->quiet && isatty(STDERR_FILENO),
+			   .t0 = ig_now_ns() };
 	int ret = 0;
 
 	for (unsigned int k = 0; k < ig_run_combos(o) && !ret && !stopped(o);

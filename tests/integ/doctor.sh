@@ -3,7 +3,9 @@
 # document; against a running "ibgap server" it carries the server's
 # findings too (DOCTOR/FINDINGS on the control channel, and the server goes
 # on serving); with --root it reads a fixture tree; a server that is not
-# there is reported, not fatal; bad options exit 2 with one line.
+# there is reported, this host's findings printed all the same, and the
+# exit is 1 with one line on stderr saying so; bad options exit 2 with one
+# line.
 #   bash tests/integ/doctor.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init doctor "$@"
@@ -103,7 +105,10 @@ done
 [[ -n $closed ]] || die "found no closed port in 20 tries"
 ig_run 30 fixture doctor 127.0.0.1 -p "$closed" --timeout 2 --format json \
 	--root "$DATA/pcie_gen3x8_200g"
-expect_rc 0 "doctor --root pcie_gen3x8_200g"
+expect_rc 1 "doctor --root pcie_gen3x8_200g, no server on port $closed"
+expect_one_line "$TMP/fixture.err" "doctor, no server"
+expect_grep "$TMP/fixture.err" "127.0.0.1 port $closed was not examined" \
+	"doctor, no server"
 ig_json_check "$TMP/fixture.out" "doctor --root pcie_gen3x8_200g" <<PY
 $(host_checks)
 check(len(hosts) == 2, "%d host objects, want 2" % len(hosts))
@@ -114,6 +119,17 @@ check(ids(hosts[0]) == ["route.loopback", "sock.cc"],
 r = hosts[1] if len(hosts) > 1 else {}
 check("$closed" in (r.get("error") or ""), "remote error %r" % r.get("error"))
 PY
+# the live host, 127.0.0.2 (local through lo's 127.0.0.1/8, an address
+# of no netdev) with no server there: the text says why in plain words
+ig_run 30 nosrv doctor 127.0.0.2 -p "$closed" --timeout 2
+expect_rc 1 "doctor 127.0.0.2, no server there"
+expect_one_line "$TMP/nosrv.err" "doctor 127.0.0.2, no server there"
+expect_grep "$TMP/nosrv.err" "127.0.0.2 port $closed was not examined" \
+	"doctor 127.0.0.2, no server there"
+expect_grep "$TMP/nosrv.out" "not examined: cannot connect" \
+	"doctor 127.0.0.2 (text)"
+expect_no_grep "$TMP/nosrv.out" "addr_owner(" "doctor 127.0.0.2 (text)"
+expect_grep "$TMP/nosrv.out" "== this host: " "doctor 127.0.0.2 (text)"
 # no HOST: every RDMA netdev of the fixture
 ig_run 30 fixture_all doctor --format json --root "$DATA/pcie_gen3x8_200g"
 expect_rc 0 "doctor --root pcie_gen3x8_200g (no HOST)"
