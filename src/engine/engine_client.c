@@ -248,28 +248,6 @@ static int follow_server(struct ig_session *s, struct ig_result *r)
 	return ret;
 }
 
-/* After a failure that was not the server's word (a data connection
- * reset, the control connection closed): a server that was stopped says
- * so on the control connection ({"stopped": true}) right after it cut the
- * session, and that, not our broken pipe, is the reason.  Waits at most a
- * second (the server closes the connection after any failure). */
-static void server_stopped(struct ig_ctrl *c)
-{
-	const char *msg = NULL;
-	enum ig_msg_type type;
-	json_object *o, *st;
-	char safe[200];
-
-	if (ig_ctrl_poll(c, 1000) <= 0 || ig_ctrl_recv(c, &type, &o))
-		return;
-	if (type == IG_MSG_ERROR &&
-	    json_object_object_get_ex(o, "stopped", &st) &&
-	    json_object_get_boolean(st) && !ig_json_get_str(o, "message", &msg))
-		snprintf(c->err, sizeof(c->err), "%s: %s", c->peer,
-			 ig_str_safe(msg, safe, sizeof(safe), 199));
-	json_object_put(o);
-}
-
 int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 		     const struct ig_params *p,
 		     const struct ig_local_opts *local, struct ig_result *r,
@@ -309,8 +287,6 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 		ret = wret;
 	s.ops->cleanup(&s);
 	ig_eng_session_destroy(&s);
-	if (ret && ret != -EREMOTEIO)
-		server_stopped(ctrl);
 	if (ret)
 		snprintf(err, errlen, "%s: %s",
 			 ig_test_name(&x->tests, p->test),

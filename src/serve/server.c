@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -52,9 +51,6 @@ struct ig_server {
 	/* control fd of the running session, -1 (max_sessions > 1: of the
 	 * latest; ibgap-fabric stops its server when none runs) */
 	atomic_int session_fd;
-	/* the signal that stopped the server (1: its owner's quit flag), 0
-	 * while it serves; set before the running session is cut */
-	atomic_int stop_sig;
 	char busy_peer[64];
 	bool auth; /* --auth-file given: key holds its secret */
 	struct ig_auth_key key;
@@ -107,28 +103,6 @@ static int welcome(struct ig_ctrl *c, const char *proof)
 	return ret;
 }
 
-/* The running session was cut by stop(): tell the client so (its control
- * connection is shut for reading only) and log it as the server's doing,
- * not the client's. */
-static void stopped(struct ig_server *srv, struct ig_ctrl *c)
-{
-	int sig = atomic_load(&srv->stop_sig);
-	const char *why = sig == SIGTERM  ? "SIGTERM"
-			  : sig == SIGINT ? "SIGINT"
-					  : "its owner stopped it";
-	json_object *o = json_object_new_object();
-	char msg[160];
-
-	snprintf(msg, sizeof(msg),
-		 "the server was stopped (%s) and ended this session", why);
-	json_object_object_add(o, "message", json_object_new_string(msg));
-	json_object_object_add(o, "stopped", json_object_new_boolean(1));
-	ig_ctrl_send(c, IG_MSG_ERROR, o);
-	json_object_put(o);
-	slog(srv, "%s: session ended: the server was stopped (%s)", c->peer,
-	     why);
-}
-
 /* Runs tests until BYE, an error, or the client goes away. */
 static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
 {
@@ -167,20 +141,14 @@ static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
 		if (ig_engine_server(&ig_transports, c, o, srv->fault, err,
 				     sizeof(err))) {
 			json_object_put(o);
-			if (atomic_load(&srv->stop_sig))
-				stopped(srv, c);
-			else
-				slog(srv, "%s: %s", c->peer, err);
+			slog(srv, "%s: %s", c->peer, err);
 			return;
 		}
 		json_object_put(o);
 	}
 out:
-	if (atomic_load(&srv->stop_sig))
-		stopped(srv, c);
-	else
-		slog(srv, "%s: session failed: %s", c->peer,
-		     c->err[0] ? c->err : "unknown error");
+	slog(srv, "%s: session failed: %s", c->peer,
+	     c->err[0] ? c->err : "unknown error");
 }
 
 /* An AUTH_REPLY with a well-formed nonce and a mac string: 0, or -EACCES
@@ -469,10 +437,8 @@ static void stop(struct ig_server *srv, struct ig_lobby *l,
 	if (*quit) {
 		int fd = atomic_load(&srv->session_fd);
 
-		atomic_store(&srv->stop_sig, *quit);
-		/* its reads end; its handler still tells the client why */
 		if (fd >= 0)
-			shutdown(fd, SHUT_RD);
+			shutdown(fd, SHUT_RDWR);
 		slog(srv, "signal: stopping");
 	}
 	for (int i = 0; atomic_load(&srv->handlers) > 0 &&

@@ -1,8 +1,7 @@
 #!/bin/bash
 # signals.sh: SIGINT on the client mid-test stops it cleanly with the
 # partial result marked partial (exit 130) and the server goes on serving;
-# SIGTERM on the server ends the running session and the server exits 0,
-# its client and its log both saying that the server was stopped.
+# SIGTERM on the server ends the running session and the server exits 0.
 #   bash tests/integ/signals.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init signals "$@"
@@ -40,11 +39,4 @@ ig_wait_pid "$LONG_PID" 8
 check "the client of the ended session exits non-zero (rc $RC)" \
 	test "$RC" != 0 -a "$RC" != 124
 expect_one_line "$TMP/long.err" "client whose server was stopped"
-# both ends say the server stopped: not a broken pipe, not the client's doing
-expect_grep "$TMP/long.err" "the server was stopped (SIGTERM)" \
-	"client whose server was stopped"
-expect_no_grep "$TMP/long.err" "Broken pipe" "client whose server was stopped"
-expect_grep "$SRV_LOG" "session ended: the server was stopped (SIGTERM)" \
-	"the server's log"
-expect_no_grep "$SRV_LOG" "closed the control connection" "the server's log"
 ig_done
