@@ -18,31 +18,21 @@
 #include "plot/plot.h"
 #include "transports/transports.h"
 
-int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 int ig_cli_hostport(const char *what, const char *arg, struct ig_hostport *hp,
 		    const char **host, const char **port, char *err,
 		    size_t errlen)
 {
 	if (ig_hostport_split(arg, hp))
-		return ig_cli_fail(
-			err, errlen,
+		return ig_fail(
+			-EINVAL, err, errlen,
 			"%s '%s' is not a server address: allowed " IG_HOSTPORT_FORMS,
 			what, arg);
 	if (hp->port[0] && *port &&
 	    ig_port_parse(*port) != ig_port_parse(hp->port))
-		return ig_cli_fail(err, errlen,
-				   "%s '%s' says port %s, -p says %s: give the "
-				   "port once",
-				   what, arg, hp->port, *port);
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s '%s' says port %s, -p says %s: give the "
+			       "port once",
+			       what, arg, hp->port, *port);
 	*host = hp->host;
 	if (hp->port[0])
 		*port = hp->port;
@@ -66,10 +56,10 @@ static int zc_mode(const char *arg)
 
 static int zc_fail(const char *arg, char *err, size_t errlen)
 {
-	return ig_cli_fail(err, errlen,
-			   "--zerocopy: '%s' is not a mode: allowed on (the "
-			   "same as no value), off, both",
-			   arg);
+	return ig_fail(-EINVAL, err, errlen,
+		       "--zerocopy: '%s' is not a mode: allowed on (the "
+		       "same as no value), off, both",
+		       arg);
 }
 
 /*
@@ -109,10 +99,10 @@ static int sweep_end(const char *arg, uint64_t last, uint64_t hi, char *err,
 		ig_size_str(last * 2, b + 4, sizeof(b) - 4);
 	}
 	ig_size_str(hi, h, sizeof(h));
-	return ig_cli_fail(err, errlen,
-			   "-s: '%s' never reaches %s: a sweep doubles from "
-			   "SMALL, so end it at %s%s",
-			   arg, h, a, b);
+	return ig_fail(-EINVAL, err, errlen,
+		       "-s: '%s' never reaches %s: a sweep doubles from "
+		       "SMALL, so end it at %s%s",
+		       arg, h, a, b);
 }
 
 /* A sweep "A:B": powers of two from A to B. */
@@ -126,15 +116,15 @@ static int size_range(const struct ig_opt *r, const char *arg, char *colon,
 	    ig_testopt_list_value(r, arg, colon + 1, &hi, err, errlen))
 		return -EINVAL;
 	if (lo > hi)
-		return ig_cli_fail(err, errlen,
-				   "-s: '%s' runs backwards: give SMALL:LARGE",
-				   arg);
+		return ig_fail(-EINVAL, err, errlen,
+			       "-s: '%s' runs backwards: give SMALL:LARGE",
+			       arg);
 	o->nsizes = 0;
 	for (uint64_t v = (uint64_t)lo; v <= (uint64_t)hi; v *= 2) {
 		if (o->nsizes == IG_MAX_SIZES)
-			return ig_cli_fail(err, errlen,
-					   "-s: '%s' gives more than %d sizes",
-					   arg, IG_MAX_SIZES);
+			return ig_fail(-EINVAL, err, errlen,
+				       "-s: '%s' gives more than %d sizes", arg,
+				       IG_MAX_SIZES);
 		o->sizes[o->nsizes++] = v;
 	}
 	return sweep_end(arg, o->sizes[o->nsizes - 1], (uint64_t)hi, err,
@@ -150,9 +140,9 @@ static int sizes_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	double v;
 
 	if (strlen(arg) >= sizeof(o->sizes_buf))
-		return ig_cli_fail(err, errlen,
-				   "-s: the list is too long (%zu characters)",
-				   strlen(arg));
+		return ig_fail(-EINVAL, err, errlen,
+			       "-s: the list is too long (%zu characters)",
+			       strlen(arg));
 	if (ig_opt_list_check(r, arg, err, errlen))
 		return -EINVAL;
 	strcpy(o->sizes_buf, arg);
@@ -166,15 +156,16 @@ static int sizes_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	for (tok = strtok_r(o->sizes_buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (o->nsizes == IG_MAX_SIZES)
-			return ig_cli_fail(err, errlen,
-					   "-s: more than %d sizes in '%s'",
-					   IG_MAX_SIZES, arg);
+			return ig_fail(-EINVAL, err, errlen,
+				       "-s: more than %d sizes in '%s'",
+				       IG_MAX_SIZES, arg);
 		if (ig_testopt_list_value(r, arg, tok, &v, err, errlen))
 			return -EINVAL;
 		o->sizes[o->nsizes++] = (uint64_t)v;
 	}
 	if (!o->nsizes)
-		return ig_cli_fail(err, errlen, "-s: no size in '%s'", arg);
+		return ig_fail(-EINVAL, err, errlen, "-s: no size in '%s'",
+			       arg);
 	o->p.size = o->sizes[0];
 	return 0;
 }
@@ -193,12 +184,12 @@ static int also_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		return -EINVAL;
 	if (inet_pton(AF_INET, o->also, buf) != 1 &&
 	    inet_pton(AF_INET6, o->also, buf) != 1)
-		return ig_cli_fail(err, errlen,
-				   "--also: '%s' is not an address: allowed a "
-				   "numeric IPv4 or IPv6 address of the "
-				   "server, :PORT or not (e.g. 192.0.2.7, "
-				   "[2001:db8::7]:18515)",
-				   arg);
+		return ig_fail(-EINVAL, err, errlen,
+			       "--also: '%s' is not an address: allowed a "
+			       "numeric IPv4 or IPv6 address of the "
+			       "server, :PORT or not (e.g. 192.0.2.7, "
+			       "[2001:db8::7]:18515)",
+			       arg);
 	snprintf(o->also_label, sizeof(o->also_label), "tcp@%s", o->also);
 	return 0;
 }
@@ -330,30 +321,30 @@ static int client_finish(const struct ig_optparse *ps, struct ig_client_opts *o,
 	struct ig_params p;
 
 	if (o->local.sock.zerocopy != IG_ZC_OFF && !has_test(o, IG_TEST_TCP_BW))
-		return ig_cli_fail(err, errlen,
-				   "--zerocopy %s: it is tcp_bw's sender, and "
-				   "-t has no tcp_bw: add it",
-				   zc_modes[o->local.sock.zerocopy]);
+		return ig_fail(-EINVAL, err, errlen,
+			       "--zerocopy %s: it is tcp_bw's sender, and "
+			       "-t has no tcp_bw: add it",
+			       zc_modes[o->local.sock.zerocopy]);
 	if (o->local.sock.zerocopy != IG_ZC_OFF && o->p.reverse)
-		return ig_cli_fail(err, errlen,
-				   "--zerocopy %s with -R: in a -R run the "
-				   "server sends, and only the client sends "
-				   "zero-copy: leave out one",
-				   zc_modes[o->local.sock.zerocopy]);
+		return ig_fail(-EINVAL, err, errlen,
+			       "--zerocopy %s with -R: in a -R run the "
+			       "server sends, and only the client sends "
+			       "zero-copy: leave out one",
+			       zc_modes[o->local.sock.zerocopy]);
 	if (o->also && o->tests_given && !has_test(o, IG_TEST_TCP_BW) &&
 	    !has_test(o, IG_TEST_TCP_LAT))
-		return ig_cli_fail(err, errlen,
-				   "--also %s: it runs the tcp tests again, "
-				   "and -t has neither tcp_bw nor tcp_lat: add "
-				   "one",
-				   o->also);
+		return ig_fail(-EINVAL, err, errlen,
+			       "--also %s: it runs the tcp tests again, "
+			       "and -t has neither tcp_bw nor tcp_lat: add "
+			       "one",
+			       o->also);
 	if (client_paths(o, err, errlen) || client_unused(ps, o, err, errlen))
 		return -EINVAL;
 	if (iters_given)
 		o->p.duration_ns = 0;
 	if (combos > IG_MAX_COMBOS)
-		return ig_cli_fail(
-			err, errlen,
+		return ig_fail(
+			-EINVAL, err, errlen,
 			"-s, -P, --window: %u sizes x %u streams x %u windows "
 			"= %u combinations: allowed at most %d (shorten a list)",
 			o->nsizes, l->nstreams, l->nwindows, combos,
@@ -362,8 +353,8 @@ static int client_finish(const struct ig_optparse *ps, struct ig_client_opts *o,
 		p = o->p;
 		p.streams = l->streams[i];
 		if (ig_params_check(IG_TESTS, &p, why, sizeof(why)))
-			return ig_cli_fail(err, errlen, "bad option value: %s",
-					   why);
+			return ig_fail(-EINVAL, err, errlen,
+				       "bad option value: %s", why);
 	}
 	return 0;
 }
@@ -390,18 +381,17 @@ static int client_host(const struct ig_optparse *ps, struct ig_client_opts *o,
 	const char *const *w = ps->positional;
 
 	if (!ps->npositional)
-		return ig_cli_fail(
-			err, errlen,
+		return ig_fail(
+			-EINVAL, err, errlen,
 			"client needs a HOST argument: ibgap client HOST "
 			"[options]");
 	if (ps->npositional > 1 && ps->held &&
 	    (!strcmp(w[0], ps->held) || !strcmp(w[1], ps->held)))
 		return zc_fail(ps->held, err, errlen);
 	if (ps->npositional > 1)
-		return ig_cli_fail(
-			err, errlen,
-			"client takes one HOST, got '%s' and also '%s'", w[0],
-			w[1]);
+		return ig_fail(-EINVAL, err, errlen,
+			       "client takes one HOST, got '%s' and also '%s'",
+			       w[0], w[1]);
 	return ig_cli_hostport("HOST", w[0], &o->server, &o->host, &o->port,
 			       err, errlen);
 }
@@ -412,19 +402,19 @@ static int local_words(const struct ig_optparse *ps,
 		       const struct ig_client_opts *o, char *err, size_t errlen)
 {
 	if (ps->npositional)
-		return ig_cli_fail(err, errlen,
-				   "'%s': the local run ('ibgap [options]') "
-				   "takes options only; a command comes first "
-				   "(ibgap client HOST [options])",
-				   ps->positional[0]);
+		return ig_fail(-EINVAL, err, errlen,
+			       "'%s': the local run ('ibgap [options]') "
+			       "takes options only; a command comes first "
+			       "(ibgap client HOST [options])",
+			       ps->positional[0]);
 	if (o->port || o->also || o->auth_file)
-		return ig_cli_fail(err, errlen,
-				   "%s: the local run ('ibgap' alone) has a "
-				   "server of its own: use 'ibgap client HOST' "
-				   "for another one",
-				   o->port   ? "-p"
-				   : o->also ? "--also"
-					     : "--auth-file");
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: the local run ('ibgap' alone) has a "
+			       "server of its own: use 'ibgap client HOST' "
+			       "for another one",
+			       o->port	 ? "-p"
+			       : o->also ? "--also"
+					 : "--auth-file");
 	return 0;
 }
 
@@ -511,9 +501,8 @@ int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 	if (ret)
 		return ret;
 	if (ps.npositional)
-		return ig_cli_fail(
-			err, errlen,
-			"server takes no positional argument, got '%s'",
-			ps.positional[0]);
+		return ig_fail(-EINVAL, err, errlen,
+			       "server takes no positional argument, got '%s'",
+			       ps.positional[0]);
 	return 0;
 }

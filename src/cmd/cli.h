@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/fail.h"
 #include "common/opttab.h"
 #include "common/hostport.h"
 #include "common/params.h"
@@ -76,10 +77,6 @@ void ig_cli_client_defaults(struct ig_client_opts *o);
 void ig_cli_client_usage(FILE *f);
 void ig_cli_local_usage(FILE *f);
 void ig_cli_server_usage(FILE *f);
-
-/* One line in err, -EINVAL: return ig_cli_fail(err, errlen, ...); */
-int ig_cli_fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* -p PORT of a command whose struct type has const char *port. */
 #define IG_CLI_PORT_ROW(type, help_)                                           \

@@ -23,8 +23,8 @@ static int tolerance_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	struct diff_args *a = ps->obj[0];
 
 	if (ig_baseline_tolerance_parse(arg, &a->tol))
-		return ig_cli_fail(
-			err, errlen,
+		return ig_fail(
+			-EINVAL, err, errlen,
 			"--tolerance '%s': want a percentage from 0 to %g, "
 			"e.g. 5 or 2.5",
 			arg, ig_opt_row(r)->hi);
@@ -61,14 +61,14 @@ static int parse_args(int argc, char **argv, struct diff_args *a, char *err,
 	if (ret)
 		return ret;
 	if (ps.npositional > 2)
-		return ig_cli_fail(
-			err, errlen,
+		return ig_fail(
+			-EINVAL, err, errlen,
 			"two files are compared, OLD and NEW: got '%s', '%s' "
 			"and also '%s'",
 			ps.positional[0], ps.positional[1], ps.positional[2]);
 	if (ps.npositional < 2)
-		return ig_cli_fail(
-			err, errlen,
+		return ig_fail(
+			-EINVAL, err, errlen,
 			"two files are needed, OLD and NEW: ibgap diff OLD.json "
 			"NEW.json [--tolerance PCT]");
 	a->old_path = ps.positional[0];

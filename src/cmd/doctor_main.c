@@ -35,8 +35,8 @@ static int root_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	struct stat st;
 
 	if (stat(arg, &st) || !S_ISDIR(st.st_mode))
-		return ig_cli_fail(err, errlen,
-				   "--root: '%s' is not a directory", arg);
+		return ig_fail(-EINVAL, err, errlen,
+			       "--root: '%s' is not a directory", arg);
 	o->root = arg;
 	return 0;
 }
@@ -89,10 +89,10 @@ static int parse(int argc, char **argv, struct dcli *o, char *err,
 	if (ret)
 		return ret;
 	if (ps.npositional > 1)
-		return ig_cli_fail(err, errlen,
-				   "doctor takes one HOST, got '%s' and also "
-				   "'%s'",
-				   ps.positional[0], ps.positional[1]);
+		return ig_fail(-EINVAL, err, errlen,
+			       "doctor takes one HOST, got '%s' and also "
+			       "'%s'",
+			       ps.positional[0], ps.positional[1]);
 	if (ps.npositional)
 		return ig_cli_hostport("HOST", ps.positional[0], &o->hp,
 				       &o->host, &o->port, err, errlen);
