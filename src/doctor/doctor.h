@@ -18,6 +18,8 @@
 
 #include <json-c/json.h>
 
+#include "tune/tune.h"
+
 enum ig_dr_sev {
 	IG_DR_SEV_INFO,
 	IG_DR_SEV_WARN,
@@ -37,6 +39,18 @@ struct ig_dr_evidence {
 	char value[128];
 };
 
+#define IG_DR_MAX_CHANGES 4
+
+/* What `ibgap doctor --try` changes to test a finding's fix on the side
+ * where it was found (docs/design.md, "Trials"): n changes made together
+ * (and put back together), or n == 0 and not_tried saying why no program
+ * tries it ("" when the finding has no fix at all). */
+struct ig_dr_trial {
+	unsigned int n;
+	struct ig_tune_change c[IG_DR_MAX_CHANGES];
+	char not_tried[160];
+};
+
 struct ig_dr_finding {
 	enum ig_dr_sev sev;
 	char id[40]; /* stable, e.g. "ipoib.mtu.partition" */
@@ -44,6 +58,7 @@ struct ig_dr_finding {
 	char fix[256]; /* "" when there is nothing to do */
 	unsigned int nev;
 	struct ig_dr_evidence ev[IG_DR_MAX_EV];
+	struct ig_dr_trial trial;
 };
 
 /* A read or query that failed, and why (strerror). */
