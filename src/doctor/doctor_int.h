@@ -121,6 +121,8 @@ void ig_dr_check_counters(struct ig_dr *d, struct ig_dr_pctx *c);
 void ig_dr_check_governor(struct ig_dr *d);
 void ig_dr_check_sock(struct ig_dr *d, double rate_gbps);
 void ig_dr_check_tcp_retrans(struct ig_dr *d);
+void ig_dr_check_qdisc(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_filter(struct ig_dr *d);
 
 /* context.c: the context for root (live or fixture queries) */
 int ig_dr_open(struct ig_dr *d, const struct ig_dr_opts *o,
