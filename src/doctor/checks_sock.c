@@ -160,15 +160,19 @@ static void congestion(struct ig_dr *d)
 		      cc);
 	ig_dr_ev(f, path, "%s", cc);
 	if (!strcmp(cc, "bbr"))
-		ig_dr_not_tried(f, "bbr already");
-	else if (!ig_dr_read(d, avail, list, sizeof(list)) && has_bbr(list))
+		return;
+	if (!ig_dr_read(d, avail, list, sizeof(list)) && has_bbr(list)) {
+		ig_dr_fix(f, "sysctl -w net.ipv4.tcp_congestion_control=bbr "
+			     "(try it: it often holds more of a fast link)");
 		ig_dr_try(f, IG_TUNE_SYSCTL, "",
 			  "net.ipv4.tcp_congestion_control", "bbr");
-	else
-		ig_dr_not_tried(f,
-				"bbr is not in %s ('%s'): modprobe "
-				"tcp_bbr first",
-				avail, list);
+		return;
+	}
+	ig_dr_fix(f, "modprobe tcp_bbr; sysctl -w "
+		     "net.ipv4.tcp_congestion_control=bbr (try it: it often "
+		     "holds more of a fast link)");
+	ig_dr_not_tried(f, "bbr is not in %s ('%s'): modprobe tcp_bbr first",
+			avail, list);
 }
 
 /* busy polling: a latency knob, off by default */

@@ -355,7 +355,7 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "rxe_veth",
 		.opts = { .addr = "10.233.0.2" },
 		.ids = "warn:queues.single,warn:rps.off,info:link.rate,"
-		       "info:rdma.soft,"
+		       "info:rdma.soft,info:filter.rules,"
 		       "info:sock.cc,"
 		       "info:sock.busy_poll.off",
 		.paths = { { "veth0", "roce", "rxe0", 1, 10.0 } },
@@ -367,6 +367,10 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.f = { { IG_DR_SEV_INFO, "rdma.soft",
 			 .ev = { { "/sys/class/infiniband/rxe0/parent",
 				   "veth0" } } },
+		       { IG_DR_SEV_INFO, "filter.rules",
+			 .what = { "legacy iptables tables exist (ip: filter "
+				   "nat)" },
+			 .nev = 1 },
 		       { IG_DR_SEV_WARN, "queues.single",
 			 .fix = "ethtool -L veth0 rx 8" } },
 	},
@@ -377,7 +381,7 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.name = "shaped_filtered",
 		.fixture = "shaped_filtered",
 		.opts = { .addr = PEER },
-		.ids = "warn:qdisc.shaper,warn:filter.rules,"
+		.ids = "warn:qdisc.shaper,warn:qdisc.shaper,warn:filter.rules,"
 		       "warn:filter.conntrack,warn:rings.small,"
 		       "warn:queues.single,warn:rps.off,info:link.rate,"
 		       "info:ipoib.enhanced,info:sock.cc,"
@@ -398,7 +402,7 @@ static const struct ig_dr_case ig_dr_cases[] = {
 				   "262144" } },
 			 .trial = "not tried: the doctor does not remove" },
 		       { IG_DR_SEV_WARN, "filter.rules",
-			 .what = { "2 packet-filter rules in 1 chains" },
+			 .what = { "2 nftables rules" },
 			 .ev = { { "nft_ruleset",
 				   "1 tables, 1 hooked chains, 2 rules, "
 				   "first in inet filter input" } } } },
@@ -664,6 +668,25 @@ static void expect_ne(const struct ig_dr_case *c, const struct ig_dr_report *r)
 	expect_str(c->name, "not examined", got, exp);
 }
 
+/* A finding with a fix proposes its trial or says why none; one without
+ * a fix has neither. */
+static void expect_trials(const char *row, const struct ig_dr_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ig_dr_finding *f = &r->f[i];
+
+		if (f->fix[0])
+			ck_assert_msg(f->trial.n || f->trial.not_tried[0],
+				      "%s: %s has a fix but no trial and no "
+				      "reason",
+				      row, f->id);
+		else
+			ck_assert_msg(!f->trial.n && !f->trial.not_tried[0],
+				      "%s: %s has no fix but a trial", row,
+				      f->id);
+	}
+}
+
 START_TEST(scenario)
 {
 	const struct ig_dr_case *c = &ig_dr_cases[_i];
@@ -678,6 +701,7 @@ START_TEST(scenario)
 	expect_errs(c, &r);
 	if (c->ne)
 		expect_ne(c, &r);
+	expect_trials(c->name, &r);
 	for (size_t i = 0; i < ARRAY_SIZE(c->f) && c->f[i].id; i++)
 		expect_finding(c->name, &r, &c->f[i]);
 	ig_dr_report_free(&r);
@@ -850,6 +874,15 @@ START_TEST(not_examined_and_trials)
 
 	run("trials", "shaped_filtered", (struct ig_dr_opts){ .addr = PEER },
 	    &r);
+	/* the ingress police is a finding of its own, its trial the
+	 * ingress qdisc */
+	for (i = 0; i < r.n && (strcmp(r.f[i].id, "qdisc.shaper") ||
+				!strstr(r.f[i].what, "polices"));
+	     i++)
+		;
+	ck_assert_uint_lt(i, r.n);
+	expect_trial("trials", &r.f[i], "qdisc ib0 ingress=");
+	ck_assert_str_eq(r.f[i].fix, "tc qdisc del dev ib0 ingress");
 	o = ig_dr_report_to_json(&r);
 	p = json_tokener_parse(
 		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));

@@ -480,11 +480,15 @@ rxe_veth()
 }'
 	route 10.233.0.2 veth0 10.233.0.1
 	ports '"rxe0/1": { "active_mtu": 1024, "max_mtu": 4096 }'
-	# as a user without CAP_NET_ADMIN sees it: the filter not examined
+	# as a user without CAP_NET_ADMIN sees it: the nftables ruleset not
+	# examined; legacy iptables tables exist
 	w .ibgap-fixture/nftables.json '{ "errno": 1 }'
+	w proc/net/ip_tables_names "filter
+nat"
 }
 
-# 11. what a packet crosses besides the HCA: a tbf shaper on ib0's root,
+# 11. what a packet crosses besides the HCA: a tbf shaper on ib0's root
+#     and a police action on its ingress,
 #     nftables rules on the input hook, one of them on ct state, a busy
 #     conntrack table, rx/tx rings at 1024 of 8192, one receive queue with
 #     RPS off.
@@ -501,7 +505,9 @@ shaped_filtered()
 		'"rx": 1024, "tx": 1024, "rx_max": 8192, "tx_max": 8192'
 	w .ibgap-fixture/qdisc.json '{
   "ib0": [ { "kind": "tbf", "handle": "8001:", "parent": "root",
-             "rate": 12500000 } ],
+             "rate": 12500000 },
+           { "kind": "ingress", "handle": "ffff:", "parent": "ingress",
+             "police": true } ],
   "eth0": [ { "kind": "fq_codel", "handle": "0:", "parent": "root" } ]
 }'
 	w .ibgap-fixture/nftables.json '{ "nftables": [
