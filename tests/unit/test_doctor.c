@@ -283,6 +283,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 				   "1" } } },
 		       { IG_DR_SEV_WARN, "numa.irq.far",
 			 .what = { "5 of 5 interrupts" },
+			 .trial = "not tried: 5 interrupts to move, more than "
+				  "the 4 changes",
 			 .ev = { { "/proc/irq/119/smp_affinity_list",
 				   "0-3" } } } },
 	},
@@ -296,6 +298,7 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		       "info:sock.busy_poll.off",
 		.f = { { IG_DR_SEV_WARN, "sock.rmem_max.small",
 			 .fix = "sysctl -w net.core.rmem_max=16777216",
+			 .trial = "sysctl net.core.rmem_max=16777216",
 			 .ev = { { "/proc/sys/net/core/rmem_max", "212992" },
 				 { "bandwidth-delay product (round trip "
 				   "assumed)",
@@ -383,8 +386,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.opts = { .addr = PEER },
 		.ids = "warn:qdisc.shaper,warn:qdisc.shaper,warn:filter.rules,"
 		       "warn:filter.conntrack,warn:rings.small,"
-		       "warn:queues.single,warn:rps.off,info:link.rate,"
-		       "info:ipoib.enhanced,info:sock.cc,"
+		       "warn:queues.single,warn:rps.off,warn:numa.irq.far,"
+		       "info:link.rate,info:ipoib.enhanced,info:sock.cc,"
 		       "info:sock.busy_poll.off",
 		.exact_errs = true,
 		.ne = "",
@@ -423,6 +426,14 @@ static const struct ig_dr_case ig_dr_cases[] = {
 			 .trial = "rps ib0 rx-0=f" },
 		       { IG_DR_SEV_WARN, "queues.single",
 			 .trial = "channels ib0 combined=63" } },
+	},
+	{
+		.name = "shaped_filtered_irq",
+		.fixture = "shaped_filtered",
+		.opts = { .addr = PEER },
+		.f = { { IG_DR_SEV_WARN, "numa.irq.far",
+			 .what = { "1 of 5 interrupts" },
+			 .trial = "irq 124=0-3" } },
 	},
 	{
 		/* the findings are not checked: only the one path */
