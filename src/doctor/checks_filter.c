@@ -220,7 +220,7 @@ static void legacy_tables(struct ig_dr *d, char *buf, size_t len)
 static void filter_rules(struct ig_dr *d, const struct nft *x, bool nft_ok)
 {
 	struct ig_dr_finding *f;
-	char legacy[300], what[200];
+	char legacy[256], what[320];
 
 	legacy_tables(d, legacy, sizeof(legacy));
 	if (!x->rules && !x->tables && !legacy[0])
