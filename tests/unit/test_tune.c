@@ -379,19 +379,25 @@ static void file_is(const char *rel, const char *text)
 	ck_assert_str_eq(buf, text);
 }
 
-static void root_setup(void)
+/* mkdir -p of root/rel. */
+static void mkdirs(const char *rel)
 {
 	char p[256];
 
-	snprintf(root, sizeof(root), "/tmp/ibgap-test-tune.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	snprintf(p, sizeof(p), "%s/proc/sys/net/core", root);
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
 	for (char *s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
 		*s = 0;
 		mkdir(p, 0755);
 		*s = '/';
 	}
-	ck_assert_int_eq(mkdir(p, 0755), 0);
+	mkdir(p, 0755);
+}
+
+static void root_setup(void)
+{
+	snprintf(root, sizeof(root), "/tmp/ibgap-test-tune.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	mkdirs("proc/sys/net/core");
 	put_file("proc/sys/net/core/rmem_max", "212992\n");
 	put_file("proc/sys/net/core/wmem_max", "4096\n");
 	snprintf(jpath, sizeof(jpath), "%s/try.journal", root);
@@ -538,6 +544,61 @@ START_TEST(test_journal_foreign)
 }
 END_TEST
 
+#define GOV(n) "sys/devices/system/cpu/cpu" #n "/cpufreq/scaling_governor"
+
+/* "all" of two cpus that differ, and a third cpu folder without
+ * cpufreq: read as pairs, set both, put each back. */
+START_TEST(test_governor_all)
+{
+	struct ig_tune_change c =
+		chg(IG_TUNE_GOVERNOR, "", "all", "performance", "");
+	char err[512], v[IG_TUNE_VAL_LEN];
+
+	mkdirs("sys/devices/system/cpu/cpu0/cpufreq");
+	mkdirs("sys/devices/system/cpu/cpu1/cpufreq");
+	mkdirs("sys/devices/system/cpu/cpu10");
+	mkdirs("sys/devices/system/cpu/cpufreq");
+	put_file(GOV(0), "powersave\n");
+	put_file(GOV(1), "schedutil\n");
+	ck_assert_int_eq(ig_tune_read(root, &c, v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "cpu0=powersave cpu1=schedutil");
+	ck_assert_int_eq(ig_tune_apply(root, &c, err, sizeof(err)), 0);
+	ck_assert_str_eq(c.from, "cpu0=powersave cpu1=schedutil");
+	file_is(GOV(0), "performance");
+	file_is(GOV(1), "performance");
+	ck_assert_int_eq(ig_tune_read(root, &c, v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "performance");
+	ck_assert_int_eq(ig_tune_revert(root, &c, err, sizeof(err)), 0);
+	file_is(GOV(0), "powersave");
+	file_is(GOV(1), "schedutil");
+}
+END_TEST
+
+/* An IRQ's affinity; a knob this root lacks is -ENOENT, and applying it
+ * fails with one line and leaves nothing. */
+START_TEST(test_irq)
+{
+	struct ig_tune_change c = chg(IG_TUNE_IRQ, "", "45", "0-1", ""),
+			      d = chg(IG_TUNE_IRQ, "", "46", "0", "");
+	char err[512], v[64];
+
+	mkdirs("proc/irq/45");
+	put_file("proc/irq/45/smp_affinity_list", "0-3\n");
+	ck_assert_int_eq(ig_tune_apply(root, &c, err, sizeof(err)), 0);
+	ck_assert_str_eq(c.from, "0-3");
+	file_is("proc/irq/45/smp_affinity_list", "0-1");
+	ck_assert_int_eq(ig_tune_revert(root, &c, err, sizeof(err)), 0);
+	file_is("proc/irq/45/smp_affinity_list", "0-3");
+	ck_assert_int_eq(ig_tune_read(root, &d, v, sizeof(v)), -ENOENT);
+	err[0] = 0;
+	ck_assert_int_eq(ig_tune_apply(root, &d, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "irq 46"), "%s", err);
+	ck_assert_str_eq(d.from, "");
+	d = chg(IG_TUNE_IRQ, "", "46", "0", "");
+	ck_assert_int_eq(ig_tune_revert(root, &d, err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
 static Suite *tune_suite(void)
 {
 	Suite *s = suite_create("tune");
@@ -558,6 +619,8 @@ static Suite *tune_suite(void)
 	tcase_add_test(tj, test_journal_undo);
 	tcase_add_test(tj, test_journal_live_owner);
 	tcase_add_test(tj, test_journal_foreign);
+	tcase_add_test(tj, test_governor_all);
+	tcase_add_test(tj, test_irq);
 	suite_add_tcase(s, tj);
 	return s;
 }
