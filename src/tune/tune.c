@@ -156,6 +156,22 @@ int ig_tune_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+int ig_tune_cpu_range(const char *t, uint32_t *a, uint32_t *b)
+{
+	char buf[32], *dash;
+
+	if (strncmp(t, "cpu", 3) || strlen(t + 3) >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", t + 3);
+	dash = strchr(buf, '-');
+	if (dash)
+		*dash++ = 0;
+	if (ig_tune_u32(buf, a) || ig_tune_u32(dash ? dash : buf, b) ||
+	    *a > *b || *b >= 4096)
+		return -EINVAL;
+	return 0;
+}
+
 static const struct knob_name *find(const struct knob_name *t, const char *name)
 {
 	for (; t->name; t++)
@@ -256,7 +272,7 @@ static bool pairs_ok(const struct ig_tune_change *c, const char *v)
 {
 	char buf[IG_TUNE_VAL_LEN], *save = NULL, *t, *eq;
 	bool feat = c->kind == IG_TUNE_FEATURE;
-	uint32_t u;
+	uint32_t u, w;
 
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
@@ -267,7 +283,7 @@ static bool pairs_ok(const struct ig_tune_change *c, const char *v)
 		if (feat && (ig_tune_onoff(eq + 1) < 0 ||
 			     !in_list(ig_tune_feature_strings(c->name), t)))
 			return false;
-		if (!feat && (strncmp(t, "cpu", 3) || ig_tune_u32(t + 3, &u) ||
+		if (!feat && (ig_tune_cpu_range(t, &u, &w) ||
 			      !shape_ok(SH_WORD, eq + 1)))
 			return false;
 	}

@@ -211,6 +211,10 @@ START_TEST(test_cmd)
 		      "cpu0=powersave cpu1=schedutil"),
 		  "cpupower frequency-set -g performance",
 		  "cpupower -c 0 frequency-set -g powersave; cpupower -c 1 frequency-set -g schedutil" },
+		{ chg(IG_TUNE_GOVERNOR, "", "all", "performance",
+		      "cpu0-3=powersave cpu4=schedutil"),
+		  "cpupower frequency-set -g performance",
+		  "cpupower -c 0-3 frequency-set -g powersave; cpupower -c 4 frequency-set -g schedutil" },
 		{ chg(IG_TUNE_GOVERNOR, "", "cpu2", "performance", "powersave"),
 		  "cpupower -c 2 frequency-set -g performance",
 		  "cpupower -c 2 frequency-set -g powersave" },
@@ -347,6 +351,36 @@ START_TEST(test_json_refused)
 			      err);
 		json_object_put(o);
 	}
+}
+END_TEST
+
+/* Root may; a process of another uid without capabilities may not. */
+START_TEST(test_allowed)
+{
+	struct ig_tune_change n = chg(IG_TUNE_QDISC, "va", "root", "", ""),
+			      g = chg(IG_TUNE_GOVERNOR, "", "all",
+				      "performance", "");
+	int st;
+	pid_t p;
+
+	if (geteuid())
+		return; /* the child below needs root to drop it */
+	ck_assert_int_eq(ig_tune_allowed(&n), 0);
+	ck_assert_int_eq(ig_tune_allowed(&g), 0);
+	p = fork();
+	ck_assert_int_ge(p, 0);
+	if (!p) {
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(ig_tune_allowed(&n) == -EPERM &&
+				      ig_tune_allowed(&g) == -EPERM
+			      ? 0
+			      : 1);
+	}
+	ck_assert_int_eq(waitpid(p, &st, 0), p);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
 }
 END_TEST
 
@@ -556,21 +590,34 @@ START_TEST(test_governor_all)
 
 	mkdirs("sys/devices/system/cpu/cpu0/cpufreq");
 	mkdirs("sys/devices/system/cpu/cpu1/cpufreq");
-	mkdirs("sys/devices/system/cpu/cpu10");
+	mkdirs("sys/devices/system/cpu/cpu2/cpufreq");
+	mkdirs("sys/devices/system/cpu/cpu3");
+	mkdirs("sys/devices/system/cpu/cpu4/cpufreq");
 	mkdirs("sys/devices/system/cpu/cpufreq");
 	put_file(GOV(0), "powersave\n");
 	put_file(GOV(1), "schedutil\n");
+	put_file(GOV(2), "schedutil\n");
+	put_file(GOV(4), "schedutil\n");
 	ck_assert_int_eq(ig_tune_read(root, &c, v, sizeof(v)), 0);
-	ck_assert_str_eq(v, "cpu0=powersave cpu1=schedutil");
+	ck_assert_str_eq(v, "cpu0=powersave cpu1-2=schedutil cpu4=schedutil");
 	ck_assert_int_eq(ig_tune_apply(root, &c, err, sizeof(err)), 0);
-	ck_assert_str_eq(c.from, "cpu0=powersave cpu1=schedutil");
+	ck_assert_str_eq(c.from,
+			 "cpu0=powersave cpu1-2=schedutil cpu4=schedutil");
+	ck_assert_int_eq(ig_tune_check(&c, err, sizeof(err)), 0);
 	file_is(GOV(0), "performance");
-	file_is(GOV(1), "performance");
+	file_is(GOV(2), "performance");
+	file_is(GOV(4), "performance");
 	ck_assert_int_eq(ig_tune_read(root, &c, v, sizeof(v)), 0);
 	ck_assert_str_eq(v, "performance");
 	ck_assert_int_eq(ig_tune_revert(root, &c, err, sizeof(err)), 0);
 	file_is(GOV(0), "powersave");
 	file_is(GOV(1), "schedutil");
+	file_is(GOV(2), "schedutil");
+	file_is(GOV(4), "schedutil");
+	/* one governor everywhere (cpu3 has none): one name */
+	put_file(GOV(0), "schedutil\n");
+	ck_assert_int_eq(ig_tune_read(root, &c, v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "schedutil");
 }
 END_TEST
 
@@ -613,6 +660,7 @@ static Suite *tune_suite(void)
 	tcase_add_test(tc, test_cmd_tbf);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_json_refused);
+	tcase_add_test(tc, test_allowed);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(tj, root_setup, root_teardown);
 	tcase_add_test(tj, test_journal_cycle);
