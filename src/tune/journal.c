@@ -22,21 +22,23 @@
 #define SCHEMA "ibgap-journal/1"
 #define MAX_JOURNAL (16u << 20)
 
-/* Appends o as one line and syncs it; takes o. */
+/* Appends o as one line (one write) and syncs it; takes o. */
 static int put_line(int fd, json_object *o)
 {
-	const char *s;
-	size_t n;
-	int ret = 0;
+	char *line = NULL;
+	int n = -1, ret = 0;
 
-	if (!o)
-		return -ENOMEM;
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	n = strlen(s);
-	if (write(fd, s, n) != (ssize_t)n || write(fd, "\n", 1) != 1 ||
-	    fsync(fd))
-		ret = errno ? -errno : -EIO;
+	if (o)
+		n = asprintf(&line, "%s\n",
+			     json_object_to_json_string_ext(
+				     o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
+	if (n < 0)
+		return -ENOMEM;
+	errno = 0;
+	if (write(fd, line, (size_t)n) != n || fsync(fd))
+		ret = errno ? -errno : -EIO;
+	free(line);
 	return ret;
 }
 

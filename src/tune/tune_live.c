@@ -73,6 +73,15 @@ int ig_tune_apply(const char *root, struct ig_tune_change *c, char *err,
 		return ig_fail(ret, err, len,
 			       "tune: reading %s before changing it: %s", w,
 			       strerror(-ret));
+	snprintf(c->from, sizeof(c->from), "%s", old);
+	if (ig_tune_check(c, e2, sizeof(e2))) {
+		c->from[0] = 0;
+		return ig_fail(
+			-EINVAL, err, len,
+			"tune: %s reads \"%.80s\", which could not be put back: not changed",
+			w, old);
+	}
+	c->from[0] = 0;
 	ret = o->write(root, c, c->to, err, len);
 	if (ret && partial(c->kind)) {
 		if (o->write(root, c, old, e2, sizeof(e2)))

@@ -646,6 +646,22 @@ START_TEST(test_irq)
 }
 END_TEST
 
+/* An old value that could not be put back stops the change before it
+ * is made. */
+START_TEST(test_apply_unsaveable)
+{
+	struct ig_tune_change c =
+		chg(IG_TUNE_SYSCTL, "", "net.core.rmem_max", "1000", "");
+	char err[512];
+
+	put_file("proc/sys/net/core/rmem_max", "12 34\n");
+	ck_assert_int_eq(ig_tune_apply(root, &c, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "\"12 34\""), "%s", err);
+	ck_assert_str_eq(c.from, "");
+	file_is("proc/sys/net/core/rmem_max", "12 34");
+}
+END_TEST
+
 static Suite *tune_suite(void)
 {
 	Suite *s = suite_create("tune");
@@ -669,6 +685,7 @@ static Suite *tune_suite(void)
 	tcase_add_test(tj, test_journal_foreign);
 	tcase_add_test(tj, test_governor_all);
 	tcase_add_test(tj, test_irq);
+	tcase_add_test(tj, test_apply_unsaveable);
 	suite_add_tcase(s, tj);
 	return s;
 }
