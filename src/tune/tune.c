@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <linux/pkt_sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,16 @@ static int name_shape(const struct ig_tune_change *c, const char **names)
 	}
 }
 
+/* v is "" or a qdisc saved for c's place (root or ingress). */
+static bool qdisc_here(const struct ig_tune_change *c, const char *v)
+{
+	struct ig_qdisc_saved q;
+
+	if (!*v || ig_qdisc_parse(v, &q))
+		return true; /* the shape is checked apart */
+	return q.parent == (strcmp(c->name, "root") ? TC_H_INGRESS : TC_H_ROOT);
+}
+
 static bool has_dev(enum ig_tune_kind k)
 {
 	return k != IG_TUNE_SYSCTL && k != IG_TUNE_IRQ && k != IG_TUNE_GOVERNOR;
@@ -400,11 +411,18 @@ int ig_tune_check(const struct ig_tune_change *c, char *err, size_t len)
 			       "tune: %s %s: value \"%.80s\" to set is not %s",
 			       kn, c->name, c->to, shape_text[sh]);
 	if (*c->from && !shape_ok((enum shape)sh, c->from) &&
-	    !((c->kind == IG_TUNE_FEATURE || c->kind == IG_TUNE_GOVERNOR) &&
+	    !((c->kind == IG_TUNE_FEATURE ||
+	       (c->kind == IG_TUNE_GOVERNOR && !strcmp(c->name, "all"))) &&
 	      pairs_ok(c, c->from)))
 		return ig_fail(-EINVAL, err, len,
 			       "tune: %s %s: old value \"%.80s\" is not %s", kn,
 			       c->name, c->from, shape_text[sh]);
+	if (c->kind == IG_TUNE_QDISC &&
+	    (!qdisc_here(c, c->to) || !qdisc_here(c, c->from)))
+		return ig_fail(
+			-EINVAL, err, len,
+			"tune: a qdisc of %s saved for another place than %s (root qdiscs go to root, ingress and clsact to ingress)",
+			c->dev, c->name);
 	return 0;
 }
 

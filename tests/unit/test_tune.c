@@ -142,6 +142,12 @@ START_TEST(test_check_refuses)
 		{ chg(IG_TUNE_QDISC, "va", "root",
 		      "kind=tbf handle=8001: parent=root opts=0g", ""),
 		  "opts=0g" },
+		{ chg(IG_TUNE_QDISC, "va", "root", "",
+		      "kind=ingress handle=ffff: parent=ingress"),
+		  "another place than root" },
+		{ chg(IG_TUNE_GOVERNOR, "", "cpu1", "performance",
+		      "cpu0=powersave"),
+		  "\"cpu0=powersave\"" },
 		{ chg((enum ig_tune_kind)99, "", "x", "1", ""), "kind 99" },
 	};
 	char err[512];
