@@ -138,6 +138,15 @@ static int parse_line(struct ig_journal *j, const char *line, bool *head,
 	return ret;
 }
 
+static void unload(struct ig_journal *j)
+{
+	free(j->c);
+	free(j->reverted);
+	j->c = NULL;
+	j->reverted = NULL;
+	j->n = j->cap = 0;
+}
+
 /* The journal at path into j (its changes and which are back); *pid: its
  * writer; *end: the size of its whole lines.  -ENOENT, or -EINVAL with
  * one line in err. */
@@ -163,12 +172,14 @@ static int load(const char *path, struct ig_journal *j, int *pid, off_t *end,
 	free(buf);
 	if (!n) /* created, then a crash before its first line */
 		return 0;
-	if (ret || !head)
+	if (ret || !head) {
+		unload(j);
 		return ig_fail(
 			-EINVAL, err, len,
 			"%s is not an ibgap journal (schema " SCHEMA
 			"): %s; remove it or name another with --journal",
 			path, *e ? e : "bad line");
+	}
 	return 0;
 }
 
@@ -179,15 +190,6 @@ static size_t pending_count(const struct ig_journal *j)
 	for (size_t i = 0; i < j->n; i++)
 		p += !j->reverted[i];
 	return p;
-}
-
-static void unload(struct ig_journal *j)
-{
-	free(j->c);
-	free(j->reverted);
-	j->c = NULL;
-	j->reverted = NULL;
-	j->n = j->cap = 0;
 }
 
 int ig_journal_pending(const char *path)

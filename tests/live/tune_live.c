@@ -115,6 +115,7 @@ static void knobs(struct snap *s)
 
 static void take(struct snap *s)
 {
+	memset(s, 0, sizeof(*s));
 	knobs(s);
 	for (size_t i = 0; i < s->n; i++)
 		s->k[i].rc = ig_tune_read(NULL, &s->k[i].c, s->k[i].val,
@@ -277,7 +278,7 @@ static void setup(void)
 {
 	if (unshare(CLONE_NEWNET | CLONE_NEWNS))
 		skip("unshare(CLONE_NEWNET | CLONE_NEWNS) failed");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    mount("sysfs", "/sys", "sysfs", 0, NULL))
 		skip("no sysfs of the namespace's own could be mounted");
 	if (system("ip link add va type veth peer name vb && "
