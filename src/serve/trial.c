@@ -11,9 +11,12 @@
  * server was told to stop.
  */
 #include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "slog.h"
 #include "trial.h"
@@ -142,6 +145,64 @@ static int apply_all(struct ig_trial *t, const char *peer,
 	return ret;
 }
 
+/* The same address, of one family (v4-mapped taken off before). */
+static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr,
+			       sizeof(struct in_addr));
+	return a->sa_family == AF_INET6 &&
+	       !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		       &((const struct sockaddr_in6 *)b)->sin6_addr,
+		       sizeof(struct in6_addr));
+}
+
+/* The netdev holding the control connection's local address into dev,
+ * or "" when not found. */
+static void ctrl_dev(int fd, char *dev, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct ifaddrs *all, *a;
+
+	dev[0] = 0;
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) || getifaddrs(&all))
+		return;
+	ig_sockaddr_unmap(&ss, &sl);
+	for (a = all; a; a = a->ifa_next)
+		if (a->ifa_addr &&
+		    same_addr(a->ifa_addr, (struct sockaddr *)&ss)) {
+			snprintf(dev, len, "%s", a->ifa_name);
+			break;
+		}
+	freeifaddrs(all);
+}
+
+/* A change that takes a netdev down and up (MTU, IPoIB mode) is not made
+ * on the one that carries this control connection: -EPERM, why says so. */
+static int cuts_ctrl(struct ig_ctrl *c, const struct ig_tune_change *ch,
+		     size_t n, char *why, size_t len)
+{
+	char dev[IG_TUNE_DEV_LEN];
+
+	ctrl_dev(c->fd, dev, sizeof(dev));
+	for (size_t i = 0; i < n; i++)
+		if (ig_tune_down_up(&ch[i]) && dev[0] &&
+		    !strcmp(ch[i].dev, dev)) {
+			snprintf(
+				why, len,
+				"%s %.32s takes %s down and up, and this control "
+				"connection runs over it: connect over "
+				"another address to try it",
+				ig_tune_kind_name(ch[i].kind), ch[i].to, dev);
+			return -EPERM;
+		}
+	return 0;
+}
+
 /* Why ch may not be tried here, into why; 0 when it may. */
 static int refusal(const struct ig_trial *t, const struct ig_tune_change *ch,
 		   size_t n, char *why, size_t len)
@@ -178,7 +239,8 @@ static int serve_try(struct ig_trial *t, struct ig_ctrl *c, json_object *body)
 	if (t->refusal)
 		return tried_fail(t, c, false, t->refusal);
 	if (ig_try_from_json(body, ch, IG_TRY_MAX, &n, why, sizeof(why)) ||
-	    refusal(t, ch, n, why, sizeof(why)))
+	    refusal(t, ch, n, why, sizeof(why)) ||
+	    cuts_ctrl(c, ch, n, why, sizeof(why)))
 		return tried_fail(t, c, false, why);
 	if (apply_all(t, c->peer, ch, n, why, sizeof(why)))
 		return tried_fail(t, c, true, why);

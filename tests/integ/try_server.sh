@@ -19,7 +19,8 @@
 #       server SIGKILLed with a change made puts it back when it starts
 #       again on its journal;
 #   (f) a TRY of an unknown sysctl or a path-like netdev: refused, one
-#       line, nothing changed;
+#       line, nothing changed; an MTU of lo, which carries the control
+#       connection, refused, of a veth made and put back;
 #   (g) every value touched, in the namespace and on the host, the same
 #       at the end as at the start.
 # Needs root and ip netns (else 77, saying why).
@@ -40,6 +41,8 @@ if ! ip netns add "$NS" 2>"$TMP/netns.err"; then
 fi
 trap 'ig_cleanup; ip netns del "$NS" 2>/dev/null' EXIT
 ip -n "$NS" link set lo up || die "cannot bring up lo in $NS"
+ip -n "$NS" link add igd0 mtu 1500 type veth peer name igd1 mtu 1500 ||
+	die "cannot add a veth pair in $NS"
 REAL=$IBGAP
 # the server in the namespace: ip netns exec execs, so SRV_PID is ibgap's
 cat >"$TMP/nsibgap" <<EOF
@@ -299,6 +302,29 @@ for bad in '{"kind":"sysctl","dev":"","name":"net.ipv4.no_such","to":"1"}' \
 		"nothing made for $bad"
 	expect_val net/ipv4/tcp_rmem "$RMEM0" "after the TRY with $bad"
 done
+
+# an MTU (down and up): refused on lo, which carries the control
+# connection; made and put back on a veth of the namespace
+cli mtulo "$TMP/key" try '[{"kind":"mtu","dev":"lo","name":"","to":"9000"}]' \
+	untry bye
+answer mtulo TRIED "'runs over it' in b.get('refused', '')" \
+	"MTU of the control connection's netdev refused"
+cli mtu "$TMP/key" try '[{"kind":"mtu","dev":"igd0","name":"","to":"1400"}]' \
+	waitfile "$TMP/mtu.go" untry bye &
+mpid=$!
+for _ in $(seq 100); do
+	ip -n "$NS" link show igd0 | grep -q "mtu 1400" && break
+	sleep 0.1
+done
+ip -n "$NS" link show igd0 | grep -q "mtu 1400" &&
+	pass "TRY made: igd0's MTU 1400" ||
+	fail "igd0's MTU never became 1400: $(ip -n "$NS" link show igd0)"
+touch "$TMP/mtu.go"
+wait $mpid
+answer mtu UNTRIED "b == {'restored': 1, 'errors': []}" "MTU put back"
+ip -n "$NS" link show igd0 | grep -q "mtu 1500" &&
+	pass "igd0's MTU 1500 again" ||
+	fail "igd0 after UNTRY: $(ip -n "$NS" link show igd0)"
 
 # (e) the client SIGKILLed after TRY
 hang_client kill "the client's SIGKILL"
