@@ -57,7 +57,7 @@ int ig_try_from_json(json_object *o, struct ig_tune_change *ch, size_t max,
 {
 	json_object *a = ig_json_get_array(o, "changes");
 	size_t k = a ? json_object_array_length(a) : 0;
-	char line[256];
+	char line[384], safe[384];
 
 	*n = 0;
 	if (!a || !k || k > max) {
@@ -71,10 +71,13 @@ int ig_try_from_json(json_object *o, struct ig_tune_change *ch, size_t max,
 	for (size_t i = 0; i < k; i++) {
 		if (ig_tune_from_json(json_object_array_get_idx(a, i), &ch[i],
 				      line, sizeof(line))) {
-			snprintf(err, len, "TRY's change %zu: %s", i + 1, line);
+			/* the line quotes the peer's strings: one line, for
+			 * the log and the TRIED that carries it */
+			peer_line(line, safe, sizeof(safe));
+			snprintf(err, len, "TRY's change %zu: %s", i + 1, safe);
 			return -EINVAL;
 		}
-		ch[i].from[0] = 0;
+		memset(ch[i].from, 0, sizeof(ch[i].from));
 	}
 	*n = k;
 	return 0;

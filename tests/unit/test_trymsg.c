@@ -141,6 +141,10 @@ START_TEST(test_try_bad_shape)
 		"{\"changes\":{}}",
 		"{\"changes\":[1]}",
 		"{\"changes\":[{\"kind\":\"sysctl\"}]}",
+		/* the peer's newline must not split the line (fuzz_msg) */
+		"{\"changes\":[{\"kind\":\"\\nsysctl\"}]}",
+		"{\"changes\":[{\"kind\":\"sysctl\",\"name\":\"a\\nb\","
+		"\"to\":\"1\"}]}",
 	};
 	char err[256];
 	json_object *o;
