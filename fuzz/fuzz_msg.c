@@ -23,6 +23,7 @@
  * are reported by LeakSanitizer.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,14 @@ static void check_auth(json_object *body)
 	MUST(ret == 0 || ret == -EBADMSG || ret == -EACCES);
 }
 
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
 /* TRY as the server reads it (each change one the tune layer knows, and
  * the same again after encoding), TRIED, UNTRY and UNTRIED as the client
  * and server do. */
@@ -214,8 +223,12 @@ static void check_trial(json_object *body)
 		MUST(n == 0);
 	} else {
 		MUST(n >= 1 && n <= IG_TRY_MAX);
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			MUST(!ig_tune_check(&ch[i], err, sizeof(err)));
+			/* what the server logs of it is printable */
+			MUST(printable(ch[i].dev) && printable(ch[i].name) &&
+			     printable(ch[i].to));
+		}
 		o = ig_try_to_json(ch, n);
 		MUST(o && !ig_try_from_json(o, back, IG_TRY_MAX, &m, err,
 					    sizeof(err)));
