@@ -4,8 +4,8 @@
 # makes, and so does the raw client (tests/integ/igwire.py) that sends it
 # TRY and UNTRY over that namespace's loopback; the setting tried is
 # net.ipv4.tcp_rmem and tcp_wmem of that namespace, never the host's.
-#   (a) --allow-try without --auth-file, --journal without --allow-try:
-#       exit 2, one line;
+#   (a) --allow-try without --auth-file, --journal without --allow-try,
+#       a --journal file that is not a journal: exit 2, one line;
 #   (b) a server without --allow-try: TRIED {refused}, nothing changed,
 #       the session goes on (UNTRY answered, BYE ends it cleanly);
 #   (c) no key or another key against an --allow-try server: refused at
@@ -220,6 +220,13 @@ ig_run 10 nojournal server -p "$(ig_random_port)" --auth-file "$TMP/key" \
 expect_rc 2 "--journal without --allow-try"
 expect_one_line "$TMP/nojournal.err" "--journal without --allow-try"
 expect_grep "$TMP/nojournal.err" "'$TMP/j'" "--journal without --allow-try"
+echo "not a journal" >"$TMP/notj"
+ig_run 10 notj server -B 127.0.0.1 -p "$(ig_random_port)" --auth-file \
+	"$TMP/key" --allow-try --journal "$TMP/notj"
+expect_rc 2 "--journal that is not a journal"
+expect_one_line "$TMP/notj.err" "--journal that is not a journal"
+expect_grep "$TMP/notj.err" "'$TMP/notj' is not an ibgap journal" \
+	"--journal that is not a journal"
 
 IBGAP=$TMP/nsibgap
 # (b) a server without --allow-try
