@@ -4,7 +4,8 @@
  * changed and the session going on, when the server was started without
  * --allow-try, the client did not authenticate, a change is not one the
  * tune layer knows (a closed list: no path or command comes from the
- * client) or this process may not make it.  Its changes go through the
+ * client), this process may not make it, or it would take down and up
+ * the netdev of the control connection.  Its changes go through the
  * session's journal, opened at the first TRY; a change that fails puts
  * back the ones of its TRY already made.  The session's end puts back
  * everything, whether the client said BYE, vanished or timed out, or the
@@ -24,7 +25,7 @@
 
 /* Changes one session may have made at once. */
 #define SESSION_MAX 64
-/* Failures UNTRIED names (the rest are counted in the last). */
+/* Failures UNTRIED names (the server's log names them all). */
 #define UNDO_LINES 8
 
 struct undo {
