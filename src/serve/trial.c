@@ -217,7 +217,7 @@ static int refusal(const struct ig_trial *t, const struct ig_tune_change *ch,
 			continue;
 		ig_tune_cmd(&ch[i], false, cmd, sizeof(cmd));
 		snprintf(why, len,
-			 "the server lacks %s for '%.300s' (run it as root to "
+			 "the server lacks %s for %.300s (run it as root to "
 			 "allow trials)",
 			 sys ? "CAP_SYS_ADMIN" : "CAP_NET_ADMIN", cmd);
 		return -EPERM;
@@ -332,12 +332,17 @@ int ig_trial_setup(const char *file, int port, bool quiet, char *path,
 	ret = ig_journal_pending(path);
 	if (ret == 0 || ret == -ENOENT)
 		return 0;
-	if (ret < 0) {
+	if (ret == -EINVAL) {
 		snprintf(err, len,
 			 "journal '%s' is not an ibgap journal: move it away "
 			 "or give --journal another file",
 			 path);
 		return -EINVAL;
+	}
+	if (ret < 0) {
+		snprintf(err, len, "journal '%s' cannot be read: %s", path,
+			 strerror(-ret));
+		return ret;
 	}
 	ret = recover(path, quiet, line, sizeof(line));
 	if (ret == -ENOENT)

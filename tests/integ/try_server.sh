@@ -6,8 +6,9 @@
 # net.ipv4.tcp_rmem and tcp_wmem of that namespace, never the host's.
 #   (a) --allow-try without --auth-file, --journal without --allow-try,
 #       a --journal file that is not a journal: exit 2, one line;
-#   (b) a server without --allow-try: TRIED {refused}, nothing changed,
-#       the session goes on (UNTRY answered, BYE ends it cleanly);
+#   (b) a server without --allow-try, or with it but as nobody (no
+#       CAP_NET_ADMIN): TRIED {refused}, nothing changed, the session goes
+#       on (UNTRY answered, BYE ends it cleanly);
 #   (c) no key or another key against an --allow-try server: refused at
 #       the handshake, a TRY in place of the proof too;
 #   (d) an authenticated TRY changes the namespace's values, UNTRY puts
@@ -242,6 +243,28 @@ check "the session ended by BYE after the refusal" \
 expect_grep "$SRV_LOG" "TRY refused: the server was started without" \
 	"server log"
 kill -KILL "$SRV_PID"
+
+# an --allow-try server without the capability (uid nobody): refused,
+# naming it, nothing changed
+mkdir "$TMP/nob" && cp "$TMP/key" "$TMP/nob/key" &&
+	chown -R nobody:nogroup "$TMP/nob" && chmod 711 "$TMP" ||
+	die "cannot make nobody's files"
+cat >"$TMP/nsnobody" <<EOF
+#!/bin/sh
+exec ip netns exec $NS setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	$REAL "\$@"
+EOF
+chmod +x "$TMP/nsnobody"
+IBGAP=$TMP/nsnobody
+ig_start_server --auth-file "$TMP/nob/key" --allow-try --journal "$TMP/nob/j"
+cli nocap "$TMP/key" try "[$RMEM_TRY]" untry bye
+answer nocap TRIED "'lacks CAP_NET_ADMIN' in b.get('refused', '')" \
+	"TRY to an unprivileged --allow-try server refused"
+answer nocap UNTRIED "b == {'restored': 0, 'errors': []}" \
+	"the unprivileged server's session goes on"
+expect_val net/ipv4/tcp_rmem "$RMEM0" "after the unprivileged server's refusal"
+kill -KILL "$SRV_PID"
+IBGAP=$TMP/nsibgap
 
 # (c)..(g) on an --allow-try server
 IG_SRV_WAITABLE=1 ig_start_server --auth-file "$TMP/key" --allow-try \
