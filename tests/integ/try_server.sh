@@ -242,6 +242,8 @@ check "the session ended by BYE after the refusal" \
 	log_wait "$SRV_LOG" "session ended"
 expect_grep "$SRV_LOG" "TRY refused: the server was started without" \
 	"server log"
+ig_client 30 tcp_after -t tcp_lat -n 200 --warmup 0
+expect_client_ok tcp_after "a tcp_lat test after the refused TRY"
 kill -KILL "$SRV_PID"
 
 # an --allow-try server without the capability (uid nobody): refused,
