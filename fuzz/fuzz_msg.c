@@ -14,13 +14,16 @@
  *     ig_params_check); parameters it accepts survive a round trip
  *     through ig_params_to_json.  The parsers the receiver runs on the
  *     other bodies' members (sysinfo, cpu, the transports' counters and
- *     facts, fingerprint, a doctor report) run on every body too, and so does
- * the --auth-file check of AUTH_REPLY's and WELCOME's proofs.
+ *     facts, fingerprint, a doctor report) run on every body too, and so
+ *     do the --auth-file check of AUTH_REPLY's and WELCOME's proofs and
+ *     the trial messages' decoders (a TRY it accepts holds only changes
+ *     the tune layer knows, and survives a round trip).
  *
  * A broken invariant aborts, which libFuzzer reports as a crash; leaks
  * are reported by LeakSanitizer.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,7 @@
 #include "host/fingerprint.h"
 #include "common/params.h"
 #include "wire/proto.h"
+#include "wire/trymsg.h"
 #include "wire/codec.h"
 #include "common/json.h"
 #include "transports/transports.h"
@@ -189,6 +193,58 @@ static void check_auth(json_object *body)
 	MUST(ret == 0 || ret == -EBADMSG || ret == -EACCES);
 }
 
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* TRY as the server reads it (each change one the tune layer knows, and
+ * the same again after encoding), TRIED, UNTRY and UNTRIED as the client
+ * and server do. */
+static void check_trial(json_object *body)
+{
+	static const struct ig_tune_change asked = {
+		.kind = IG_TUNE_SYSCTL,
+		.name = "net.ipv4.tcp_rmem",
+		.to = "4096 131072 6291456",
+	};
+	struct ig_tune_change ch[IG_TRY_MAX], back[IG_TRY_MAX];
+	char err[512];
+	unsigned int restored;
+	size_t n = 0, m = 0;
+	json_object *o;
+	int ret;
+
+	if (ig_try_from_json(body, ch, IG_TRY_MAX, &n, err, sizeof(err))) {
+		check_err_line(err);
+		MUST(n == 0);
+	} else {
+		MUST(n >= 1 && n <= IG_TRY_MAX);
+		for (size_t i = 0; i < n; i++) {
+			MUST(!ig_tune_check(&ch[i], err, sizeof(err)));
+			/* what the server logs of it is printable */
+			MUST(printable(ch[i].dev) && printable(ch[i].name) &&
+			     printable(ch[i].to));
+		}
+		o = ig_try_to_json(ch, n);
+		MUST(o && !ig_try_from_json(o, back, IG_TRY_MAX, &m, err,
+					    sizeof(err)));
+		MUST(m == n && !memcmp(ch, back, n * sizeof(ch[0])));
+		json_object_put(o);
+	}
+	ch[0] = asked;
+	ret = ig_tried_from_json(body, ch, 1, err, sizeof(err));
+	MUST(ret == 0 || ret == -EPERM || ret == -EIO || ret == -EBADMSG);
+	if (ret)
+		MUST(!strchr(err, '\n'));
+	(void)ig_untry_keep(body);
+	ret = ig_untried_from_json(body, &restored, err, sizeof(err));
+	MUST(ret == 0 || ret == -EIO || ret == -EBADMSG);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ig_msg_hdr h;
@@ -219,6 +275,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_accessors(body);
 		check_members(body);
 		check_auth(body);
+		check_trial(body);
 		json_object_put(body);
 		off += (size_t)n;
 	}

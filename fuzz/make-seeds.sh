@@ -53,6 +53,10 @@ FP='{"kernel":"6.1.0-18-amd64","rdma_core":"44.0","ibgap":"0.1.0","device":"mlx5
 CPU='{"user_pct":85.0,"sys_pct":10.0,"irq_pct":0.0,"softirq_pct":2.5,"total_pct":100.0,"proc_user_s":0.0,"proc_sys_s":0.041017999999999999,"seconds":0.204154432,"ncpus":2,"us_per_kib":2.1093486331420856}'
 RESULT="{\"cpu\":$CPU,\"fingerprint\":$FP}"
 FINDINGS='{"paths":[{"address":"10.0.0.2","route_type":"unicast","route_dev":"ib0","source":"10.0.0.1","netdev":"ib0","kind":"ipoib","rdma":{"device":"mlx5_0","port":1,"link_layer":"InfiniBand","rate_gbps":200.0}}],"findings":[{"severity":"warn","id":"ipoib.mtu","what":"ib0 runs datagram mode with MTU 2044","evidence":[{"source":"/sys/class/net/ib0/mode","value":"datagram"}],"fix":"use connected mode"},{"severity":"info","id":"sock.cc","what":"TCP congestion control is bbr","evidence":[{"source":"/proc/sys/net/ipv4/tcp_congestion_control","value":"bbr"}],"fix":""}],"read_errors":[{"source":"/sys/class/net/ib0/device/current_link_speed","error":"No such file or directory"}],"host":{"hostname":"node02","kernel":"6.1.0-18-amd64","version":"0.1.0"},"dropped":0}'
+# the trial messages' changes (tune.h's JSON)
+TRY_RMEM='{"kind":"sysctl","dev":"","name":"net.ipv4.tcp_rmem","to":"4096 131072 6291456"}'
+TRY_GRO='{"kind":"feature","dev":"ib0","name":"gro","to":"on"}'
+TRIED_RMEM='{"kind":"sysctl","dev":"","name":"net.ipv4.tcp_rmem","to":"4096 131072 6291456","from":"4096 87380 6291456"}'
 # --auth-file: the nonces and the client's MAC (key "0123456789abcdef")
 NONCE_S=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 NONCE_C=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff000102030405060708090a0b0c0d0e0f
@@ -108,6 +112,17 @@ write_msgs()
 	msg 17 "{\"nonce\":\"$NONCE_S\"}" >"$d/17-auth"
 	msg 18 "{\"nonce\":\"$NONCE_C\",\"mac\":\"$MAC_C\"}" \
 		>"$d/18-auth-reply"
+	msg 19 "{\"changes\":[$TRY_RMEM,$TRY_GRO]}" >"$d/19-try"
+	msg 19 '{"changes":[{"kind":"feature","dev":"../x","name":"gro","to":"on"}]}' \
+		>"$d/19-try-bad-dev"
+	msg 20 "{\"changes\":[$TRIED_RMEM]}" >"$d/20-tried"
+	msg 20 '{"refused":"the server was started without --allow-try"}' \
+		>"$d/20-tried-refused"
+	msg 20 '{"error":"tune: writing \"1\" to /proc/sys/x: Invalid argument"}' \
+		>"$d/20-tried-error"
+	msg 21 '{"keep":false}' >"$d/21-untry"
+	msg 22 '{"restored":2,"errors":["tc qdisc del dev eth0 root: busy"]}' \
+		>"$d/22-untried"
 	# whole conversations, one direction each
 	{
 		msg 1 "$SYSINFO"
@@ -131,7 +146,7 @@ write_msgs()
 	bad 1 '{}' 2 >"$d/30-version-2"
 	{ hdr 1 65537; printf '{}'; } >"$d/30-over-cap"
 	bad 0 '{}' >"$d/30-type-0"
-	bad 19 '{}' >"$d/30-type-19"
+	bad 23 '{}' >"$d/30-type-23"
 	printf 'IBGP\0\1\0' >"$d/30-half-header"
 	{ hdr 1 74; printf '{"sysinfo":{"hostname"'; } >"$d/30-half-body"
 	bad 4 '[]' >"$d/30-array-body"
