@@ -6,12 +6,15 @@
 # at its 10 s send timeout, exits 1 and says why in one line.  Two ways:
 # the server closes the control connection (as a stopped server does), or
 # sends ERROR and keeps it open (as a server whose side failed does).
-# And one where the data connection breaks while the client's 1 MiB send
+# And two where the data connection breaks while the client's 1 MiB send
 # blocks (a send that has queued part of its message: it returns short,
 # which is no stall when the connection broke):
 #   reset: the data connection is reset, the control connection stays
 #     open and silent: the client says 'Connection reset by peer' (before:
-#     'send stalled for 10000 ms', after 0.5 s), within the same 6 s.
+#     'send stalled for 10000 ms', after 0.5 s), within the same 6 s;
+#   late: the same reset, then 30 ms later ERROR {stopped: SIGTERM} and
+#     the control connection closed, as a stopped server's ERROR that
+#     comes after the reset: the client says that the server stopped.
 # The server is a stand-in (tests/integ/igwire.py) that speaks the
 # protocol of docs/design.md up to BEGIN.
 #   bash tests/integ/server_quits.sh /abs/path/to/ibgap
@@ -20,7 +23,8 @@ ig_init server_quits "$@"
 
 # fake MODE: serves one tcp_bw session, then at BEGIN stops reading its
 # stream and closes the control connection (MODE close), sends ERROR
-# (MODE error), or resets the data connection (reset); writes its port to $TMP/MODE.port, its steps to
+# (MODE error), or resets the data connection (reset, late: then ERROR
+# {stopped} and the control connection closed); writes its port to $TMP/MODE.port, its steps to
 # $TMP/MODE.log.
 fake()
 {
@@ -52,9 +56,14 @@ if mode == "close":
     c.shutdown(socket.SHUT_RDWR); c.close()
 elif mode == "error":
     c.sendall(w.msg(w.ERROR, {"message": "fake server: out of disk"}))
-else:  # reset: closed with SO_LINGER 0, a reset
+else:  # reset, late: closed with SO_LINGER 0, a reset
     d.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     d.close()
+if mode == "late":
+    time.sleep(0.03)
+    c.sendall(w.msg(w.ERROR, {"message": "fake server: stopped",
+                              "stopped": "SIGTERM"}))
+    c.shutdown(socket.SHUT_RDWR); c.close()
 print("%s done" % mode, flush=True)
 time.sleep(15)
 PY
@@ -63,7 +72,7 @@ PY
 	ig_fake_port "$TMP/$1.port"
 }
 
-for mode in close error reset; do
+for mode in close error reset late; do
 	fake $mode
 	ig_run 30 $mode client -p "$FAKE_PORT" -t tcp_bw -D 20 -s 1M \
 		--warmup 0.2 --timeout 10 127.0.0.1
@@ -82,4 +91,7 @@ expect_grep "$TMP/error.err" "gave up: fake server: out of disk" \
 	"error: the line gives the server's reason"
 expect_grep "$TMP/reset.err" "send failed: Connection reset by peer" \
 	"reset: the line says the data connection was reset"
+expect_grep "$TMP/late.err" \
+	"tcp_bw: the server at 127.0.0.1:$FAKE_PORT stopped (SIGTERM) during" \
+	"late: the line says that the server stopped"
 ig_done
