@@ -271,7 +271,7 @@ static void look_for_stop(struct ig_ctrl *c)
 
 	memcpy(err, c->err, sizeof(err));
 	c->timeout_ms = STOPPED_LOOK_MS; /* for a message begun */
-	/* a few messages at most: the server sends none but ERROR now */
+	/* a few at most: what was in flight (SYNCED, KEEPALIVE), then ERROR */
 	for (int i = 0; i < 16 && type != IG_MSG_ERROR; i++) {
 		uint64_t now = ig_now_ns();
 		int ms = now < end ? (int)((end - now) / IG_NSEC_PER_MSEC) : 0;
