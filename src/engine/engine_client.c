@@ -248,6 +248,59 @@ static int follow_server(struct ig_session *s, struct ig_result *r)
 	return ret;
 }
 
+/* How long a client whose data connection broke looks for the server's
+ * ERROR saying it was stopped, when that is not in yet: it comes on
+ * another connection, which need not arrive first off the host. */
+#define STOPPED_LOOK_MS 200
+
+/*
+ * A data connection was reset or closed (EPIPE, ECONNRESET): a server
+ * that was stopped sent ERROR {"stopped"} on the control connection
+ * before it closed everything.  Reads what the control connection holds,
+ * and what comes within STOPPED_LOOK_MS, until an ERROR, its end or
+ * silence; ig_ctrl_recv notes "stopped".  The session has failed, so
+ * what it reads is of no other use; c->err stays the failure's line.
+ */
+static void look_for_stop(struct ig_ctrl *c)
+{
+	uint64_t end = ig_now_ns() + STOPPED_LOOK_MS * IG_NSEC_PER_MSEC;
+	int timeout = c->timeout_ms;
+	enum ig_msg_type type = IG_MSG_KEEPALIVE;
+	char err[sizeof(c->err)];
+	json_object *o;
+
+	memcpy(err, c->err, sizeof(err));
+	c->timeout_ms = STOPPED_LOOK_MS; /* for a message begun */
+	/* a few at most: what was in flight (SYNCED, KEEPALIVE), then ERROR */
+	for (int i = 0; i < 16 && type != IG_MSG_ERROR; i++) {
+		uint64_t now = ig_now_ns();
+		int ms = now < end ? (int)((end - now) / IG_NSEC_PER_MSEC) : 0;
+
+		if (ig_ctrl_poll(c, ms) <= 0 || ig_ctrl_recv(c, &type, &o))
+			break;
+		json_object_put(o);
+	}
+	c->timeout_ms = timeout;
+	memcpy(c->err, err, sizeof(err));
+}
+
+/* The failure's line into err: the server's stop when it said so. */
+static void fail_line(const struct ig_xports *x, const struct ig_params *p,
+		      struct ig_ctrl *c, int ret, char *err, size_t errlen)
+{
+	const char *test = ig_test_name(&x->tests, p->test);
+
+	if (ret == -EPIPE || ret == -ECONNRESET)
+		look_for_stop(c);
+	if (c->stopped[0])
+		snprintf(err, errlen,
+			 "%s: the server at %s stopped (%s) during the test",
+			 test, c->peer, c->stopped);
+	else
+		snprintf(err, errlen, "%s: %s", test,
+			 c->err[0] ? c->err : strerror(-ret));
+}
+
 int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 		     const struct ig_params *p,
 		     const struct ig_local_opts *local, struct ig_result *r,
@@ -288,8 +341,6 @@ int ig_engine_client(const struct ig_xports *x, struct ig_ctrl *ctrl,
 	s.ops->cleanup(&s);
 	ig_eng_session_destroy(&s);
 	if (ret)
-		snprintf(err, errlen, "%s: %s",
-			 ig_test_name(&x->tests, p->test),
-			 ctrl->err[0] ? ctrl->err : strerror(-ret));
+		fail_line(x, p, ctrl, ret, err, errlen);
 	return ret;
 }

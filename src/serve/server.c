@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -53,6 +54,9 @@ struct ig_server {
 	/* control fd of the running session, -1 (max_sessions > 1: of the
 	 * latest; ibgap-fabric stops its server when none runs) */
 	atomic_int session_fd;
+	/* what stopped the server (*quit: a signal's number), 0 while it
+	 * serves; set before the running session is cut */
+	atomic_int stop_sig;
 	char busy_peer[64];
 	bool auth;	    /* --auth-file given: key holds its secret */
 	char journal[4096]; /* --allow-try: the sessions' journal */
@@ -94,6 +98,28 @@ static int welcome(struct ig_ctrl *c, const char *proof)
 	ret = ig_ctrl_send(c, IG_MSG_WELCOME, o);
 	json_object_put(o);
 	return ret;
+}
+
+/* What stopped the server, as ERROR's "stopped" and the log name it. */
+static const char *stop_name(int sig)
+{
+	if (sig == SIGTERM)
+		return "SIGTERM";
+	return sig == SIGINT ? "SIGINT" : "quit";
+}
+
+/* A session's last line: the server's stop when that cut it, not what
+ * the cut looked like from here (the client closing the connection). */
+static void log_end(struct ig_server *srv, struct ig_ctrl *c, const char *what)
+{
+	int sig = atomic_load(&srv->stop_sig);
+
+	if (sig)
+		slog(srv,
+		     "%s: the server was stopped (%s) and ended this session",
+		     c->peer, stop_name(sig));
+	else
+		slog(srv, "%s: %s", c->peer, what);
 }
 
 /* Runs tests until BYE, an error, or the client goes away. */
@@ -145,14 +171,15 @@ static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof,
 		if (ig_engine_server(&ig_transports, c, o, srv->fault, err,
 				     sizeof(err))) {
 			json_object_put(o);
-			slog(srv, "%s: %s", c->peer, err);
+			log_end(srv, c, err);
 			return;
 		}
 		json_object_put(o);
 	}
 out:
-	slog(srv, "%s: session failed: %s", c->peer,
-	     c->err[0] ? c->err : "unknown error");
+	snprintf(err, sizeof(err), "session failed: %s",
+		 c->err[0] ? c->err : "unknown error");
+	log_end(srv, c, err);
 }
 
 /* An AUTH_REPLY with a well-formed nonce and a mac string: 0, or -EACCES
@@ -456,8 +483,20 @@ static void admit(struct ig_server *srv, struct ig_lobby *l)
 	turn_away(srv, fd, why);
 }
 
-/* SIGTERM/SIGINT: end the running session now (its reads fail, the engine
- * aborts and frees everything); idle handlers end within the timeout. */
+/* The running session's client is told why it ends: ERROR {message,
+ * stopped}, written here (its handler may be waiting anywhere) before the
+ * connection is shut down, so that it comes before every reset. */
+static void tell_stopped(int fd, int sig)
+{
+	struct ig_ctrl c;
+
+	ig_ctrl_init(&c, fd, 100); /* a full send buffer: give up */
+	ig_ctrl_send_stopped(&c, stop_name(sig));
+}
+
+/* SIGTERM/SIGINT: end the running session now (its client told why, its
+ * reads fail, the engine aborts and frees everything); idle handlers end
+ * within the timeout. */
 static void stop(struct ig_server *srv, struct ig_lobby *l,
 		 volatile sig_atomic_t *quit)
 {
@@ -469,9 +508,13 @@ static void stop(struct ig_server *srv, struct ig_lobby *l,
 	if (*quit) {
 		int fd = atomic_load(&srv->session_fd);
 
-		if (fd >= 0)
-			shutdown(fd, SHUT_RDWR);
+		/* first: the session's last line comes after it */
 		slog(srv, "signal: stopping");
+		atomic_store(&srv->stop_sig, *quit);
+		if (fd >= 0) {
+			tell_stopped(fd, *quit);
+			shutdown(fd, SHUT_RDWR);
+		}
 	}
 	for (int i = 0; atomic_load(&srv->handlers) > 0 &&
 			i < srv->o.timeout_ms / 10 + 100;

@@ -45,6 +45,25 @@ static int setup(struct ig_session *s, const struct ig_sock_calls *sc)
 	return ret;
 }
 
+/*
+ * A blocking send returned short, with part of its message queued: its
+ * SO_SNDTIMEO expired (the peer stalled), or the connection broke after
+ * that part, which the socket's pending error says (a reset:
+ * ECONNRESET).  Not a second send: a stalled peer's socket may take a
+ * little more at once, and the stall would then take two timeouts.
+ */
+static int short_send(struct ig_stream *st)
+{
+	struct tcp_stream *ts = st->priv;
+	socklen_t l = sizeof(int);
+	int e = 0;
+
+	if (ts->sc->getsockopt(ts->fd, SOL_SOCKET, SO_ERROR, &e, &l) || !e)
+		e = EAGAIN;
+	errno = e;
+	return ig_tcp_io_fail(st, "send", -1);
+}
+
 static int send_full(struct ig_stream *st, const char *buf, size_t len)
 {
 	struct tcp_stream *ts = st->priv;
@@ -58,12 +77,8 @@ static int send_full(struct ig_stream *st, const char *buf, size_t len)
 			continue;
 		if (n <= 0)
 			return ig_tcp_io_fail(st, "send", n < 0 ? n : -1);
-		/* A blocking send returns short only when SO_SNDTIMEO
-		 * expired with part of the data queued: the peer stalled. */
-		if ((size_t)n < len && ts->sc->timeo) {
-			errno = EAGAIN;
-			return ig_tcp_io_fail(st, "send", -1);
-		}
+		if ((size_t)n < len && ts->sc->timeo)
+			return short_send(st);
 		buf += n;
 		len -= n;
 	}

@@ -237,6 +237,21 @@ int ig_ctrl_send_msg(struct ig_ctrl *c, enum ig_msg_type type, const char *msg)
 	return ret;
 }
 
+int ig_ctrl_send_stopped(struct ig_ctrl *c, const char *why)
+{
+	json_object *o = json_object_new_object();
+	char msg[96];
+	int ret;
+
+	snprintf(msg, sizeof(msg),
+		 "the server was stopped (%s) and ended this session", why);
+	json_object_object_add(o, "message", json_object_new_string(msg));
+	json_object_object_add(o, "stopped", json_object_new_string(why));
+	ret = ig_ctrl_send(c, IG_MSG_ERROR, o);
+	json_object_put(o);
+	return ret;
+}
+
 static int hdr_error(struct ig_ctrl *c, int ret, const struct ig_msg_hdr *h)
 {
 	switch (ret) {
@@ -263,6 +278,17 @@ static int hdr_error(struct ig_ctrl *c, int ret, const struct ig_msg_hdr *h)
 				    "control protocol (bad magic)",
 				    c->peer);
 	}
+}
+
+/* A stopped server's ERROR names what stopped it (a signal's name). */
+static void note_stopped(struct ig_ctrl *c, enum ig_msg_type type,
+			 json_object *body)
+{
+	const char *why = NULL;
+
+	if (type == IG_MSG_ERROR && !ig_json_get_str(body, "stopped", &why))
+		ig_str_safe(why, c->stopped, sizeof(c->stopped),
+			    sizeof(c->stopped) - 1);
 }
 
 int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type, json_object **body)
@@ -297,6 +323,8 @@ int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type, json_object **body)
 	}
 	free(buf);
 	*type = h.type;
+	if (!ret)
+		note_stopped(c, h.type, *body);
 	return ret;
 }
 

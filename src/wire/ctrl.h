@@ -21,6 +21,10 @@ struct ig_ctrl {
 	char err[256];
 	/* the peer's message when it sent ERROR or BUSY */
 	char remote_msg[256];
+	/* what stopped the server, when an ERROR that ig_ctrl_recv read
+	 * says so ("stopped": "SIGTERM"; docs/design.md, "Signals"), else
+	 * "" */
+	char stopped[16];
 };
 
 void ig_ctrl_init(struct ig_ctrl *c, int fd, int timeout_ms);
@@ -35,10 +39,14 @@ int ig_ctrl_fail(struct ig_ctrl *c, int err, const char *fmt, ...)
 int ig_ctrl_send(struct ig_ctrl *c, enum ig_msg_type type, json_object *body);
 /* Sends {"message": msg}: ERROR or BUSY. */
 int ig_ctrl_send_msg(struct ig_ctrl *c, enum ig_msg_type type, const char *msg);
+/* What a server that was stopped mid-session (by why: "SIGTERM") tells
+ * its client: ERROR {message, stopped: why} (docs/design.md, "Signals"). */
+int ig_ctrl_send_stopped(struct ig_ctrl *c, const char *why);
 /*
  * Receives one message within timeout_ms.  On success *type and *body (a
- * new reference the caller puts) are set.  -ETIMEDOUT, -ECONNRESET (peer
- * closed), -EPROTO/-EPROTONOSUPPORT/-EMSGSIZE/-EBADMSG (bad message).
+ * new reference the caller puts) are set; an ERROR's "stopped" is noted
+ * in c->stopped.  -ETIMEDOUT, -ECONNRESET (peer closed), -EPROTO/
+ * -EPROTONOSUPPORT/-EMSGSIZE/-EBADMSG (bad message).
  */
 int ig_ctrl_recv(struct ig_ctrl *c, enum ig_msg_type *type, json_object **body);
 /*

@@ -6,6 +6,15 @@
 # at its 10 s send timeout, exits 1 and says why in one line.  Two ways:
 # the server closes the control connection (as a stopped server does), or
 # sends ERROR and keeps it open (as a server whose side failed does).
+# And two where the data connection breaks while the client's 1 MiB send
+# blocks (a send that has queued part of its message: it returns short,
+# which is no stall when the connection broke):
+#   reset: the data connection is reset, the control connection stays
+#     open and silent: the client says 'Connection reset by peer' (before:
+#     'send stalled for 10000 ms', after 0.5 s), within the same 6 s;
+#   late: the same reset, then 30 ms later ERROR {stopped: SIGTERM} and
+#     the control connection closed, as a stopped server's ERROR that
+#     comes after the reset: the client says that the server stopped.
 # The server is a stand-in (tests/integ/igwire.py) that speaks the
 # protocol of docs/design.md up to BEGIN.
 #   bash tests/integ/server_quits.sh /abs/path/to/ibgap
@@ -13,13 +22,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init server_quits "$@"
 
 # fake MODE: serves one tcp_bw session, then at BEGIN stops reading its
-# stream and closes the control connection (MODE close) or sends ERROR
-# (MODE error); writes its port to $TMP/MODE.port, its steps to
+# stream and closes the control connection (MODE close), sends ERROR
+# (MODE error), or resets the data connection (reset, late: then ERROR
+# {stopped} and the control connection closed); writes its port to $TMP/MODE.port, its steps to
 # $TMP/MODE.log.
 fake()
 {
 	python3 - "$1" "$TMP/$1.port" >"$TMP/$1.log" 2>&1 <<'PY' &
-import socket, sys, threading, time, igwire as w
+import socket, struct, sys, threading, time, igwire as w
 mode = sys.argv[1]
 c, d, setup = w.fake_setup(sys.argv[2])
 got, reading = [0], threading.Event()
@@ -44,8 +54,16 @@ reading.clear()
 time.sleep(0.5)  # the client's send buffer fills; its send blocks
 if mode == "close":
     c.shutdown(socket.SHUT_RDWR); c.close()
-else:
+elif mode == "error":
     c.sendall(w.msg(w.ERROR, {"message": "fake server: out of disk"}))
+else:  # reset, late: closed with SO_LINGER 0, a reset
+    d.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    d.close()
+if mode == "late":
+    time.sleep(0.03)
+    c.sendall(w.msg(w.ERROR, {"message": "fake server: stopped",
+                              "stopped": "SIGTERM"}))
+    c.shutdown(socket.SHUT_RDWR); c.close()
 print("%s done" % mode, flush=True)
 time.sleep(15)
 PY
@@ -54,9 +72,9 @@ PY
 	ig_fake_port "$TMP/$1.port"
 }
 
-for mode in close error; do
+for mode in close error reset late; do
 	fake $mode
-	ig_run 30 $mode client -p "$FAKE_PORT" -t tcp_bw -D 20 \
+	ig_run 30 $mode client -p "$FAKE_PORT" -t tcp_bw -D 20 -s 1M \
 		--warmup 0.2 --timeout 10 127.0.0.1
 	expect_rc 1 "$mode: client whose server ended the session mid-test"
 	expect_one_line "$TMP/$mode.err" "$mode: the client's error"
@@ -71,4 +89,9 @@ expect_grep "$TMP/close.err" "closed the control connection" \
 	"close: the line says the server closed the control connection"
 expect_grep "$TMP/error.err" "gave up: fake server: out of disk" \
 	"error: the line gives the server's reason"
+expect_grep "$TMP/reset.err" "send failed: Connection reset by peer" \
+	"reset: the line says the data connection was reset"
+expect_grep "$TMP/late.err" \
+	"tcp_bw: the server at 127.0.0.1:$FAKE_PORT stopped (SIGTERM) during" \
+	"late: the line says that the server stopped"
 ig_done

@@ -1,7 +1,11 @@
 #!/bin/bash
 # signals.sh: SIGINT on the client mid-test stops it cleanly with the
 # partial result marked partial (exit 130) and the server goes on serving;
-# SIGTERM on the server ends the running session and the server exits 0.
+# SIGTERM on the server ends the running session and the server exits 0;
+# its client says that the server stopped (not the broken pipe or reset it
+# saw) and exits 1, and the server's log says that it ended the session
+# itself, in one line naming the client once (not that the client closed
+# the control connection, the client's address twice).
 #   bash tests/integ/signals.sh /abs/path/to/ibgap
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init signals "$@"
@@ -36,7 +40,17 @@ kill -TERM "$SRV_PID"
 ig_wait_pid "$SRV_PID" 6
 expect_rc 0 "server after SIGTERM mid-session (exited in $ELAPSED s)"
 ig_wait_pid "$LONG_PID" 8
-check "the client of the ended session exits non-zero (rc $RC)" \
-	test "$RC" != 0 -a "$RC" != 124
+expect_rc 1 "the client of the ended session"
 expect_one_line "$TMP/long.err" "client whose server was stopped"
+expect_grep "$TMP/long.err" \
+	"tcp_bw: the server at 127.0.0.1:$SRV_PORT stopped (SIGTERM) during" \
+	"client whose server was stopped"
+# the server's lines after its "signal: stopping": the stopped session's
+sed -n '/signal: stopping$/,$p' "$SRV_LOG" | tail -n +2 >"$TMP/end.log"
+expect_one_line "$TMP/end.log" "the server's log on the stopped session"
+expect_grep "$TMP/end.log" \
+	": the server was stopped (SIGTERM) and ended this session" \
+	"the server's log"
+check "the server's line names the client once: $(cat "$TMP/end.log")" \
+	test "$(grep -o '127\.0\.0\.1' "$TMP/end.log" | wc -l)" = 1
 ig_done

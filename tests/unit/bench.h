@@ -97,6 +97,10 @@ enum bench_action {
 	BA_QUIT_CLOSE, /* its receivers stop reading; it closes the
 			  control connection; then stalled */
 	BA_INTERRUPT,  /* the client's SIGINT flag */
+	BA_STOP,       /* as a server that SIGTERM stops: ERROR {stopped},
+			  then killed */
+	BA_STOP_LATE,  /* the same, but its streams reset 20 ms before the
+			  ERROR comes (a network that brings them first) */
 };
 
 #define BENCH_MAX_TESTS 2

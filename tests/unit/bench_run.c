@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -33,6 +34,21 @@ static void half_stall(struct bench_half *h)
 {
 	fx_freeze(&h->bc->w, h->side);
 	fx_wait_thawed(&h->bc->w, h->side);
+}
+
+/* As src/serve/server.c's stop(): ERROR {stopped: SIGTERM} on the
+ * control connection, then every connection cut; late: the streams are
+ * reset first and the ERROR comes 20 ms after. */
+static void half_stop(struct bench_half *h, bool late)
+{
+	struct timespec ms20 = { .tv_nsec = 20 * 1000000L };
+
+	if (late) {
+		fx_kill(&h->bc->w, h->side);
+		nanosleep(&ms20, NULL);
+	}
+	ig_ctrl_send_stopped(&h->ctrl, "SIGTERM");
+	half_kill(h);
 }
 
 /* The fault hook (engine/fault.h) of each half. */
@@ -65,6 +81,10 @@ static void bench_point(const struct ig_fault *f, bool server,
 		break;
 	case BA_INTERRUPT:
 		h->interrupt = 1;
+		break;
+	case BA_STOP:
+	case BA_STOP_LATE:
+		half_stop(h, sp->action == BA_STOP_LATE);
 		break;
 	case BA_NONE:
 		break;

@@ -386,6 +386,7 @@ struct fault_case {
 	struct bench_spec sp;
 	int who;	       /* the side judged: the survivor */
 	const char *any[4];    /* its line holds one of these */
+	char line[128];	       /* a line of its own for any */
 	unsigned int bound_ms; /* 0: phase + timeout + SLACK_MS */
 };
 
@@ -555,6 +556,25 @@ static const struct measure_kind {
 
 #define NKINDS (sizeof(measure_kinds) / sizeof(measure_kinds[0]))
 
+/* Kind mk's test (duration mode, timeout FT_MS) and transport.  Lossy: no
+ * warm-up, whose drain takes IG_DRAIN_MS of the timeout before the
+ * measured interval. */
+static struct ig_params kind_params(const struct measure_kind *mk)
+{
+	struct ig_params p =
+		params(mk->test, 0, 100, mk->lossy ? 0 : 50, FT_MS);
+
+	p.reverse = mk->reverse;
+	p.bidir = mk->bidir;
+	return p;
+}
+
+static void kind_fake(struct fault_case *c, const struct measure_kind *mk)
+{
+	c->sp.rx_confirms = !mk->no_confirm;
+	c->sp.lossy = mk->lossy;
+}
+
 START_TEST(test_fault_measure)
 {
 	struct fault_case fc[NKINDS * 4];
@@ -563,18 +583,12 @@ START_TEST(test_fault_measure)
 	memset(fc, 0, sizeof(fc));
 	for (unsigned int k = 0; k < NKINDS * 4; k++) {
 		const struct measure_kind *mk = &measure_kinds[k / 4];
-		/* lossy: no warm-up, whose drain takes IG_DRAIN_MS of the
-		 * timeout before the measured interval */
-		struct ig_params p =
-			params(mk->test, 0, 100, mk->lossy ? 0 : 50, FT_MS);
 		struct fault_case *c = &fc[n++];
 		bool kill = k & 1;
 
-		p.reverse = mk->reverse;
-		p.bidir = mk->bidir;
-		fault(c, mk->tag, p, (k >> 1) & 1, IG_FAULT_MEASURE, kill);
-		c->sp.rx_confirms = !mk->no_confirm;
-		c->sp.lossy = mk->lossy;
+		fault(c, mk->tag, kind_params(mk), (k >> 1) & 1,
+		      IG_FAULT_MEASURE, kill);
+		kind_fake(c, mk);
 		/* a killed peer is gone (on a stream or the control
 		 * connection); a stalled one lets a deadline pass (a read or
 		 * a stream's wait) */
@@ -735,6 +749,54 @@ START_TEST(test_fault_quits)
 }
 END_TEST
 
+/*
+ * The server is stopped (SIGTERM) mid-session: it sends ERROR {stopped}
+ * and cuts every connection, as src/serve/server.c's stop() does.  The
+ * client's line says that, not the reset or broken pipe it saw: in the
+ * measured interval of each kind of test, and of tcp_bw in set-up,
+ * warm-up and before RESULT; late, its streams break 20 ms before the
+ * ERROR comes, which the client still waits for (STOPPED_LOOK_MS in
+ * engine_client.c).  Before, the line was the data connection's (`the
+ * peer reset the connection`) or `the server gave up: ...`.
+ */
+static void stopped_case(struct fault_case *c, const char *tag,
+			 struct ig_params p, enum ig_fault_phase phase,
+			 bool late)
+{
+	fault(c, tag, p, FX_SERVER, phase, true);
+	snprintf(c->name, sizeof(c->name), "%s: server stopped%s at %s", tag,
+		 late ? " (ERROR late)" : "", phase_name[phase]);
+	c->sp.action = late ? BA_STOP_LATE : BA_STOP;
+	snprintf(c->line, sizeof(c->line),
+		 "%s: the server at server stopped (SIGTERM) during the test",
+		 ig_test_name(IG_TESTS, p.test));
+	c->any[0] = c->line;
+}
+
+START_TEST(test_fault_stopped)
+{
+	static const enum ig_fault_phase phases[] = { IG_FAULT_SETUP,
+						      IG_FAULT_WARMUP,
+						      IG_FAULT_RESULT };
+	struct fault_case fc[NKINDS * 2 + 3];
+	unsigned int n = 0;
+
+	memset(fc, 0, sizeof(fc));
+	for (unsigned int k = 0; k < NKINDS * 2; k++) {
+		const struct measure_kind *mk = &measure_kinds[k / 2];
+
+		stopped_case(&fc[n], mk->tag, kind_params(mk), IG_FAULT_MEASURE,
+			     k & 1);
+		kind_fake(&fc[n++], mk);
+	}
+	for (unsigned int i = 0; i < 3; i++)
+		stopped_case(&fc[n++], "tcp_bw",
+			     params(IG_TEST_TCP_BW, 0, 100, 50, FT_MS),
+			     phases[i], false);
+	run_faults(fc, n);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -758,6 +820,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tf, test_fault_timeouts);
 	tcase_add_test(tf, test_fault_errors);
 	tcase_add_test(tf, test_fault_quits);
+	tcase_add_test(tf, test_fault_stopped);
 	suite_add_tcase(s, tf);
 	return s;
 }
