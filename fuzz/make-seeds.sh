@@ -131,7 +131,7 @@ write_msgs()
 	bad 1 '{}' 2 >"$d/30-version-2"
 	{ hdr 1 65537; printf '{}'; } >"$d/30-over-cap"
 	bad 0 '{}' >"$d/30-type-0"
-	bad 19 '{}' >"$d/30-type-19"
+	bad 23 '{}' >"$d/30-type-23"
 	printf 'IBGP\0\1\0' >"$d/30-half-header"
 	{ hdr 1 74; printf '{"sysinfo":{"hostname"'; } >"$d/30-half-body"
 	bad 4 '[]' >"$d/30-array-body"

@@ -20,6 +20,7 @@ static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 	if (!strcmp(p->kind, "ipoib"))
 		ig_dr_check_ipoib(d, c);
 	ig_dr_check_netdev(d, c);
+	ig_dr_check_qdisc(d, c);
 	if (!rdma)
 		return;
 	if (c->soft) {
@@ -71,6 +72,7 @@ int ig_dr_run(const struct ig_dr_opts *o, struct ig_dr_report *r)
 		if (r->paths[i].rate_gbps > rate)
 			rate = r->paths[i].rate_gbps;
 	ig_dr_check_governor(&d);
+	ig_dr_check_filter(&d);
 	ig_dr_check_sock(&d, rate);
 	ig_dr_check_tcp_retrans(&d);
 	ig_dr_sort(r);

@@ -67,6 +67,15 @@ struct ig_dr_read_err {
 	char error[96];
 };
 
+/* A layer a packet crosses that the checks could not see, and why:
+ * layer "socket", "qdisc", "filter", "conntrack", "offloads", "rings",
+ * "coalescing", "channels", "rps", "irqs", "cpufreq", "ipoib", "port",
+ * "pcie"; never skipped silently. */
+struct ig_dr_not_examined {
+	char layer[16];
+	char reason[160];
+};
+
 /* Address -> route -> netdev -> RDMA device and port. */
 struct ig_dr_path {
 	char addr[64];	     /* "" when a netdev is examined on its own */
@@ -86,6 +95,8 @@ struct ig_dr_report {
 	size_t n, cap;
 	struct ig_dr_read_err *err;
 	size_t nerr, errcap;
+	struct ig_dr_not_examined *ne;
+	size_t nne, necap;
 	struct ig_dr_path paths[IG_DR_MAX_PATHS];
 	size_t npaths;
 	bool fixture; /* the fixture queries answered (root/.ibgap-fixture) */
@@ -158,7 +169,9 @@ size_t ig_dr_counters_diff(const struct ig_dr_counters *a,
 			   struct ig_dr_finding *out, size_t max);
 
 /* Report <-> JSON: {"paths": [...], "findings": [...], "read_errors":
- * [...]}; from_json returns 0 or -EINVAL (-ENOMEM). */
+ * [...], "not_examined": [{layer, reason}]}; a finding's "trial" is
+ * {"changes": [change...]} or {"not_tried": "..."}; from_json checks each
+ * change and returns 0 or -EINVAL (-ENOMEM). */
 json_object *ig_dr_report_to_json(const struct ig_dr_report *r);
 int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r);
 json_object *ig_dr_finding_to_json(const struct ig_dr_finding *f);

@@ -43,6 +43,21 @@ void ig_dr_fix(struct ig_dr_finding *f, const char *fmt, ...) IG_DR_FMT(2, 3);
 void ig_dr_ev(struct ig_dr_finding *f, const char *source, const char *fmt, ...)
 	IG_DR_FMT(3, 4);
 void ig_dr_read_err(struct ig_dr *d, const char *source, int err);
+/* layer (doctor.h's list) could not be examined: reason, one line */
+void ig_dr_not_examined(struct ig_dr *d, const char *layer, const char *fmt,
+			...) IG_DR_FMT(3, 4);
+
+/* trial.c: what `doctor --try` changes to test f's fix.  ig_dr_try adds
+ * one change (to: a format; dev "" for host-wide knobs); a trial already
+ * holding IG_DR_MAX_CHANGES keeps them and returns -ENOSPC. */
+int ig_dr_try(struct ig_dr_finding *f, enum ig_tune_kind k, const char *dev,
+	      const char *name, const char *fmt, ...) IG_DR_FMT(5, 6);
+void ig_dr_not_tried(struct ig_dr_finding *f, const char *fmt, ...)
+	IG_DR_FMT(2, 3);
+/* the reason of port, link and PCIe findings */
+#define IG_DR_HARDWARE "hardware: not changed by a program"
+json_object *ig_dr_trial_to_json(const struct ig_dr_trial *t);
+int ig_dr_trial_from_json(json_object *o, struct ig_dr_trial *t);
 void ig_dr_sort(struct ig_dr_report *r);
 
 /* sysfs.c: every path is as seen from the root ("/sys/..."). */
@@ -106,6 +121,8 @@ void ig_dr_check_counters(struct ig_dr *d, struct ig_dr_pctx *c);
 void ig_dr_check_governor(struct ig_dr *d);
 void ig_dr_check_sock(struct ig_dr *d, double rate_gbps);
 void ig_dr_check_tcp_retrans(struct ig_dr *d);
+void ig_dr_check_qdisc(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_filter(struct ig_dr *d);
 
 /* context.c: the context for root (live or fixture queries) */
 int ig_dr_open(struct ig_dr *d, const struct ig_dr_opts *o,

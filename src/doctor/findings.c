@@ -100,6 +100,29 @@ void ig_dr_read_err(struct ig_dr *d, const char *source, int err)
 	snprintf(e->error, sizeof(e->error), "%s", strerror(err));
 }
 
+void ig_dr_not_examined(struct ig_dr *d, const char *layer, const char *fmt,
+			...)
+{
+	struct ig_dr_report *r = d->r;
+	struct ig_dr_not_examined e = { 0 };
+	va_list ap;
+
+	snprintf(e.layer, sizeof(e.layer), "%s", layer);
+	va_start(ap, fmt);
+	vsnprintf(e.reason, sizeof(e.reason), fmt, ap);
+	va_end(ap);
+	/* the same layer unseen for the same reason (two paths) once */
+	for (size_t i = 0; i < r->nne; i++)
+		if (!strcmp(r->ne[i].layer, e.layer) &&
+		    !strcmp(r->ne[i].reason, e.reason))
+			return;
+	if (grow((void **)&r->ne, r->nne, &r->necap, sizeof(*r->ne))) {
+		d->nomem = -ENOMEM;
+		return;
+	}
+	r->ne[r->nne++] = e;
+}
+
 /* Most severe first; equal severities keep the order the checks ran in
  * (insertion sort: stable, and the lists are short). */
 void ig_dr_sort(struct ig_dr_report *r)
@@ -120,5 +143,6 @@ void ig_dr_report_free(struct ig_dr_report *r)
 		return;
 	free(r->f);
 	free(r->err);
+	free(r->ne);
 	memset(r, 0, sizeof(*r));
 }

@@ -2,6 +2,7 @@
 /* Doctor report <-> JSON (the FINDINGS message, --format json); the text
  * form is findings_text.c's. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ json_object *ig_dr_finding_to_json(const struct ig_dr_finding *f)
 	}
 	json_object_object_add(o, "evidence", ev);
 	add_str(o, "fix", f->fix);
+	json_object_object_add(o, "trial", ig_dr_trial_to_json(&f->trial));
 	return o;
 }
 
@@ -59,27 +61,87 @@ static json_object *path_to_json(const struct ig_dr_path *p)
 	return o;
 }
 
+/* The two lists of {key0, key1} strings: read errors and layers not
+ * examined, each an array of a struct of two char arrays. */
+struct pair_list {
+	const char *name, *key[2];
+	size_t sz, off[2], len[2];
+};
+
+static const struct pair_list read_errors = {
+	"read_errors",
+	{ "source", "error" },
+	sizeof(struct ig_dr_read_err),
+	{ offsetof(struct ig_dr_read_err, source),
+	  offsetof(struct ig_dr_read_err, error) },
+	{ sizeof(((struct ig_dr_read_err *)0)->source),
+	  sizeof(((struct ig_dr_read_err *)0)->error) },
+};
+
+static const struct pair_list not_examined = {
+	"not_examined",
+	{ "layer", "reason" },
+	sizeof(struct ig_dr_not_examined),
+	{ offsetof(struct ig_dr_not_examined, layer),
+	  offsetof(struct ig_dr_not_examined, reason) },
+	{ sizeof(((struct ig_dr_not_examined *)0)->layer),
+	  sizeof(((struct ig_dr_not_examined *)0)->reason) },
+};
+
+static void pairs_to_json(json_object *o, const struct pair_list *l,
+			  const void *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		const char *x = (const char *)v + i * l->sz;
+		json_object *e = json_object_new_object();
+
+		add_str(e, l->key[0], x + l->off[0]);
+		add_str(e, l->key[1], x + l->off[1]);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, l->name, a);
+}
+
+/* *v (calloc'ed, the caller frees) from o's member l->name */
+static int pairs_from_json(json_object *o, const struct pair_list *l, void **v,
+			   size_t *n, size_t *cap)
+{
+	json_object *a = ig_json_get_array(o, l->name);
+	size_t len = a ? json_object_array_length(a) : 0;
+	char *x;
+
+	*v = calloc(len ? len : 1, l->sz);
+	if (!*v)
+		return -ENOMEM;
+	*cap = len ? len : 1;
+	for (x = *v; *n < len; (*n)++, x += l->sz) {
+		json_object *e = json_object_array_get_idx(a, *n);
+
+		if (ig_json_copy_str_opt(e, l->key[0], x + l->off[0],
+					 l->len[0]) ||
+		    ig_json_copy_str_opt(e, l->key[1], x + l->off[1],
+					 l->len[1]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 json_object *ig_dr_report_to_json(const struct ig_dr_report *r)
 {
 	json_object *o = json_object_new_object();
 	json_object *pa = json_object_new_array();
 	json_object *fa = json_object_new_array();
-	json_object *ea = json_object_new_array();
 
 	for (size_t i = 0; i < r->npaths; i++)
 		json_object_array_add(pa, path_to_json(&r->paths[i]));
 	for (size_t i = 0; i < r->n; i++)
 		json_object_array_add(fa, ig_dr_finding_to_json(&r->f[i]));
-	for (size_t i = 0; i < r->nerr; i++) {
-		json_object *e = json_object_new_object();
-
-		add_str(e, "source", r->err[i].source);
-		add_str(e, "error", r->err[i].error);
-		json_object_array_add(ea, e);
-	}
 	json_object_object_add(o, "paths", pa);
 	json_object_object_add(o, "findings", fa);
-	json_object_object_add(o, "read_errors", ea);
+	pairs_to_json(o, &read_errors, r->err, r->nerr);
+	pairs_to_json(o, &not_examined, r->ne, r->nne);
 	if (r->dropped)
 		json_object_object_add(
 			o, "dropped",
@@ -90,7 +152,7 @@ json_object *ig_dr_report_to_json(const struct ig_dr_report *r)
 static int finding_from_json(json_object *o, struct ig_dr_finding *f)
 {
 	char sev[16];
-	json_object *ev;
+	json_object *ev, *t;
 
 	memset(f, 0, sizeof(*f));
 	if (ig_json_copy_str_opt(o, "severity", sev, sizeof(sev)) ||
@@ -105,6 +167,9 @@ static int finding_from_json(json_object *o, struct ig_dr_finding *f)
 	else if (!strcmp(sev, "info"))
 		f->sev = IG_DR_SEV_INFO;
 	else
+		return -EINVAL;
+	if (json_object_object_get_ex(o, "trial", &t) &&
+	    ig_dr_trial_from_json(t, &f->trial))
 		return -EINVAL;
 	if (!json_object_object_get_ex(o, "evidence", &ev) ||
 	    !json_object_is_type(ev, json_type_array))
@@ -151,27 +216,6 @@ static int path_from_json(json_object *o, struct ig_dr_path *p)
 	return 0;
 }
 
-static int errs_from_json(json_object *ea, struct ig_dr_report *r)
-{
-	size_t n = ea ? json_object_array_length(ea) : 0;
-
-	r->err = calloc(n ? n : 1, sizeof(*r->err));
-	if (!r->err)
-		return -ENOMEM;
-	r->errcap = n ? n : 1;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(ea, i);
-		struct ig_dr_read_err *x = &r->err[r->nerr++];
-
-		if (ig_json_copy_str_opt(e, "source", x->source,
-					 sizeof(x->source)) ||
-		    ig_json_copy_str_opt(e, "error", x->error,
-					 sizeof(x->error)))
-			return -EINVAL;
-	}
-	return 0;
-}
-
 int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r)
 {
 	json_object *pa = ig_json_get_array(o, "paths"),
@@ -196,7 +240,11 @@ int ig_dr_report_from_json(json_object *o, struct ig_dr_report *r)
 		if (finding_from_json(json_object_array_get_idx(fa, i),
 				      &r->f[r->n++]))
 			return -EINVAL;
-	ret = errs_from_json(ig_json_get_array(o, "read_errors"), r);
+	ret = pairs_from_json(o, &read_errors, (void **)&r->err, &r->nerr,
+			      &r->errcap);
+	if (!ret)
+		ret = pairs_from_json(o, &not_examined, (void **)&r->ne,
+				      &r->nne, &r->necap);
 	if (ret)
 		return ret;
 	ig_dr_sort(r);

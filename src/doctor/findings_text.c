@@ -49,6 +49,8 @@ static void print_finding(FILE *f, const struct ig_dr_finding *x)
 			x->ev[i].value);
 	if (x->fix[0])
 		fprintf(f, "      fix: %s\n", x->fix);
+	if (x->trial.not_tried[0])
+		fprintf(f, "      not tried: %s\n", x->trial.not_tried);
 }
 
 void ig_dr_report_print(FILE *f, const char *title,
@@ -69,6 +71,9 @@ void ig_dr_report_print(FILE *f, const char *title,
 			   "skipped):\n");
 	for (size_t i = 0; i < r->nerr; i++)
 		fprintf(f, "      %s: %s\n", r->err[i].source, r->err[i].error);
+	for (size_t i = 0; i < r->nne; i++)
+		fprintf(f, "not examined: %s: %s\n", r->ne[i].layer,
+			r->ne[i].reason);
 	fprintf(f, "summary: %zu crit, %zu warn, %zu info",
 		count[IG_DR_SEV_CRIT], count[IG_DR_SEV_WARN],
 		count[IG_DR_SEV_INFO]);

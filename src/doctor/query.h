@@ -52,6 +52,21 @@ struct ig_dr_q_link {
 	uint32_t max_speed_mbps; /* fastest supported link mode, 0 unknown */
 };
 
+struct ig_dr_q_ring {
+	uint32_t rx, tx, rx_max, tx_max;
+};
+
+/* One qdisc of a netdev (like "tc qdisc show dev IF"). */
+#define IG_DR_MAX_QDISCS 16
+struct ig_dr_q_qdisc {
+	char kind[16];	 /* "tbf", "htb", "ingress", "mq", ... */
+	char handle[16]; /* "8001:" */
+	char parent[16]; /* "root", "ingress", or the class "1:2" */
+	uint64_t rate;	 /* bytes/s the qdisc itself caps at, 0 none or
+			    kept in its classes (htb, hfsc, cbq) */
+	bool police;	 /* ingress: a filter has a police action */
+};
+
 struct ig_dr_query_ops {
 	const char *name;
 	/* like "ip route get ADDR" (numeric address) */
@@ -74,6 +89,14 @@ struct ig_dr_query_ops {
 				struct ig_dr_q_channels *ch);
 	int (*ethtool_link)(void *ctx, const char *ifname,
 			    struct ig_dr_q_link *l);
+	int (*ethtool_ring)(void *ctx, const char *ifname,
+			    struct ig_dr_q_ring *r);
+	/* the qdiscs of ifname, at most max into q, *n of them */
+	int (*qdiscs)(void *ctx, const char *ifname, struct ig_dr_q_qdisc *q,
+		      size_t max, size_t *n);
+	/* the nftables ruleset as `nft -j list ruleset` prints it (a
+	 * string the caller frees); -EPERM without CAP_NET_ADMIN */
+	int (*nft_ruleset)(void *ctx, char **json);
 	void (*free)(void *ctx);
 };
 
@@ -93,5 +116,10 @@ int ig_dr_q_eth_pause(void *ctx, const char *ifname, struct ig_dr_q_pause *p);
 int ig_dr_q_eth_channels(void *ctx, const char *ifname,
 			 struct ig_dr_q_channels *ch);
 int ig_dr_q_eth_link(void *ctx, const char *ifname, struct ig_dr_q_link *l);
+int ig_dr_q_eth_ring(void *ctx, const char *ifname, struct ig_dr_q_ring *r);
+/* Live tc (query_tc.c) and nftables (query_nft.c). */
+int ig_dr_q_tc_qdiscs(void *ctx, const char *ifname, struct ig_dr_q_qdisc *q,
+		      size_t max, size_t *n);
+int ig_dr_q_nft_ruleset(void *ctx, char **json);
 
 #endif

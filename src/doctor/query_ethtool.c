@@ -134,6 +134,20 @@ int ig_dr_q_eth_channels(void *ctx, const char *ifname,
 	return 0;
 }
 
+int ig_dr_q_eth_ring(void *ctx, const char *ifname, struct ig_dr_q_ring *r)
+{
+	struct ethtool_ringparam x = { .cmd = ETHTOOL_GRINGPARAM };
+	int ret = eth_ioctl(ifname, &x);
+
+	if (ret)
+		return ret;
+	r->rx = x.rx_pending;
+	r->tx = x.tx_pending;
+	r->rx_max = x.rx_max_pending;
+	r->tx_max = x.tx_max_pending;
+	return 0;
+}
+
 /* Fastest link mode set in the supported mask, by its name. */
 static uint32_t max_supported(const char *ifname, const __u32 *mask, int nwords)
 {

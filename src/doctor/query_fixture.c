@@ -14,13 +14,19 @@
  *                     "pause": {"autoneg", "rx", "tx"}, "channels": {"rx",
  *                     "tx", "combined", "max_rx", "max_tx",
  *                     "max_combined"}, "link": {"speed_mbps",
- *                     "max_speed_mbps"}}
+ *                     "max_speed_mbps"}, "ring": {"rx", "tx", "rx_max",
+ *                     "tx_max"}}
+ *   qdisc.json        {"IF": [{"kind", "handle", "parent", "rate"
+ *                     (bytes/s), "police"}]}; IF absent: no qdisc
+ *   nftables.json     what `nft -j list ruleset` prints, or {"errno": N}
+ *                     for a listing that fails (1: EPERM)
  * A missing file is -ENODEV, a missing section -EOPNOTSUPP (what the
  * ioctl says when a driver lacks the operation).
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -228,6 +234,62 @@ static int fx_link(void *ctx, const char *ifname, struct ig_dr_q_link *l)
 	return 0;
 }
 
+static int fx_ring(void *ctx, const char *ifname, struct ig_dr_q_ring *r)
+{
+	json_object *root, *s;
+	int ret = section(ctx, ifname, "ring", &root, &s);
+
+	if (ret)
+		return ret;
+	r->rx = u32(s, "rx");
+	r->tx = u32(s, "tx");
+	r->rx_max = u32(s, "rx_max");
+	r->tx_max = u32(s, "tx_max");
+	json_object_put(root);
+	return 0;
+}
+
+static int fx_qdiscs(void *ctx, const char *ifname, struct ig_dr_q_qdisc *q,
+		     size_t max, size_t *n)
+{
+	json_object *root = load(ctx, "qdisc.json"), *a;
+
+	*n = 0;
+	if (!root)
+		return -ENODEV;
+	a = get(root, ifname);
+	for (size_t i = 0; a && i < json_object_array_length(a) && *n < max;
+	     i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		struct ig_dr_q_qdisc *x = &q[(*n)++];
+
+		str(e, "kind", x->kind, sizeof(x->kind));
+		str(e, "handle", x->handle, sizeof(x->handle));
+		str(e, "parent", x->parent, sizeof(x->parent));
+		x->rate = (uint64_t)json_object_get_int64(get(e, "rate"));
+		x->police = flag(e, "police") == 1;
+	}
+	json_object_put(root);
+	return 0;
+}
+
+static int fx_nft(void *ctx, char **json)
+{
+	json_object *root = load(ctx, "nftables.json"), *e;
+	const char *s;
+
+	*json = NULL;
+	if (!root)
+		return -ENODEV;
+	e = get(root, "errno");
+	s = e ? NULL : json_object_to_json_string(root);
+	*json = s ? strdup(s) : NULL;
+	json_object_put(root);
+	if (e)
+		return -json_object_get_int(e);
+	return *json ? 0 : -ENOMEM;
+}
+
 const struct ig_dr_query_ops ig_dr_q_fixture_ops = {
 	.name = "fixture",
 	.route_lookup = fx_route,
@@ -239,4 +301,7 @@ const struct ig_dr_query_ops ig_dr_q_fixture_ops = {
 	.ethtool_pause = fx_pause,
 	.ethtool_channels = fx_channels,
 	.ethtool_link = fx_link,
+	.ethtool_ring = fx_ring,
+	.qdiscs = fx_qdiscs,
+	.nft_ruleset = fx_nft,
 };

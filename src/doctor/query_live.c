@@ -198,4 +198,7 @@ const struct ig_dr_query_ops ig_dr_q_live_ops = {
 	.ethtool_pause = ig_dr_q_eth_pause,
 	.ethtool_channels = ig_dr_q_eth_channels,
 	.ethtool_link = ig_dr_q_eth_link,
+	.ethtool_ring = ig_dr_q_eth_ring,
+	.qdiscs = ig_dr_q_tc_qdiscs,
+	.nft_ruleset = ig_dr_q_nft_ruleset,
 };

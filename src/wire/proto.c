@@ -30,6 +30,10 @@ static const char *const type_names[IG_MSG_TYPE_MAX] = {
 	[IG_MSG_FINDINGS] = "FINDINGS",
 	[IG_MSG_AUTH] = "AUTH",
 	[IG_MSG_AUTH_REPLY] = "AUTH_REPLY",
+	[IG_MSG_TRY] = "TRY",
+	[IG_MSG_TRIED] = "TRIED",
+	[IG_MSG_UNTRY] = "UNTRY",
+	[IG_MSG_UNTRIED] = "UNTRIED",
 };
 
 const char *ig_msg_type_name(unsigned int type)

@@ -44,6 +44,10 @@ enum ig_msg_type {
 	IG_MSG_FINDINGS,   /* s->c  {host, paths, findings, read_errors} */
 	IG_MSG_AUTH,	   /* s->c  {nonce} --auth-file: prove you hold it */
 	IG_MSG_AUTH_REPLY, /* c->s  {nonce, mac} */
+	IG_MSG_TRY,	   /* c->s  {changes} apply them (trymsg.h) */
+	IG_MSG_TRIED,	   /* s->c  {changes} with from, {refused}, {error} */
+	IG_MSG_UNTRY,	   /* c->s  {keep} put back the session's changes */
+	IG_MSG_UNTRIED,	   /* s->c  {restored, errors} */
 	IG_MSG_TYPE_MAX,
 };
 

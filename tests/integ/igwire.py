@@ -9,6 +9,7 @@ import time
 HELLO, WELCOME, BUSY, ERROR, SETUP = 1, 2, 3, 4, 5
 XPORT, READY, SYNC, SYNCED = 6, 7, 8, 9
 BYE, AUTH, AUTH_REPLY = 14, 17, 18
+TRY, TRIED, UNTRY, UNTRIED = 19, 20, 21, 22
 
 
 def hdr(ver, typ, length):

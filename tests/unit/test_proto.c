@@ -454,12 +454,16 @@ START_TEST(test_type_name)
 		[10] = "BEGIN",	    [11] = "END",    [12] = "RESULT",
 		[13] = "KEEPALIVE", [14] = "BYE",    [15] = "DOCTOR",
 		[16] = "FINDINGS",  [17] = "AUTH",   [18] = "AUTH_REPLY",
+		[19] = "TRY",	    [20] = "TRIED",  [21] = "UNTRY",
+		[22] = "UNTRIED",
 	};
 	static const unsigned int unknown[] = { 0,	IG_MSG_TYPE_MAX,
-						20,	255,
+						24,	255,
 						0xffff, 0xffffffffu };
 
-	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 19);
+	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 23);
+	ck_assert_uint_eq(IG_MSG_TRY, 19);
+	ck_assert_uint_eq(IG_MSG_UNTRIED, 22);
 	ck_assert_uint_eq(IG_MSG_AUTH, 17);
 	ck_assert_uint_eq(IG_MSG_AUTH_REPLY, 18);
 	ck_assert_uint_eq(IG_MSG_HELLO, 1);

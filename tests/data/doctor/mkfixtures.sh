@@ -11,7 +11,8 @@
 #          sys/net/core/*,sys/net/ipv4/*}
 #   /sys/devices/system/cpu/{online,cpuN/cpufreq/scaling_governor}
 # and the answers of the non-file queries in .ibgap-fixture/ (route.json,
-# ports.json, ethtool/IF.json; see docs/design.md, "Doctor").
+# ports.json, ethtool/IF.json, qdisc.json, nftables.json; see
+# docs/design.md, "Doctor").
 # The trees are committed; run this after changing it:
 #   bash tests/data/doctor/mkfixtures.sh [OUT_DIR]
 # (OUT_DIR, default this folder: where the trees go; the lint
@@ -39,6 +40,10 @@ start()
 	R=$HERE/$1
 	rm -rf "$R"
 	mkdir -p "$R/.ibgap-fixture/ethtool"
+	# no qdisc on any netdev (noqueue), an empty nftables ruleset
+	w .ibgap-fixture/qdisc.json '{}'
+	w .ibgap-fixture/nftables.json '{ "nftables": [ { "metainfo": {
+  "version": "1.0.6", "json_schema_version": 1 } } ] }'
 }
 
 # host NCPU GOVERNOR ALLOWED_CPUS
