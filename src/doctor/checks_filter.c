@@ -36,11 +36,11 @@ static struct ig_dr_finding *shaper_finding(struct ig_dr *d, const char *nd,
 {
 	struct ig_dr_finding *f = ig_dr_add(
 		d, IG_DR_SEV_WARN, "qdisc.shaper",
-		"%s has a %s qdisc (handle %s) on its %s side that %s: TCP "
-		"through it is held to that, verbs bypass it",
-		nd, q->kind, q->handle, ingress ? "ingress" : "egress",
-		q->police ? "polices what arrives"
-			  : "shapes or delays what leaves");
+		"%s's %s qdisc (handle %s) %s: TCP through it is held to its "
+		"rate, verbs bypass it",
+		nd, q->kind, q->handle,
+		ingress ? "polices what arrives"
+			: "shapes or delays what leaves");
 
 	ig_dr_fix(f, "tc qdisc del dev %s %s", nd,
 		  ingress ? "ingress" : "root");
@@ -220,28 +220,36 @@ static void legacy_tables(struct ig_dr *d, char *buf, size_t len)
 static void filter_rules(struct ig_dr *d, const struct nft *x, bool nft_ok)
 {
 	struct ig_dr_finding *f;
-	char legacy[300];
+	char legacy[300], what[200];
 
 	legacy_tables(d, legacy, sizeof(legacy));
 	if (!x->rules && !x->tables && !legacy[0])
 		return;
+	if (x->rules)
+		snprintf(what, sizeof(what),
+			 "%u nftables rules in chains on the IP hooks: every "
+			 "TCP packet is matched against them, verbs packets "
+			 "are not",
+			 x->rules);
+	else if (x->tables)
+		snprintf(what, sizeof(what),
+			 "%u nftables tables, but no rule on the IP hooks",
+			 x->tables);
+	else
+		snprintf(what, sizeof(what),
+			 "legacy iptables tables exist (%s); their rules are "
+			 "not counted",
+			 legacy);
 	f = ig_dr_add(d, x->rules ? IG_DR_SEV_WARN : IG_DR_SEV_INFO,
-		      "filter.rules",
-		      "%u packet-filter rules in %u chains on the IP hooks: "
-		      "every TCP packet is matched against them, verbs "
-		      "packets are not",
-		      x->rules, x->chains);
+		      "filter.rules", "%s", what);
 	if (nft_ok)
 		ig_dr_ev(f, "nft_ruleset",
-			 "%u tables, %u hooked chains, %u "
-			 "rules%s%s",
-			 x->tables, x->chains, x->rules,
-			 x->first[0] ? ", first in " : "", x->first);
+			 "%u tables, %u hooked chains, %u rules%s%s", x->tables,
+			 x->chains, x->rules, x->first[0] ? ", first in " : "",
+			 x->first);
 	if (legacy[0])
 		ig_dr_ev(f, "/proc/net/ip_tables_names",
-			 "legacy iptables "
-			 "tables %s (rules not counted)",
-			 legacy);
+			 "legacy iptables tables %s", legacy);
 	ig_dr_fix(f, "review 'nft -a list ruleset': accept the data path "
 		     "first or drop the rules it need not cross");
 	ig_dr_not_tried(f, NOT_TRIED_FILTER);

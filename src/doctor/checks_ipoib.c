@@ -60,6 +60,10 @@ static void mode_finding(struct ig_dr *d, struct ig_dr_pctx *c, struct ipoib *x)
 			  "enhanced IPoIB (ib_ipoib ipoib_enhanced=1) is "
 			  "usually faster: echo datagram > %s",
 			  x->mode_path);
+		ig_dr_try(f, IG_TUNE_IPOIB_MODE, nd, "", "datagram");
+		if (x->active_mtu)
+			ig_dr_try(f, IG_TUNE_MTU, nd, "", "%d",
+				  x->active_mtu - IPOIB_ENCAP_LEN);
 		c->ipoib_cm = true;
 		return;
 	}
@@ -91,6 +95,7 @@ static void mtu_finding(struct ig_dr *d, struct ig_dr_pctx *c, struct ipoib *x)
 			nd, x->mtu, IPOIB_CM_MTU);
 		ig_dr_ev(f, x->mtu_path, "%d", x->mtu);
 		ig_dr_fix(f, "ip link set %s mtu %d", nd, IPOIB_CM_MTU);
+		ig_dr_try(f, IG_TUNE_MTU, nd, "", "%d", IPOIB_CM_MTU);
 		return;
 	}
 	if (!x->active_mtu || x->mtu >= want)
@@ -107,12 +112,17 @@ static void mtu_finding(struct ig_dr *d, struct ig_dr_pctx *c, struct ipoib *x)
 		ig_dr_fix(f, "raise the partition's MTU in the subnet manager "
 			     "(opensm partitions.conf: Default=0x7fff, ipoib, "
 			     "mtu=5 : ALL=full;) and restart IPoIB");
+		/* the broadcast group caps the netdev's MTU: a higher one
+		 * set here does not take */
+		ig_dr_not_tried(f, "the partition's MTU is the subnet "
+				   "manager's: this host cannot raise it");
 	} else {
 		f = ig_dr_add(d, IG_DR_SEV_WARN, "ipoib.mtu.low",
 			      "%s's MTU is %d; datagram mode allows %d on this "
 			      "port (active MTU %d)",
 			      nd, x->mtu, want, x->active_mtu);
 		ig_dr_fix(f, "ip link set %s mtu %d", nd, want);
+		ig_dr_try(f, IG_TUNE_MTU, nd, "", "%d", want);
 	}
 	ig_dr_ev(f, x->mtu_path, "%d", x->mtu);
 	ig_dr_ev(f, q, "%d", x->active_mtu);
@@ -130,7 +140,9 @@ void ig_dr_check_ipoib(struct ig_dr *d, struct ig_dr_pctx *c)
 		 p->netdev);
 	snprintf(x.mtu_path, sizeof(x.mtu_path), "/sys/class/net/%s/mtu",
 		 p->netdev);
-	ig_dr_read(d, x.mode_path, x.mode, sizeof(x.mode));
+	if (ig_dr_read(d, x.mode_path, x.mode, sizeof(x.mode)))
+		ig_dr_not_examined(d, "ipoib", "%s is not readable",
+				   x.mode_path);
 	if (ig_dr_read_int(d, x.mtu_path, &x.mtu))
 		x.mtu = 0;
 	ret = d->q->ethtool_drvinfo(d->qctx, p->netdev, &di);

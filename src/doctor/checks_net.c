@@ -38,6 +38,8 @@ static void check_offloads(struct ig_dr *d, struct ig_dr_pctx *c)
 
 	if (ret) {
 		ig_dr_query_err(d, "ethtool_features", nd, -ret);
+		ig_dr_not_examined(d, "offloads", "ethtool_features(%s): %s",
+				   nd, strerror(-ret));
 		return;
 	}
 	snprintf(q, sizeof(q), "ethtool_features(%s)", nd);
@@ -53,6 +55,7 @@ static void check_offloads(struct ig_dr *d, struct ig_dr_pctx *c)
 				 ? (x.lro == 1 ? ", lro on" : ", lro off")
 				 : "");
 		ig_dr_fix(f, "ethtool -K %s %s on", nd, offloads[i].opt);
+		ig_dr_try(f, IG_TUNE_FEATURE, nd, offloads[i].opt, "on");
 	}
 	if (c->ipoib_cm || (x.rx_csum != 0 && x.tx_csum != 0))
 		return;
@@ -64,6 +67,8 @@ static void check_offloads(struct ig_dr *d, struct ig_dr_pctx *c)
 	ig_dr_ev(f, q, "rx-checksumming %s, tx-checksumming %s",
 		 x.rx_csum ? "on" : "off", x.tx_csum ? "on" : "off");
 	ig_dr_fix(f, "ethtool -K %s rx on tx on", nd);
+	ig_dr_try(f, IG_TUNE_FEATURE, nd, "rx-csum", "on");
+	ig_dr_try(f, IG_TUNE_FEATURE, nd, "tx-csum", "on");
 }
 
 static void check_coalesce(struct ig_dr *d, struct ig_dr_pctx *c)
@@ -76,6 +81,8 @@ static void check_coalesce(struct ig_dr *d, struct ig_dr_pctx *c)
 
 	if (ret) {
 		ig_dr_query_err(d, "ethtool_coalesce", nd, -ret);
+		ig_dr_not_examined(d, "coalescing", "ethtool_coalesce(%s): %s",
+				   nd, strerror(-ret));
 		return;
 	}
 	snprintf(q, sizeof(q), "ethtool_coalesce(%s)", nd);
@@ -98,6 +105,7 @@ static void check_coalesce(struct ig_dr *d, struct ig_dr_pctx *c)
 			nd, x.rx_usecs);
 		ig_dr_fix(f, "ethtool -C %s adaptive-rx on", nd);
 	}
+	ig_dr_try(f, IG_TUNE_COALESCE, nd, "adaptive-rx", "on");
 	ig_dr_ev(f, q, "adaptive-rx off, rx-usecs %u, rx-frames %u", x.rx_usecs,
 		 x.rx_frames);
 }
@@ -112,6 +120,8 @@ static void check_pause(struct ig_dr *d, struct ig_dr_pctx *c)
 
 	if (ret) {
 		ig_dr_query_err(d, "ethtool_pause", nd, -ret);
+		ig_dr_not_examined(d, "pause", "ethtool_pause(%s): %s", nd,
+				   strerror(-ret));
 		return;
 	}
 	if (x.rx || x.tx)
@@ -128,59 +138,8 @@ static void check_pause(struct ig_dr *d, struct ig_dr_pctx *c)
 		  "ethtool -A %s rx on tx on, or PFC on the RoCE priority "
 		  "(mlnx_qos -i %s --pfc 0,0,0,1,0,0,0,0) with the switch",
 		  nd, nd);
-}
-
-struct qcount {
-	int rx, tx;
-};
-
-static int queue_cb(struct ig_dr *d, const char *name, void *arg)
-{
-	struct qcount *n = arg;
-
-	n->rx += !strncmp(name, "rx-", 3);
-	n->tx += !strncmp(name, "tx-", 3);
-	return 0;
-}
-
-static void check_queues(struct ig_dr *d, struct ig_dr_pctx *c)
-{
-	const char *nd = c->p->netdev;
-	struct ig_dr_q_channels ch = { 0 };
-	struct qcount n = { 0 };
-	char path[PATH_MAX], online[256], q[96];
-	struct ig_dr_finding *f;
-	struct ig_dr_cpus cpus;
-	int ncpu;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", nd);
-	if (ig_dr_list(d, path, false, queue_cb, &n) < 0 || n.rx != 1 ||
-	    ig_dr_read(d, "/sys/devices/system/cpu/online", online,
-		       sizeof(online)) ||
-	    ig_dr_cpus_parse(online, &cpus) ||
-	    (ncpu = ig_dr_cpus_count(&cpus)) < 2)
-		return;
-	f = ig_dr_add(d, IG_DR_SEV_WARN, "queues.single",
-		      "%s has one receive queue for %d CPUs: every receive "
-		      "interrupt, GRO and TCP receive runs on one CPU",
-		      nd, ncpu);
-	ig_dr_ev(f, path, "%d rx, %d tx", n.rx, n.tx);
-	ig_dr_ev(f, "/sys/devices/system/cpu/online", "%s", online);
-	if (!d->q->ethtool_channels(d->qctx, nd, &ch)) {
-		snprintf(q, sizeof(q), "ethtool_channels(%s)", nd);
-		ig_dr_ev(f, q, "combined %u of at most %u, rx %u of at most %u",
-			 ch.combined, ch.max_combined, ch.rx, ch.max_rx);
-	}
-	if (ch.max_combined > 1)
-		ig_dr_fix(f, "ethtool -L %s combined %u", nd, ch.max_combined);
-	else if (ch.max_rx > 1)
-		ig_dr_fix(f, "ethtool -L %s rx %u", nd, ch.max_rx);
-	else
-		ig_dr_fix(f,
-			  "the device offers one queue: spread receive work "
-			  "with RPS (write a CPU mask to "
-			  "%s/rx-0/rps_cpus)",
-			  path);
+	ig_dr_not_tried(f, "pause and PFC work only with the switch port's "
+			   "settings: not changed on one end");
 }
 
 static void check_eth_mtu(struct ig_dr *d, struct ig_dr_pctx *c)
@@ -201,6 +160,8 @@ static void check_eth_mtu(struct ig_dr *d, struct ig_dr_pctx *c)
 		nd, mtu, c->p->rate_gbps);
 	ig_dr_ev(f, path, "%d", mtu);
 	ig_dr_fix(f, "ip link set %s mtu 9000 (and on the switch ports)", nd);
+	/* --try checks the path MTU to the peer before it is tried */
+	ig_dr_try(f, IG_TUNE_MTU, nd, "", "9000");
 }
 
 void ig_dr_check_netdev(struct ig_dr *d, struct ig_dr_pctx *c)
@@ -211,8 +172,8 @@ void ig_dr_check_netdev(struct ig_dr *d, struct ig_dr_pctx *c)
 	check_coalesce(d, c);
 	if (roce && c->netdev_type == ARPHRD_ETHER_)
 		check_pause(d, c);
-	if (!c->ipoib_legacy)
-		check_queues(d, c);
+	ig_dr_check_queues(d, c);
+	ig_dr_check_rings(d, c);
 	if (roce && c->netdev_type == ARPHRD_ETHER_)
 		check_eth_mtu(d, c);
 }

@@ -11,6 +11,7 @@
 struct irqs {
 	const struct ig_dr_cpus *local;
 	int n, far;
+	char far_irq[IG_DR_MAX_CHANGES][16]; /* the first far ones */
 	char first_far[PATH_MAX];
 	char first_val[128];
 };
@@ -27,6 +28,8 @@ static void one_irq(struct ig_dr *d, const char *irq, struct irqs *x)
 	x->n++;
 	if (ig_dr_cpus_meet(&aff, x->local))
 		return;
+	if (x->far < IG_DR_MAX_CHANGES)
+		snprintf(x->far_irq[x->far], sizeof(x->far_irq[0]), "%s", irq);
 	if (!x->far++) {
 		snprintf(x->first_far, sizeof(x->first_far), "%s", path);
 		snprintf(x->first_val, sizeof(x->first_val), "%s", val);
@@ -85,6 +88,15 @@ static void check_irqs(struct ig_dr *d, struct ig_dr_pctx *c, const char *base,
 		  "list to each /proc/irq/N/smp_affinity_list (or "
 		  "set_irq_affinity_cpulist.sh %s %s)",
 		  local_list, local_list, c->p->netdev);
+	if (x.far > IG_DR_MAX_CHANGES) {
+		ig_dr_not_tried(f,
+				"%d interrupts to move, more than the %d "
+				"changes of one trial",
+				x.far, IG_DR_MAX_CHANGES);
+		return;
+	}
+	for (int i = 0; i < x.far; i++)
+		ig_dr_try(f, IG_TUNE_IRQ, "", x.far_irq[i], "%s", local_list);
 }
 
 /* Cpus_allowed_list of /proc/self/status: where this process may run. */
@@ -135,6 +147,8 @@ static void check_node(struct ig_dr *d, struct ig_dr_pctx *c, const char *base,
 		  "run on the HCA's node: numactl --cpunodebind=%d "
 		  "--membind=%d ibgap ... (or taskset -c %s)",
 		  node, node, local_list);
+	ig_dr_not_tried(f, "where ibgap runs is its own placement, not a "
+			   "setting of the host: run it under numactl");
 }
 
 void ig_dr_check_numa(struct ig_dr *d, struct ig_dr_pctx *c)
@@ -146,9 +160,15 @@ void ig_dr_check_numa(struct ig_dr *d, struct ig_dr_pctx *c)
 	ig_inv_path(base, sizeof(base), c->p->rdma_dev, 0, "device");
 	snprintf(path, sizeof(path), "%s/numa_node", base);
 	/* -1: one node, or the firmware does not say: nothing to compare */
-	if (ig_dr_inv_int(d, c->dev ? c->dev->numa_node : -1, path, &node) ||
-	    node < 0)
+	if (ig_dr_inv_int(d, c->dev ? c->dev->numa_node : -1, path, &node))
 		return;
+	if (node < 0) {
+		ig_dr_not_examined(d, "irqs",
+				   "%s has no NUMA node (numa_node -1): "
+				   "placement not compared",
+				   c->p->rdma_dev);
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/local_cpulist", base);
 	if (ig_dr_inv_str(d, c->dev ? c->dev->local_cpulist : NULL, path,
 			  local_list, sizeof(local_list)))
@@ -192,6 +212,9 @@ void ig_dr_check_governor(struct ig_dr *d)
 	struct gov g = { 0 };
 
 	ig_dr_list(d, "/sys/devices/system/cpu", false, gov_cb, &g);
+	if (!g.n)
+		ig_dr_not_examined(d, "cpufreq",
+				   "no cpufreq in this host (a VM?)");
 	if (!g.slow)
 		return;
 	f = ig_dr_add(
@@ -203,4 +226,5 @@ void ig_dr_check_governor(struct ig_dr *d)
 	ig_dr_ev(f, g.first, "%s", g.val);
 	ig_dr_fix(f, "cpupower frequency-set -g performance (or tuned-adm "
 		     "profile network-latency)");
+	ig_dr_try(f, IG_TUNE_GOVERNOR, "", "all", "performance");
 }

@@ -65,6 +65,8 @@ static void max_small(struct ig_dr *d, struct sock *s, const char *key,
 	ig_dr_ev(f, path, "%" PRIu64, v);
 	ig_dr_ev(f, s->bdp_src, "%s", s->bdp_val);
 	ig_dr_fix(f, "sysctl -w net.core.%s=%" PRIu64, key, want_bytes(s->bdp));
+	snprintf(path, sizeof(path), "net.core.%s", key);
+	ig_dr_try(f, IG_TUNE_SYSCTL, "", path, "%" PRIu64, want_bytes(s->bdp));
 }
 
 static void tcp_small(struct ig_dr *d, struct sock *s, const char *key,
@@ -84,6 +86,9 @@ static void tcp_small(struct ig_dr *d, struct sock *s, const char *key,
 	ig_dr_ev(f, path, "%" PRIu64 " %" PRIu64 " %" PRIu64, v[0], v[1], v[2]);
 	ig_dr_ev(f, s->bdp_src, "%s", s->bdp_val);
 	ig_dr_fix(f, "sysctl -w net.ipv4.%s='4096 131072 %" PRIu64 "'", key,
+		  want_bytes(s->bdp));
+	snprintf(path, sizeof(path), "net.ipv4.%s", key);
+	ig_dr_try(f, IG_TUNE_SYSCTL, "", path, "4096 131072 %" PRIu64,
 		  want_bytes(s->bdp));
 }
 
@@ -107,6 +112,10 @@ static void window(struct ig_dr *d, struct sock *s, uint64_t w)
 			  "sysctl -w net.core.rmem_max=%" PRIu64
 			  " net.core.wmem_max=%" PRIu64,
 			  w, w);
+		ig_dr_try(f, IG_TUNE_SYSCTL, "", "net.core.rmem_max",
+			  "%" PRIu64, w);
+		ig_dr_try(f, IG_TUNE_SYSCTL, "", "net.core.wmem_max",
+			  "%" PRIu64, w);
 	}
 	if (!s->bdp || w >= s->bdp)
 		return;
@@ -120,21 +129,79 @@ static void window(struct ig_dr *d, struct sock *s, uint64_t w)
 	ig_dr_fix(f,
 		  "--window %" PRIu64 " or more, or no --window (autotuning)",
 		  want_bytes(s->bdp) / 2);
+	ig_dr_not_tried(f, "--window is this run's option, not a setting "
+			   "of the host: run again with a larger one");
+}
+
+/* bbr is a word of the list */
+static bool has_bbr(const char *list)
+{
+	for (const char *p = list; (p = strstr(p, "bbr")); p += 3)
+		if ((p == list || p[-1] == ' ') && (!p[3] || p[3] == ' '))
+			return true;
+	return false;
 }
 
 static void congestion(struct ig_dr *d)
 {
-	const char *path = "/proc/sys/net/ipv4/tcp_congestion_control";
+	const char *path = "/proc/sys/net/ipv4/tcp_congestion_control",
+		   *avail = "/proc/sys/net/ipv4/"
+			    "tcp_available_congestion_control";
 	struct ig_dr_finding *f;
-	char cc[64];
+	char cc[64], list[256] = "";
 
-	if (ig_dr_read(d, path, cc, sizeof(cc)))
+	if (ig_dr_read(d, path, cc, sizeof(cc))) {
+		ig_dr_not_examined(d, "socket", "%s is not readable", path);
 		return;
+	}
 	f = ig_dr_add(d, IG_DR_SEV_INFO, "sock.cc",
 		      "TCP congestion control is '%s' (for both TCP tests and "
 		      "IPoIB traffic)",
 		      cc);
 	ig_dr_ev(f, path, "%s", cc);
+	if (!strcmp(cc, "bbr"))
+		return;
+	if (!ig_dr_read(d, avail, list, sizeof(list)) && has_bbr(list)) {
+		ig_dr_fix(f, "sysctl -w net.ipv4.tcp_congestion_control=bbr "
+			     "(try it: it often holds more of a fast link)");
+		ig_dr_try(f, IG_TUNE_SYSCTL, "",
+			  "net.ipv4.tcp_congestion_control", "bbr");
+		return;
+	}
+	ig_dr_fix(f, "modprobe tcp_bbr; sysctl -w "
+		     "net.ipv4.tcp_congestion_control=bbr (try it: it often "
+		     "holds more of a fast link)");
+	ig_dr_not_tried(f, "bbr is not in %s ('%s'): modprobe tcp_bbr first",
+			avail, list);
+}
+
+/* busy polling: a latency knob, off by default */
+static void busy_poll(struct ig_dr *d)
+{
+	const char *poll = "/proc/sys/net/core/busy_poll",
+		   *read = "/proc/sys/net/core/busy_read";
+	struct ig_dr_finding *f;
+	uint64_t p, r;
+
+	if (ig_dr_read_u64(d, poll, &p, true) ||
+	    ig_dr_read_u64(d, read, &r, true)) {
+		ig_dr_not_examined(d, "socket",
+				   "no %s (a kernel without busy polling?)",
+				   poll);
+		return;
+	}
+	if (p || r)
+		return;
+	f = ig_dr_add(
+		d, IG_DR_SEV_INFO, "sock.busy_poll.off",
+		"busy polling is off: a socket waiting for data sleeps "
+		"until the interrupt; polling the queue for a few tens of "
+		"microseconds cuts latency at the cost of CPU");
+	ig_dr_ev(f, poll, "%" PRIu64, p);
+	ig_dr_ev(f, read, "%" PRIu64, r);
+	ig_dr_fix(f, "sysctl -w net.core.busy_poll=50 net.core.busy_read=50");
+	ig_dr_try(f, IG_TUNE_SYSCTL, "", "net.core.busy_poll", "50");
+	ig_dr_try(f, IG_TUNE_SYSCTL, "", "net.core.busy_read", "50");
 }
 
 void ig_dr_check_sock(struct ig_dr *d, double rate_gbps)
@@ -149,6 +216,10 @@ void ig_dr_check_sock(struct ig_dr *d, double rate_gbps)
 	s.has_tcp =
 		!read_triple(d, "/proc/sys/net/ipv4/tcp_rmem", s.tcp_rmem) &&
 		!read_triple(d, "/proc/sys/net/ipv4/tcp_wmem", s.tcp_wmem);
+	if (!s.has_max || !s.has_tcp)
+		ig_dr_not_examined(d, "socket",
+				   "the socket buffer limits are not readable "
+				   "(/proc/sys/net/core, /proc/sys/net/ipv4)");
 	if (rate_gbps > 0) {
 		s.bdp = rate_gbps * 1e9 / 8 * rtt * 1e-6;
 		snprintf(s.bdp_src, sizeof(s.bdp_src),
@@ -167,4 +238,5 @@ void ig_dr_check_sock(struct ig_dr *d, double rate_gbps)
 	if (d->o->window)
 		window(d, &s, d->o->window);
 	congestion(d);
+	busy_poll(d);
 }

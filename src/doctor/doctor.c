@@ -21,8 +21,13 @@ static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 		ig_dr_check_ipoib(d, c);
 	ig_dr_check_netdev(d, c);
 	ig_dr_check_qdisc(d, c);
-	if (!rdma)
+	if (!rdma) {
+		ig_dr_not_examined(d, "port",
+				   "%s has no RDMA device: no HCA port, PCIe "
+				   "link or interrupts to read",
+				   p->netdev);
 		return;
+	}
 	if (c->soft) {
 		const struct ig_inv_dev *dev = ig_inv_dev(d->inv, p->rdma_dev);
 		char path[PATH_MAX];
@@ -40,6 +45,10 @@ static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 		ig_inv_path(path, sizeof(path), p->rdma_dev, 0, "device");
 		ig_dr_ev(f, path, "%s",
 			 ig_dr_exists(d, path) ? "present" : "absent");
+		ig_dr_not_examined(d, "pcie",
+				   "%s is a software device: no PCIe link, "
+				   "NUMA node or interrupts of its own",
+				   p->rdma_dev);
 	} else {
 		ig_dr_check_pcie(d, c);
 		ig_dr_check_numa(d, c);
@@ -75,6 +84,7 @@ int ig_dr_run(const struct ig_dr_opts *o, struct ig_dr_report *r)
 	ig_dr_check_filter(&d);
 	ig_dr_check_sock(&d, rate);
 	ig_dr_check_tcp_retrans(&d);
+	ig_dr_trials_default(r);
 	ig_dr_sort(r);
 	ig_dr_close(&d);
 	if (d.nomem)

@@ -56,6 +56,7 @@ void ig_dr_not_tried(struct ig_dr_finding *f, const char *fmt, ...)
 	IG_DR_FMT(2, 3);
 /* the reason of port, link and PCIe findings */
 #define IG_DR_HARDWARE "hardware: not changed by a program"
+void ig_dr_trials_default(struct ig_dr_report *r);
 json_object *ig_dr_trial_to_json(const struct ig_dr_trial *t);
 int ig_dr_trial_from_json(json_object *o, struct ig_dr_trial *t);
 void ig_dr_sort(struct ig_dr_report *r);
@@ -93,6 +94,7 @@ struct ig_dr_cpus {
 int ig_dr_cpus_parse(const char *list, struct ig_dr_cpus *c);
 int ig_dr_cpus_count(const struct ig_dr_cpus *c);
 bool ig_dr_cpus_meet(const struct ig_dr_cpus *a, const struct ig_dr_cpus *b);
+void ig_dr_cpus_mask(const struct ig_dr_cpus *c, char *buf, size_t len);
 /* "100 Gb/sec (4X EDR)" -> lanes 4, per-lane data rate; 0 or -EINVAL */
 int ig_dr_ib_rate_parse(const char *s, int *lanes, double *lane_gbps,
 			const char **name, const char **coding);
@@ -116,6 +118,8 @@ void ig_dr_check_port(struct ig_dr *d, struct ig_dr_pctx *c);
 void ig_dr_check_pcie(struct ig_dr *d, struct ig_dr_pctx *c);
 void ig_dr_check_ipoib(struct ig_dr *d, struct ig_dr_pctx *c);
 void ig_dr_check_netdev(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_queues(struct ig_dr *d, struct ig_dr_pctx *c);
+void ig_dr_check_rings(struct ig_dr *d, struct ig_dr_pctx *c);
 void ig_dr_check_numa(struct ig_dr *d, struct ig_dr_pctx *c);
 void ig_dr_check_counters(struct ig_dr *d, struct ig_dr_pctx *c);
 void ig_dr_check_governor(struct ig_dr *d);

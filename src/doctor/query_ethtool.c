@@ -16,25 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/ethtool.h"
 #include "query.h"
-
-static int eth_ioctl(const char *ifname, void *data)
-{
-	struct ifreq ifr = { 0 };
-	int fd, ret = 0;
-
-	if (strlen(ifname) >= sizeof(ifr.ifr_name))
-		return -ENAMETOOLONG;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = data;
-	if (ioctl(fd, SIOCETHTOOL, &ifr))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
 
 /* A fixed-size kernel string (NUL-terminated only when shorter). */
 static void copy_field(char *dst, size_t len, const char *src, size_t srclen)
@@ -51,7 +34,7 @@ int ig_dr_q_eth_drvinfo(void *ctx, const char *ifname,
 			struct ig_dr_q_drvinfo *di)
 {
 	struct ethtool_drvinfo x = { .cmd = ETHTOOL_GDRVINFO };
-	int ret = eth_ioctl(ifname, &x);
+	int ret = ig_eth_ioctl(ifname, &x);
 
 	if (ret)
 		return ret;
@@ -66,7 +49,7 @@ static int feature(const char *ifname, __u32 cmd)
 {
 	struct ethtool_value v = { .cmd = cmd };
 
-	return eth_ioctl(ifname, &v) ? -1 : !!v.data;
+	return ig_eth_ioctl(ifname, &v) ? -1 : !!v.data;
 }
 
 int ig_dr_q_eth_features(void *ctx, const char *ifname,
@@ -74,7 +57,7 @@ int ig_dr_q_eth_features(void *ctx, const char *ifname,
 {
 	struct ethtool_value fl = { .cmd = ETHTOOL_GFLAGS };
 	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
-	int ret = eth_ioctl(ifname, &di);
+	int ret = ig_eth_ioctl(ifname, &di);
 
 	if (ret) /* no ethtool at all on this netdev */
 		return ret;
@@ -84,7 +67,7 @@ int ig_dr_q_eth_features(void *ctx, const char *ifname,
 	f->rx_csum = feature(ifname, ETHTOOL_GRXCSUM);
 	f->tx_csum = feature(ifname, ETHTOOL_GTXCSUM);
 	f->sg = feature(ifname, ETHTOOL_GSG);
-	f->lro = eth_ioctl(ifname, &fl) ? -1 : !!(fl.data & ETH_FLAG_LRO);
+	f->lro = ig_eth_ioctl(ifname, &fl) ? -1 : !!(fl.data & ETH_FLAG_LRO);
 	return 0;
 }
 
@@ -92,7 +75,7 @@ int ig_dr_q_eth_coalesce(void *ctx, const char *ifname,
 			 struct ig_dr_q_coalesce *c)
 {
 	struct ethtool_coalesce x = { .cmd = ETHTOOL_GCOALESCE };
-	int ret = eth_ioctl(ifname, &x);
+	int ret = ig_eth_ioctl(ifname, &x);
 
 	if (ret)
 		return ret;
@@ -107,7 +90,7 @@ int ig_dr_q_eth_coalesce(void *ctx, const char *ifname,
 int ig_dr_q_eth_pause(void *ctx, const char *ifname, struct ig_dr_q_pause *p)
 {
 	struct ethtool_pauseparam x = { .cmd = ETHTOOL_GPAUSEPARAM };
-	int ret = eth_ioctl(ifname, &x);
+	int ret = ig_eth_ioctl(ifname, &x);
 
 	if (ret)
 		return ret;
@@ -121,7 +104,7 @@ int ig_dr_q_eth_channels(void *ctx, const char *ifname,
 			 struct ig_dr_q_channels *ch)
 {
 	struct ethtool_channels x = { .cmd = ETHTOOL_GCHANNELS };
-	int ret = eth_ioctl(ifname, &x);
+	int ret = ig_eth_ioctl(ifname, &x);
 
 	if (ret)
 		return ret;
@@ -137,7 +120,7 @@ int ig_dr_q_eth_channels(void *ctx, const char *ifname,
 int ig_dr_q_eth_ring(void *ctx, const char *ifname, struct ig_dr_q_ring *r)
 {
 	struct ethtool_ringparam x = { .cmd = ETHTOOL_GRINGPARAM };
-	int ret = eth_ioctl(ifname, &x);
+	int ret = ig_eth_ioctl(ifname, &x);
 
 	if (ret)
 		return ret;
@@ -151,25 +134,12 @@ int ig_dr_q_eth_ring(void *ctx, const char *ifname, struct ig_dr_q_ring *r)
 /* Fastest link mode set in the supported mask, by its name. */
 static uint32_t max_supported(const char *ifname, const __u32 *mask, int nwords)
 {
-	struct {
-		struct ethtool_sset_info hdr;
-		__u32 count;
-	} ss = { .hdr = { .cmd = ETHTOOL_GSSET_INFO,
-			  .sset_mask = 1ull << ETH_SS_LINK_MODES } };
 	struct ethtool_gstrings *gs;
-	uint32_t best = 0, n;
+	uint32_t best = 0, n = 0;
 
-	if (eth_ioctl(ifname, &ss) || !ss.hdr.sset_mask)
+	if (ig_eth_strings(ifname, ETH_SS_LINK_MODES, &gs))
 		return 0;
-	n = ss.count;
-	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN);
-	if (!gs)
-		return 0;
-	gs->cmd = ETHTOOL_GSTRINGS;
-	gs->string_set = ETH_SS_LINK_MODES;
-	gs->len = n;
-	if (eth_ioctl(ifname, gs))
-		n = 0;
+	n = gs->len;
 	for (uint32_t i = 0; i < n && i < (uint32_t)nwords * 32; i++) {
 		uint32_t s;
 
@@ -189,7 +159,7 @@ int ig_dr_q_eth_link(void *ctx, const char *ifname, struct ig_dr_q_link *l)
 		struct ethtool_link_settings s;
 		__u32 masks[3 * 127];
 	} x = { .s = { .cmd = ETHTOOL_GLINKSETTINGS } };
-	int ret = eth_ioctl(ifname, &x), nw;
+	int ret = ig_eth_ioctl(ifname, &x), nw;
 
 	/* handshake: the kernel answers with -(words it needs) */
 	if (ret)
@@ -200,7 +170,7 @@ int ig_dr_q_eth_link(void *ctx, const char *ifname, struct ig_dr_q_link *l)
 	memset(&x, 0, sizeof(x));
 	x.s.cmd = ETHTOOL_GLINKSETTINGS;
 	x.s.link_mode_masks_nwords = (__s8)nw;
-	ret = eth_ioctl(ifname, &x);
+	ret = ig_eth_ioctl(ifname, &x);
 	if (ret)
 		return ret;
 	l->speed_mbps = x.s.speed == (__u32)SPEED_UNKNOWN ? 0 : x.s.speed;

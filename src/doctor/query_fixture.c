@@ -276,18 +276,18 @@ static int fx_qdiscs(void *ctx, const char *ifname, struct ig_dr_q_qdisc *q,
 static int fx_nft(void *ctx, char **json)
 {
 	json_object *root = load(ctx, "nftables.json"), *e;
-	const char *s;
+	int ret = -ENOMEM;
 
 	*json = NULL;
 	if (!root)
 		return -ENODEV;
 	e = get(root, "errno");
-	s = e ? NULL : json_object_to_json_string(root);
-	*json = s ? strdup(s) : NULL;
-	json_object_put(root);
 	if (e)
-		return -json_object_get_int(e);
-	return *json ? 0 : -ENOMEM;
+		ret = -json_object_get_int(e);
+	else if ((*json = strdup(json_object_to_json_string(root))))
+		ret = 0;
+	json_object_put(root);
+	return ret;
 }
 
 const struct ig_dr_query_ops ig_dr_q_fixture_ops = {

@@ -15,6 +15,7 @@
 #include <netlink/route/route.h>
 #include <netlink/route/rtnl.h>
 
+#include "common/nlerr.h"
 #include "host/rdma_inv.h"
 #include "query.h"
 
@@ -29,20 +30,6 @@ static int parse_addr(const char *s, struct bin_addr *a)
 	a->family = strchr(s, ':') ? AF_INET6 : AF_INET;
 	a->len = a->family == AF_INET ? 4 : 16;
 	return inet_pton(a->family, s, a->b) == 1 ? 0 : -EINVAL;
-}
-
-static int nl_errno(int nle)
-{
-	switch (-nle) {
-	case NLE_NOMEM:
-		return -ENOMEM;
-	case NLE_PERM:
-		return -EPERM;
-	case NLE_AF_NOSUPPORT:
-		return -EAFNOSUPPORT;
-	default:
-		return -EIO;
-	}
 }
 
 static void addr_str(struct nl_addr *a, char *buf, size_t len)
@@ -106,7 +93,7 @@ static int send_get_route(struct nl_sock *sk, const struct bin_addr *a)
 	if (!ret)
 		ret = nl_send_auto(sk, msg);
 	nlmsg_free(msg);
-	return ret < 0 ? nl_errno(ret) : 0;
+	return ret < 0 ? ig_nl_errno(ret) : 0;
 }
 
 /* "ip route get ADDR" */
@@ -126,7 +113,7 @@ static int live_route(void *ctx, const char *addr, struct ig_dr_q_route *r)
 		return -ENOMEM;
 	nl_socket_disable_auto_ack(sk);
 	ret = nl_connect(sk, NETLINK_ROUTE);
-	ret = ret < 0 ? nl_errno(ret) : send_get_route(sk, &a);
+	ret = ret < 0 ? ig_nl_errno(ret) : send_get_route(sk, &a);
 	cb = ret ? NULL : nl_cb_alloc(NL_CB_DEFAULT);
 	if (cb) {
 		nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, rt_valid, &c);
@@ -158,7 +145,7 @@ static int live_owner(void *ctx, const char *addr, char *ifname, size_t len)
 	ret = nl_connect(sk, NETLINK_ROUTE);
 	if (!ret)
 		ret = rtnl_addr_alloc_cache(sk, &cache);
-	ret = ret < 0 ? nl_errno(ret) : -EADDRNOTAVAIL;
+	ret = ret < 0 ? ig_nl_errno(ret) : -EADDRNOTAVAIL;
 	for (o = cache ? nl_cache_get_first(cache) : NULL; o;
 	     o = nl_cache_get_next(o)) {
 		struct rtnl_addr *ra = (struct rtnl_addr *)o;

@@ -47,6 +47,34 @@ void ig_dr_not_tried(struct ig_dr_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A finding with a fix that no check gave a trial or a reason: the
+ * reason by its kind. */
+void ig_dr_trials_default(struct ig_dr_report *r)
+{
+	static const struct {
+		const char *prefix, *why;
+	} why[] = {
+		{ "port.", IG_DR_HARDWARE },
+		{ "link.", IG_DR_HARDWARE },
+		{ "pcie.", IG_DR_HARDWARE },
+		{ "rdma.", IG_DR_HARDWARE },
+		{ "route.", "the path is the address chosen, not a setting: "
+			    "run against the peer's IPoIB or RoCE address" },
+		{ "", "no setting of this host tests this fix" },
+	};
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct ig_dr_finding *f = &r->f[i];
+		size_t k = 0;
+
+		if (!f->fix[0] || f->trial.n || f->trial.not_tried[0])
+			continue;
+		while (strncmp(f->id, why[k].prefix, strlen(why[k].prefix)))
+			k++;
+		ig_dr_not_tried(f, "%s", why[k].why);
+	}
+}
+
 /* The change as JSON; tune's own codec replaces this once it exists. */
 static const char *const kind_names[IG_TUNE_KIND_MAX] = {
 	[IG_TUNE_SYSCTL] = "sysctl",

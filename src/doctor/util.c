@@ -50,6 +50,25 @@ int ig_dr_cpus_count(const struct ig_dr_cpus *c)
 	return n;
 }
 
+/* The kernel's hex mask (rps_cpus, smp_affinity): 32-bit groups, most
+ * significant first, joined by commas: "ff", "1,00000000". */
+void ig_dr_cpus_mask(const struct ig_dr_cpus *c, char *buf, size_t len)
+{
+	int top = 0;
+	size_t n = 0;
+
+	for (int g = 0; g < IG_DR_MAX_CPUS / 32; g++)
+		if ((uint32_t)(c->b[g / 2] >> (g % 2 * 32)))
+			top = g;
+	buf[0] = 0;
+	for (int g = top; g >= 0 && n < len; g--) {
+		uint32_t w = (uint32_t)(c->b[g / 2] >> (g % 2 * 32));
+
+		n += (size_t)snprintf(buf + n, len - n,
+				      g == top ? "%x" : ",%08x", w);
+	}
+}
+
 bool ig_dr_cpus_meet(const struct ig_dr_cpus *a, const struct ig_dr_cpus *b)
 {
 	for (size_t i = 0; i < IG_DR_MAX_CPUS / 64; i++)

@@ -44,6 +44,9 @@ struct ig_dr_find_want {
 	const char *fix;	    /* its fix exactly; NULL: not checked */
 	unsigned int nev;	    /* its number of evidence; 0: not checked */
 	struct ig_dr_ev_want ev[2]; /* evidence it must have */
+	/* its trial: "kind dev name=to; ..." exactly, or "not tried: " and
+	 * the start of the reason; NULL: not checked */
+	const char *trial;
 };
 
 struct ig_dr_err_want {
@@ -63,7 +66,10 @@ struct ig_dr_case {
 	struct ig_dr_path_want paths[2];
 	bool exact_paths;
 	/* the read errors, likewise */
-	struct ig_dr_err_want err[2];
+	struct ig_dr_err_want err[3];
+	/* the layers not examined, "layer,..." in any order, exactly;
+	 * NULL: not checked */
+	const char *ne;
 	bool exact_errs;
 	struct ig_dr_find_want f[3]; /* up to a NULL id */
 };
@@ -73,7 +79,9 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.name = "healthy_peer",
 		.fixture = "healthy",
 		.opts = { .addr = PEER },
-		.ids = "info:link.rate,info:ipoib.enhanced,info:sock.cc",
+		.ne = "",
+		.ids = "info:link.rate,info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ib0", "ipoib", "mlx5_0", 1, 100.0, "unicast",
 			     "192.0.2.10", "InfiniBand" } },
 		.exact_paths = true,
@@ -88,7 +96,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.name = "healthy_all_ports",
 		.fixture = "healthy",
 		.ids = "info:link.rate,info:link.rate,info:ipoib.enhanced,"
-		       "info:ipoib.enhanced,info:sock.cc",
+		       "info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ib0", "ipoib", "mlx5_0", 1, 100.0 },
 			   { "ib1", "ipoib", "mlx5_1", 1, 100.0 } },
 		.exact_paths = true,
@@ -99,7 +108,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "healthy",
 		.opts = { .addr = "192.0.2.10" },
 		.ids = "warn:route.local,info:link.rate,info:ipoib.enhanced,"
-		       "info:sock.cc",
+		       "info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ib0", "ipoib", "mlx5_0", 1, 100.0, "local" } },
 	},
 	{
@@ -107,7 +117,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "healthy",
 		.opts = { .addr = "192.0.2.30" },
 		.ids = "warn:route.port_mismatch,info:link.rate,"
-		       "info:ipoib.enhanced,info:sock.cc",
+		       "info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ib1", "ipoib", "mlx5_1", 1, 100.0 } },
 		.f = { { IG_DR_SEV_WARN, "route.port_mismatch",
 			 .what = { "mlx5_0 port 1" },
@@ -117,7 +128,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.name = "route_no_rdma",
 		.fixture = "healthy",
 		.opts = { .addr = "198.51.100.7" },
-		.ids = "warn:route.no_rdma,info:sock.cc",
+		.ids = "warn:route.no_rdma,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "eth0", "none", "", 0, 0 } },
 		.f = { { IG_DR_SEV_WARN, "route.no_rdma",
 			 .ev = { { "route_lookup(198.51.100.7)",
@@ -127,7 +139,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.name = "route_loopback",
 		.fixture = "healthy",
 		.opts = { .addr = "127.0.0.1" },
-		.ids = "warn:route.loopback,info:sock.cc",
+		.ids = "warn:route.loopback,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "lo", "loopback", "", 0, 0 } },
 	},
 	{
@@ -136,7 +149,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.name = "server_side_address",
 		.fixture = "healthy",
 		.opts = { .addr = "192.0.2.10", .addr_is_local = true },
-		.ids = "info:link.rate,info:ipoib.enhanced,info:sock.cc",
+		.ids = "info:link.rate,info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ib0", "ipoib", "mlx5_0", 1, 100.0 } },
 	},
 	{
@@ -144,7 +158,9 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "ipoib_dgram_2044",
 		.opts = { .addr = PEER },
 		.ids = "warn:ipoib.mtu.partition,info:ipoib.mode.datagram,"
-		       "info:link.rate,info:sock.cc",
+		       "warn:rps.off,"
+		       "info:link.rate,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.first = "ipoib.mtu.partition", /* sorted: the warning first */
 		.paths = { { "ib0", "ipoib", "mlx4_0", 1,
 			     4 * 14.0625 * 64 / 66 } },
@@ -162,7 +178,9 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.name = "ipoib_connected_65520",
 		.fixture = "ipoib_cm_65520",
 		.opts = { .addr = PEER },
-		.ids = "warn:ipoib.mode.connected,info:link.rate,info:sock.cc",
+		.ids = "warn:ipoib.mode.connected,warn:rps.off,info:link.rate,"
+		       "info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.f = { { IG_DR_SEV_WARN, "ipoib.mode.connected",
 			 .ev = { { "/sys/class/net/ib0/mode", "connected" },
 				 { "ethtool_drvinfo(ib0)",
@@ -173,7 +191,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "ipoib_enhanced",
 		.opts = { .addr = PEER },
 		.ids = "info:ipoib.enhanced,info:link.rate,warn:port.errors,"
-		       "info:port.hw_errors,warn:tcp.retrans,info:sock.cc",
+		       "info:port.hw_errors,warn:tcp.retrans,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ib0", "ipoib", "mlx5_0", 1, 200.0 } },
 		.f = { { IG_DR_SEV_WARN, "port.errors", .nev = 2,
 			 .ev = { { "/sys/class/infiniband/mlx5_0/ports/1/"
@@ -195,7 +214,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "roce_100g",
 		.opts = { .addr = PEER },
 		.ids = "info:link.rate,warn:coalesce.off,info:pause.off,"
-		       "info:eth.mtu.standard,info:sock.cc",
+		       "info:eth.mtu.standard,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ens1f0np0", "roce", "mlx5_0", 1, 100.0,
 			     .link_layer = "Ethernet" } },
 		.f = { { IG_DR_SEV_INFO, "link.rate",
@@ -215,7 +235,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.opts = { .addr = PEER },
 		.ids = "info:link.rate,warn:link.speed.degraded,"
 		       "warn:coalesce.off,info:pause.off,"
-		       "info:eth.mtu.standard,info:sock.cc",
+		       "info:eth.mtu.standard,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ens1f0np0", "roce", "mlx5_0", 1, 25.0 } },
 		.exact_errs = true,
 		.f = { { IG_DR_SEV_WARN, "link.speed.degraded",
@@ -232,7 +253,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "pcie_gen3x8_200g",
 		.opts = { .addr = PEER },
 		.ids = "crit:pcie.ceiling,warn:pcie.downtrained,"
-		       "info:link.rate,info:ipoib.enhanced,info:sock.cc",
+		       "info:link.rate,info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.first = "pcie.ceiling",
 		/* 8 lanes x 8 GT/s x 128/130 = 63.0 Gb/s */
 		.f = { { IG_DR_SEV_CRIT, "pcie.ceiling", .what = { "63.0 Gb/s" },
@@ -250,7 +272,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "numa_far",
 		.opts = { .addr = PEER },
 		.ids = "warn:numa.far,warn:numa.irq.far,info:link.rate,"
-		       "info:ipoib.enhanced,info:sock.cc",
+		       "info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.exact_errs = true,
 		.f = { { IG_DR_SEV_WARN, "numa.far",
 			 .ev = { { "/proc/self/status",
@@ -269,7 +292,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "small_rmem",
 		.opts = { .addr = PEER },
 		.ids = "warn:sock.rmem_max.small,warn:sock.wmem_max.small,"
-		       "info:link.rate,info:ipoib.enhanced,info:sock.cc",
+		       "info:link.rate,info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.f = { { IG_DR_SEV_WARN, "sock.rmem_max.small",
 			 .fix = "sysctl -w net.core.rmem_max=16777216",
 			 .ev = { { "/proc/sys/net/core/rmem_max", "212992" },
@@ -284,7 +308,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.opts = { .addr = PEER, .window = 4u << 20 },
 		.ids = "warn:sock.rmem_max.small,warn:sock.wmem_max.small,"
 		       "warn:sock.window.capped,info:link.rate,"
-		       "info:ipoib.enhanced,info:sock.cc",
+		       "info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.f = { { IG_DR_SEV_WARN, "sock.window.capped",
 			 .ev = { { "--window", "4194304" } } } },
 	},
@@ -294,7 +319,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.opts = { .addr = PEER, .window = 64 << 10 },
 		.ids = "warn:sock.rmem_max.small,warn:sock.wmem_max.small,"
 		       "warn:sock.window.small,info:link.rate,"
-		       "info:ipoib.enhanced,info:sock.cc",
+		       "info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 	},
 	{
 		/* the missing file is reported, and the other checks still
@@ -303,9 +329,10 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.fixture = "degraded",
 		.opts = { .addr = PEER },
 		.ids = "warn:link.width.degraded,warn:cpu.governor,"
-		       "warn:offload.gro.off,warn:queues.single,"
+		       "warn:offload.gro.off,warn:queues.single,warn:rps.off,"
 		       "info:coalesce.high,info:link.rate,"
-		       "info:ipoib.enhanced,info:sock.cc",
+		       "info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "ib0", "ipoib", "mlx5_0", 1, 25.0 } },
 		.err = { { "/proc/net/snmp", ENOENT } },
 		.exact_errs = true,
@@ -327,17 +354,75 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.name = "rxe_veth",
 		.fixture = "rxe_veth",
 		.opts = { .addr = "10.233.0.2" },
-		.ids = "warn:queues.single,info:link.rate,info:rdma.soft,"
-		       "info:sock.cc",
+		.ids = "warn:queues.single,warn:rps.off,info:link.rate,"
+		       "info:rdma.soft,info:filter.rules,"
+		       "info:sock.cc,"
+		       "info:sock.busy_poll.off",
 		.paths = { { "veth0", "roce", "rxe0", 1, 10.0 } },
 		.err = { { "ethtool_coalesce(veth0)", EOPNOTSUPP },
-			 { "ethtool_pause(veth0)" } },
+			 { "ethtool_pause(veth0)" },
+			 { "ethtool_ring(veth0)", EOPNOTSUPP } },
 		.exact_errs = true,
+		.ne = "coalescing,pause,rings,pcie,filter",
 		.f = { { IG_DR_SEV_INFO, "rdma.soft",
 			 .ev = { { "/sys/class/infiniband/rxe0/parent",
 				   "veth0" } } },
+		       { IG_DR_SEV_INFO, "filter.rules",
+			 .what = { "legacy iptables tables exist (ip: filter "
+				   "nat)" },
+			 .nev = 1 },
 		       { IG_DR_SEV_WARN, "queues.single",
 			 .fix = "ethtool -L veth0 rx 8" } },
+	},
+	{
+		/* every layer between the socket and the HCA: a tbf shaper,
+		 * nftables rules on ct state, conntrack in use, small rings,
+		 * one queue without RPS; each with its trial */
+		.name = "shaped_filtered",
+		.fixture = "shaped_filtered",
+		.opts = { .addr = PEER },
+		.ids = "warn:qdisc.shaper,warn:qdisc.shaper,warn:filter.rules,"
+		       "warn:filter.conntrack,warn:rings.small,"
+		       "warn:queues.single,warn:rps.off,info:link.rate,"
+		       "info:ipoib.enhanced,info:sock.cc,"
+		       "info:sock.busy_poll.off",
+		.exact_errs = true,
+		.ne = "",
+		.f = { { IG_DR_SEV_WARN, "qdisc.shaper",
+			 .fix = "tc qdisc del dev ib0 root",
+			 .ev = { { "qdiscs(ib0)",
+				   "tbf handle 8001: parent root, rate 100 "
+				   "Mbit/s" } },
+			 .trial = "qdisc ib0 root=" },
+		       { IG_DR_SEV_WARN, "filter.conntrack",
+			 .what = { "42 entries", "1 rules" },
+			 .ev = { { "/proc/sys/net/netfilter/nf_conntrack_count",
+				   "42" },
+				 { "/proc/sys/net/netfilter/nf_conntrack_max",
+				   "262144" } },
+			 .trial = "not tried: the doctor does not remove" },
+		       { IG_DR_SEV_WARN, "filter.rules",
+			 .what = { "2 nftables rules" },
+			 .ev = { { "nft_ruleset",
+				   "1 tables, 1 hooked chains, 2 rules, "
+				   "first in inet filter input" } } } },
+	},
+	{
+		/* the rest of shaped_filtered's trials */
+		.name = "shaped_filtered_trials",
+		.fixture = "shaped_filtered",
+		.opts = { .addr = PEER },
+		.f = { { IG_DR_SEV_WARN, "rings.small",
+			 .fix = "ethtool -G ib0 rx 8192 tx 8192",
+			 .trial = "ring ib0 rx=8192; ring ib0 tx=8192" },
+		       { IG_DR_SEV_WARN, "rps.off",
+			 .fix = "echo f > /sys/class/net/ib0/queues/rx-0/"
+				"rps_cpus",
+			 .ev = { { "/sys/class/net/ib0/queues/rx-0/rps_cpus",
+				   "00" } },
+			 .trial = "rps ib0 rx-0=f" },
+		       { IG_DR_SEV_WARN, "queues.single",
+			 .trial = "channels ib0 combined=63" } },
 	},
 	{
 		/* the findings are not checked: only the one path */
@@ -405,18 +490,26 @@ static void report_ids(const struct ig_dr_report *r, char *out, size_t len)
 	join_sorted(v, r->n, out, len);
 }
 
+/* A comma list "a,b,..." sorted into out. */
+static void list_sorted(const char *list, char *out, size_t len)
+{
+	char copy[4096], *v[64], *save, *t;
+	size_t n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (t = strtok_r(copy, ",", &save); t && n < 64;
+	     t = strtok_r(NULL, ",", &save))
+		v[n++] = t;
+	join_sorted(v, n, out, len);
+}
+
 /* want: comma list in any order; no finding missing, none more */
 static void expect_ids(const char *row, const struct ig_dr_report *r,
 		       const char *want)
 {
-	char got[4096], exp[4096], copy[4096], *v[64], *save, *t;
-	size_t n = 0;
+	char got[4096], exp[4096];
 
-	snprintf(copy, sizeof(copy), "%s", want);
-	for (t = strtok_r(copy, ",", &save); t && n < 64;
-	     t = strtok_r(NULL, ",", &save))
-		v[n++] = t;
-	join_sorted(v, n, exp, sizeof(exp));
+	list_sorted(want, exp, sizeof(exp));
 	report_ids(r, got, sizeof(got));
 	expect_str(row, "findings", got, exp);
 }
@@ -443,6 +536,50 @@ static void expect_ev(const char *row, const struct ig_dr_finding *f,
 	ck_abort_msg("%s: %s has no evidence from %s", row, f->id, w->source);
 }
 
+static const char *const kind_names[IG_TUNE_KIND_MAX] = {
+	[IG_TUNE_SYSCTL] = "sysctl",
+	[IG_TUNE_FEATURE] = "feature",
+	[IG_TUNE_RING] = "ring",
+	[IG_TUNE_COALESCE] = "coalesce",
+	[IG_TUNE_CHANNELS] = "channels",
+	[IG_TUNE_RPS] = "rps",
+	[IG_TUNE_XPS] = "xps",
+	[IG_TUNE_IRQ] = "irq",
+	[IG_TUNE_GOVERNOR] = "governor",
+	[IG_TUNE_MTU] = "mtu",
+	[IG_TUNE_IPOIB_MODE] = "ipoib_mode",
+	[IG_TUNE_QDISC] = "qdisc",
+};
+
+/* "kind dev name=to; ..." or "not tried: REASON" */
+static void trial_str(const struct ig_dr_trial *t, char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = 0;
+	if (!t->n)
+		snprintf(out, len, "not tried: %s", t->not_tried);
+	for (unsigned int i = 0; i < t->n && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s%s%s%s %s=%s",
+				      i ? "; " : "", kind_names[t->c[i].kind],
+				      t->c[i].dev[0] ? " " : "", t->c[i].dev,
+				      t->c[i].name, t->c[i].to);
+}
+
+static void expect_trial(const char *row, const struct ig_dr_finding *f,
+			 const char *want)
+{
+	char got[1024];
+
+	trial_str(&f->trial, got, sizeof(got));
+	if (!strncmp(want, "not tried: ", 11))
+		ck_assert_msg(!strncmp(got, want, strlen(want)),
+			      "%s: %s's trial '%s', want '%s...'", row, f->id,
+			      got, want);
+	else
+		expect_str(row, "trial", got, want);
+}
+
 static void expect_finding(const char *row, const struct ig_dr_report *r,
 			   const struct ig_dr_find_want *w)
 {
@@ -462,6 +599,8 @@ static void expect_finding(const char *row, const struct ig_dr_report *r,
 			      f->nev, w->nev);
 	for (size_t i = 0; i < ARRAY_SIZE(w->ev) && w->ev[i].source; i++)
 		expect_ev(row, f, &w->ev[i]);
+	if (w->trial)
+		expect_trial(row, f, w->trial);
 }
 
 /* who: the row and the path, e.g. "healthy_peer: paths[0]" */
@@ -517,6 +656,37 @@ static void expect_errs(const struct ig_dr_case *c,
 			      c->name, r->nerr, n);
 }
 
+static void expect_ne(const struct ig_dr_case *c, const struct ig_dr_report *r)
+{
+	char got[1024], exp[1024], *v[32];
+
+	list_sorted(c->ne, exp, sizeof(exp));
+	ck_assert_uint_le(r->nne, 32);
+	for (size_t n = 0; n < r->nne; n++)
+		v[n] = r->ne[n].layer;
+	join_sorted(v, r->nne, got, sizeof(got));
+	expect_str(c->name, "not examined", got, exp);
+}
+
+/* A finding with a fix proposes its trial or says why none; one without
+ * a fix has neither. */
+static void expect_trials(const char *row, const struct ig_dr_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ig_dr_finding *f = &r->f[i];
+
+		if (f->fix[0])
+			ck_assert_msg(f->trial.n || f->trial.not_tried[0],
+				      "%s: %s has a fix but no trial and no "
+				      "reason",
+				      row, f->id);
+		else
+			ck_assert_msg(!f->trial.n && !f->trial.not_tried[0],
+				      "%s: %s has no fix but a trial", row,
+				      f->id);
+	}
+}
+
 START_TEST(scenario)
 {
 	const struct ig_dr_case *c = &ig_dr_cases[_i];
@@ -529,6 +699,9 @@ START_TEST(scenario)
 		expect_str(c->name, "first finding", r.f[0].id, c->first);
 	expect_paths(c, &r);
 	expect_errs(c, &r);
+	if (c->ne)
+		expect_ne(c, &r);
+	expect_trials(c->name, &r);
 	for (size_t i = 0; i < ARRAY_SIZE(c->f) && c->f[i].id; i++)
 		expect_finding(c->name, &r, &c->f[i]);
 	ig_dr_report_free(&r);
@@ -681,6 +854,59 @@ START_TEST(json_round_trip)
 }
 END_TEST
 
+/* What could not be seen says why, and a trial survives the FINDINGS
+ * message (the remote host's findings come back through it). */
+START_TEST(not_examined_and_trials)
+{
+	struct ig_dr_report r, back;
+	const struct ig_dr_finding *f;
+	json_object *o, *p;
+	size_t i;
+
+	run("not_examined", "rxe_veth",
+	    (struct ig_dr_opts){ .addr = "10.233.0.2" }, &r);
+	for (i = 0; i < r.nne && strcmp(r.ne[i].layer, "filter"); i++)
+		;
+	ck_assert_uint_lt(i, r.nne);
+	ck_assert_str_eq(r.ne[i].reason, "listing the nftables ruleset needs "
+					 "CAP_NET_ADMIN");
+	ig_dr_report_free(&r);
+
+	run("trials", "shaped_filtered", (struct ig_dr_opts){ .addr = PEER },
+	    &r);
+	/* the ingress police is a finding of its own, its trial the
+	 * ingress qdisc */
+	for (i = 0; i < r.n && (strcmp(r.f[i].id, "qdisc.shaper") ||
+				!strstr(r.f[i].what, "polices"));
+	     i++)
+		;
+	ck_assert_uint_lt(i, r.n);
+	expect_trial("trials", &r.f[i], "qdisc ib0 ingress=");
+	ck_assert_str_eq(r.f[i].fix, "tc qdisc del dev ib0 ingress");
+	o = ig_dr_report_to_json(&r);
+	p = json_tokener_parse(
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	ck_assert_int_eq(ig_dr_report_from_json(p, &back), 0);
+	f = find("trials", &back, "rings.small");
+	expect_trial("trials", f, "ring ib0 rx=8192; ring ib0 tx=8192");
+	f = find("trials", &back, "filter.rules");
+	expect_trial("trials", f, "not tried: the doctor does not remove");
+	ck_assert_uint_eq(back.nne, r.nne);
+	json_object_put(o);
+	json_object_put(p);
+	ig_dr_report_free(&back);
+	ig_dr_report_free(&r);
+	/* a change of no known kind is refused */
+	p = json_tokener_parse(
+		"{\"paths\":[],\"findings\":[{\"severity\":\"warn\","
+		"\"id\":\"x\",\"trial\":{\"changes\":[{\"kind\":"
+		"\"rm -rf\",\"name\":\"x\",\"to\":\"\"}]}}]}");
+	ck_assert_int_eq(ig_dr_report_from_json(p, &back), -EINVAL);
+	ig_dr_report_free(&back);
+	json_object_put(p);
+}
+END_TEST
+
 START_TEST(bad_root)
 {
 	struct ig_dr_opts o = { .root = "/nonexistent-ibgap-root" };
@@ -799,6 +1025,7 @@ static Suite *doctor_suite(void)
 	tcase_add_test(api, ipoib_mode_of_path);
 	tcase_add_test(api, counters_diff);
 	tcase_add_test(api, json_round_trip);
+	tcase_add_test(api, not_examined_and_trials);
 	tcase_add_test(api, bad_root);
 	tcase_add_test(api, live_loopback);
 	tcase_add_test(util, util_cpus);

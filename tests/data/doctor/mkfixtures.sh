@@ -68,9 +68,13 @@ Mems_allowed_list:	0-1"
 	w sys/class/net/lo/mtu 65536
 }
 
-# sock RMEM_MAX WMEM_MAX TCP_RMEM TCP_WMEM CC
+# sock RMEM_MAX WMEM_MAX TCP_RMEM TCP_WMEM CC [BUSY_POLL]: busy polling
+# off (0) unless given, the kernel's default
 sock()
 {
+	w proc/sys/net/core/busy_poll "${6:-0}"
+	w proc/sys/net/core/busy_read "${6:-0}"
+	w proc/sys/net/ipv4/tcp_available_congestion_control "reno cubic"
 	w proc/sys/net/core/rmem_max "$1"
 	w proc/sys/net/core/wmem_max "$2"
 	w proc/sys/net/ipv4/tcp_rmem "$3"
@@ -178,17 +182,20 @@ netdev()
 	lnk "../../devices/$PCIROOT/$2/net/$1" "sys/class/net/$1"
 }
 
-# ethtool IF DRIVER BUS FEATURES COALESCE [extra JSON members]
+RING_MAX='"rx": 8192, "tx": 8192, "rx_max": 8192, "tx_max": 8192'
+
+# ethtool IF DRIVER BUS FEATURES COALESCE [extra JSON members [RING]]
 ethtool_json()
 {
 	local extra=${6:+,
-$6}
+$6} ring=${7:-$RING_MAX}
 	w ".ibgap-fixture/ethtool/$1.json" "{
   \"drvinfo\": { \"driver\": \"$2\", \"bus_info\": \"$3\" },
   \"features\": { $4 },
   \"coalesce\": { $5 },
   \"channels\": { \"rx\": 0, \"tx\": 0, \"combined\": 8, \"max_rx\": 0,
-                \"max_tx\": 0, \"max_combined\": 63 }$extra
+                \"max_tx\": 0, \"max_combined\": 63 },
+  \"ring\": { $ring }$extra
 }"
 }
 
@@ -438,7 +445,8 @@ degraded()
 }
 
 # 10. Soft-RoCE as rxe-run makes it: rxe0 on veth0 (a virtual netdev with
-#     one queue pair and no coalescing or pause operations).
+#     one queue pair and no coalescing, pause or ring operations), looked
+#     at without CAP_NET_ADMIN (the nftables ruleset cannot be listed).
 rxe_veth()
 {
 	local d=sys/devices/virtual/infiniband/rxe0 n=sys/devices/virtual/net/veth0
@@ -472,9 +480,63 @@ rxe_veth()
 }'
 	route 10.233.0.2 veth0 10.233.0.1
 	ports '"rxe0/1": { "active_mtu": 1024, "max_mtu": 4096 }'
+	# as a user without CAP_NET_ADMIN sees it: the nftables ruleset not
+	# examined; legacy iptables tables exist
+	w .ibgap-fixture/nftables.json '{ "errno": 1 }'
+	w proc/net/ip_tables_names "filter
+nat"
+}
+
+# 11. what a packet crosses besides the HCA: a tbf shaper on ib0's root
+#     and a police action on its ingress,
+#     nftables rules on the input hook, one of them on ct state, a busy
+#     conntrack table, rx/tx rings at 1024 of 8192, one receive queue with
+#     RPS off.
+shaped_filtered()
+{
+	enhanced shaped_filtered "100 Gb/sec (4X EDR)" "8.0 GT/s PCIe" 16 \
+		"8.0 GT/s PCIe" 16
+	local q=sys/devices/$PCIROOT/0000:3b:00.0/net/ib0/queues i
+	for ((i = 1; i < 8; i++)); do
+		rm -rf "${R:?}/$q/rx-$i"
+	done
+	ethtool_json ib0 "mlx5_core[ib_ipoib]" 0000:3b:00.0 "$FEAT_ON" \
+		"$COAL_ADAPT" "" \
+		'"rx": 1024, "tx": 1024, "rx_max": 8192, "tx_max": 8192'
+	w .ibgap-fixture/qdisc.json '{
+  "ib0": [ { "kind": "tbf", "handle": "8001:", "parent": "root",
+             "rate": 12500000 },
+           { "kind": "ingress", "handle": "ffff:", "parent": "ingress",
+             "police": true } ],
+  "eth0": [ { "kind": "fq_codel", "handle": "0:", "parent": "root" } ]
+}'
+	w .ibgap-fixture/nftables.json '{ "nftables": [
+  { "metainfo": { "version": "1.0.6", "json_schema_version": 1 } },
+  { "table": { "family": "inet", "name": "filter", "handle": 1 } },
+  { "chain": { "family": "inet", "table": "filter", "name": "input",
+               "handle": 1, "type": "filter", "hook": "input", "prio": 0,
+               "policy": "accept" } },
+  { "chain": { "family": "inet", "table": "filter", "name": "helper",
+               "handle": 2 } },
+  { "rule": { "family": "inet", "table": "filter", "chain": "input",
+              "handle": 3, "expr": [ { "match": { "op": "in",
+              "left": { "ct": { "key": "state" } },
+              "right": [ "established", "related" ] } },
+              { "accept": null } ] } },
+  { "rule": { "family": "inet", "table": "filter", "chain": "input",
+              "handle": 4, "expr": [ { "match": { "op": "==",
+              "left": { "payload": { "protocol": "tcp",
+              "field": "dport" } }, "right": 22 } },
+              { "accept": null } ] } },
+  { "rule": { "family": "inet", "table": "filter", "chain": "helper",
+              "handle": 5, "expr": [ { "counter": null } ] } }
+] }'
+	w proc/sys/net/netfilter/nf_conntrack_count 42
+	w proc/sys/net/netfilter/nf_conntrack_max 262144
 }
 
 healthy
+shaped_filtered
 rxe_veth
 dgram_2044
 cm_65520
