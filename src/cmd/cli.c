@@ -476,6 +476,13 @@ static const struct ig_opt server_rows[] = {
 	  .help = "serve only clients that prove they hold the shared secret "
 		  "in FILE (mode 600, 16 to 4096 bytes; a trailing newline is "
 		  "ignored)" },
+	{ "allow-try", 0, IG_OPT_FLAG, S(allow_try),
+	  .help = "let an authenticated client change this host's settings "
+		  "for a trial (ibgap doctor --try; needs --auth-file and "
+		  "root); each change is put back when its session ends" },
+	{ "journal", 0, IG_OPT_STRING, S(journal), .arg = "FILE",
+	  .help = "--allow-try's journal of the changes made (default "
+		  "/var/lib/ibgap/server-PORT.journal)" },
 };
 /* clang-format on */
 
@@ -504,5 +511,15 @@ int ig_cli_server(int argc, char **argv, struct ig_server_opts *o, char *err,
 		return ig_fail(-EINVAL, err, errlen,
 			       "server takes no positional argument, got '%s'",
 			       ps.positional[0]);
+	if (o->allow_try && !o->auth_file)
+		return ig_fail(-EINVAL, err, errlen,
+			       "--allow-try needs --auth-file FILE: the server "
+			       "changes its host only for a client that "
+			       "proves it holds the secret");
+	if (o->journal && !o->allow_try)
+		return ig_fail(-EINVAL, err, errlen,
+			       "--journal '%s' is the journal of --allow-try's "
+			       "changes: give --allow-try too, or no --journal",
+			       o->journal);
 	return 0;
 }

@@ -35,6 +35,8 @@
 #include "wire/net.h"
 #include "report/report.h"
 #include "server.h"
+#include "slog.h"
+#include "trial.h"
 #include "host/sysinfo.h"
 
 #define MAX_HANDLERS 16
@@ -52,7 +54,8 @@ struct ig_server {
 	 * latest; ibgap-fabric stops its server when none runs) */
 	atomic_int session_fd;
 	char busy_peer[64];
-	bool auth; /* --auth-file given: key holds its secret */
+	bool auth;	    /* --auth-file given: key holds its secret */
+	char journal[4096]; /* --allow-try: the sessions' journal */
 	struct ig_auth_key key;
 	/* test builds: IBGAP_FAULT's hook (engine/fault.h), else NULL */
 	struct ig_fault_env fault_env;
@@ -69,20 +72,10 @@ static void slog(struct ig_server *srv, const char *fmt, ...)
 
 static void slog(struct ig_server *srv, const char *fmt, ...)
 {
-	char ts[32];
-	time_t now = time(NULL);
-	struct tm tm;
 	va_list ap;
 
-	if (srv->quiet)
-		return;
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
 	va_start(ap, fmt);
-	flockfile(stderr);
-	fprintf(stderr, "%s ibgap server: ", ts);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+	ig_vslog(srv->quiet, fmt, ap);
 	va_end(ap);
 }
 
@@ -104,7 +97,8 @@ static int welcome(struct ig_ctrl *c, const char *proof)
 }
 
 /* Runs tests until BYE, an error, or the client goes away. */
-static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
+static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof,
+		    struct ig_trial *t)
 {
 	char err[512];
 	enum ig_msg_type type;
@@ -129,10 +123,20 @@ static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof)
 			slog(srv, "%s: doctor findings sent", c->peer);
 			continue;
 		}
+		if (type == IG_MSG_TRY || type == IG_MSG_UNTRY) {
+			int ret = ig_trial_serve(t, c, type, o);
+
+			json_object_put(o);
+			if (ret)
+				goto out;
+			continue;
+		}
 		if (type != IG_MSG_SETUP) {
-			ig_ctrl_fail(c, EPROTO,
-				     "expected SETUP, DOCTOR or BYE, got %s",
-				     ig_msg_type_name(type));
+			ig_ctrl_fail(
+				c, EPROTO,
+				"expected SETUP, DOCTOR, TRY, UNTRY or BYE, "
+				"got %s",
+				ig_msg_type_name(type));
 			ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
 			json_object_put(o);
 			goto out;
@@ -261,11 +265,24 @@ static bool take_slot(struct ig_server *srv)
 	return false;
 }
 
+/* Why this session may not TRY (NULL: it may): --allow-try, and the
+ * client proved it holds the secret. */
+static const char *trial_refusal(const struct ig_server *srv, const char *proof)
+{
+	if (!srv->o.allow_try)
+		return "the server was started without --allow-try";
+	if (!proof[0])
+		return "the client did not authenticate (the server's "
+		       "--auth-file)";
+	return NULL;
+}
+
 static void *handle(void *arg)
 {
 	struct handler *h = arg;
 	struct ig_server *srv = h->srv;
 	char proof[IG_AUTH_HEX_LEN + 1];
+	struct ig_trial t;
 	struct ig_ctrl c;
 	int ret;
 
@@ -293,7 +310,9 @@ static void *handle(void *arg)
 	slog(srv, "%s: session started%s", c.peer,
 	     srv->auth ? " (authenticated)" : "");
 	atomic_store(&srv->session_fd, c.fd);
-	session(srv, &c, proof);
+	ig_trial_init(&t, trial_refusal(srv, proof), srv->journal, srv->quiet);
+	session(srv, &c, proof, &t);
+	ig_trial_end(&t, c.peer);
 	atomic_store(&srv->session_fd, -1);
 	atomic_fetch_add(&srv->sessions, 1);
 	atomic_fetch_sub(&srv->busy, 1);
@@ -335,6 +354,7 @@ struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 {
 	struct ig_server *srv = calloc(1, sizeof(*srv));
 	char port[16];
+	int ret;
 
 	if (!srv) {
 		snprintf(err, errlen, "out of memory for the server");
@@ -362,11 +382,23 @@ struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 	srv->lfd = ig_net_listen(o->bind, port, &srv->port, err, errlen);
 	if (srv->lfd < 0) {
 		errno = -srv->lfd;
-		ig_auth_wipe(&srv->key);
-		free(srv);
-		return NULL;
+		goto err_key;
+	}
+	/* before any client: an earlier server's changes put back */
+	ret = o->allow_try ? ig_trial_setup(o->journal, srv->port, quiet,
+					    srv->journal, sizeof(srv->journal),
+					    err, errlen)
+			   : 0;
+	if (ret) {
+		errno = -ret;
+		close(srv->lfd);
+		goto err_key;
 	}
 	return srv;
+err_key:
+	ig_auth_wipe(&srv->key);
+	free(srv);
+	return NULL;
 }
 
 int ig_server_port(const struct ig_server *srv)

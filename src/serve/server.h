@@ -12,6 +12,11 @@ struct ig_server_opts {
 	bool once;
 	int timeout_ms;
 	const char *auth_file; /* --auth-file: clients must prove they hold it */
+	/* --allow-try: TRY changes this host for an authenticated client
+	 * (needs auth_file); its journal file (NULL: IG_JOURNAL_DIR
+	 * "/server-PORT.journal") */
+	bool allow_try;
+	const char *journal;
 	/* sessions at once (0 or 1: one; more: ibgap-fabric's in-process
 	 * server, which several ranks test at once in its incast and ring
 	 * patterns) */

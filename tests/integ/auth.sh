@@ -22,17 +22,6 @@ secret "$TMP/key" "correct horse battery staple 42" 600
 secret "$TMP/other" "another secret of the right size" 600
 secret "$TMP/open" "correct horse battery staple 42" 644
 
-# log_wait FILE STRING: waits up to 5 s for STRING in FILE (a server logs
-# a refusal after the client has already gone).
-log_wait()
-{
-	for _ in $(seq 100); do
-		grep -qF -- "$2" "$1" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 IG_SRV_WAITABLE=1 ig_start_server --auth-file "$TMP/key"
 AUTH_PORT=$SRV_PORT
 AUTH_LOG=$SRV_LOG

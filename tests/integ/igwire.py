@@ -104,3 +104,35 @@ def fake_setup(portfile, secs=15):
     d, _ = dl.accept()
     recv_exact(d, 12)
     return c, d, setup
+
+
+def auth_mac(key, role, sn, cn):
+    """A proof of docs/design.md, "Authentication": HMAC-SHA256(key,
+    "ibgap-auth-1" NUL role NUL snonce NUL cnonce), as hex."""
+    import hashlib
+    import hmac
+    m = b"ibgap-auth-1\0" + role + b"\0" + sn.encode() + b"\0" + cn.encode()
+    return hmac.new(key, m, hashlib.sha256).hexdigest()
+
+
+def session(port, key=None, host="127.0.0.1", timeout=10):
+    """HELLO and, when the server asks (AUTH), the proof of key (bytes;
+    None: ERROR "client has no key", as ibgap's client without
+    --auth-file).  (socket, type, body) of the server's answer: WELCOME
+    when the session started."""
+    import os
+    s = socket.create_connection((host, port), timeout=timeout)
+    si = {"hostname": "igwire", "kernel": "k", "version": "0.1.0"}
+    s.sendall(msg(HELLO, {"sysinfo": si}))
+    typ, b = recv_msg(s)
+    if typ != AUTH:
+        return s, typ, b
+    if key is None:
+        s.sendall(msg(ERROR, {"message": "client has no --auth-file"}))
+    else:
+        cn = os.urandom(32).hex()
+        s.sendall(msg(AUTH_REPLY, {"nonce": cn,
+                                   "mac": auth_mac(key, b"client",
+                                                   b["nonce"], cn)}))
+    typ, b = recv_msg(s)
+    return s, typ, b

@@ -60,7 +60,8 @@ has "client options" "ibgap client --" $("$IBGAP" client --help |
 	grep -oE '^ +(-[A-Za-z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+')
 has "client's --w" "ibgap client --w" --window --warmup
 lacks "server options are the server's" "ibgap server --" --window
-has "server options" "ibgap server --" --bind --once --auth-file
+has "server options" "ibgap server --" --bind --once --auth-file \
+	--allow-try --journal
 has "test names" "ibgap client h -t " tcp_bw tcp_lat send_bw write_bw all
 has "test names after a comma" "ibgap client h -t tcp_bw,s" tcp_bw,send_bw tcp_bw,send_lat
 has "formats" "ibgap client h --format " text json csv
