@@ -49,6 +49,12 @@ static void print_finding(FILE *f, const struct ig_dr_finding *x)
 			x->ev[i].value);
 	if (x->fix[0])
 		fprintf(f, "      fix: %s\n", x->fix);
+	for (unsigned int i = 0; i < x->trial.n; i++) {
+		char cmd[IG_TUNE_VAL_LEN + 128];
+
+		ig_tune_cmd(&x->trial.c[i], false, cmd, sizeof(cmd));
+		fprintf(f, "      trial: %s\n", cmd);
+	}
 	if (x->trial.not_tried[0])
 		fprintf(f, "      not tried: %s\n", x->trial.not_tried);
 }

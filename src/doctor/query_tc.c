@@ -17,6 +17,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 
+#include "common/nlerr.h"
 #include "query.h"
 
 struct tc_dump {
@@ -140,7 +141,7 @@ static int dump(int type, struct tcmsg *t, nl_recvmsg_msg_cb_t cb,
 	if (ret >= 0)
 		ret = nl_recvmsgs_default(sk);
 	nl_socket_free(sk);
-	return ret < 0 ? -EIO : 0;
+	return ret < 0 ? ig_nl_errno(ret) : 0;
 }
 
 int ig_dr_q_tc_qdiscs(void *ctx, const char *ifname, struct ig_dr_q_qdisc *q,

@@ -75,54 +75,6 @@ void ig_dr_trials_default(struct ig_dr_report *r)
 	}
 }
 
-/* The change as JSON; tune's own codec replaces this once it exists. */
-static const char *const kind_names[IG_TUNE_KIND_MAX] = {
-	[IG_TUNE_SYSCTL] = "sysctl",
-	[IG_TUNE_FEATURE] = "feature",
-	[IG_TUNE_RING] = "ring",
-	[IG_TUNE_COALESCE] = "coalesce",
-	[IG_TUNE_CHANNELS] = "channels",
-	[IG_TUNE_RPS] = "rps",
-	[IG_TUNE_XPS] = "xps",
-	[IG_TUNE_IRQ] = "irq",
-	[IG_TUNE_GOVERNOR] = "governor",
-	[IG_TUNE_MTU] = "mtu",
-	[IG_TUNE_IPOIB_MODE] = "ipoib_mode",
-	[IG_TUNE_QDISC] = "qdisc",
-};
-
-static json_object *change_to_json(const struct ig_tune_change *c)
-{
-	json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	ig_json_add_str(o, "kind", kind_names[c->kind]);
-	ig_json_add_str(o, "dev", c->dev);
-	ig_json_add_str(o, "name", c->name);
-	ig_json_add_str(o, "to", c->to);
-	return o;
-}
-
-static int change_from_json(json_object *o, struct ig_tune_change *c)
-{
-	char kind[16];
-	int k;
-
-	memset(c, 0, sizeof(*c));
-	if (ig_json_copy_str_opt(o, "kind", kind, sizeof(kind)) ||
-	    ig_json_copy_str_opt(o, "dev", c->dev, sizeof(c->dev)) ||
-	    ig_json_copy_str_opt(o, "name", c->name, sizeof(c->name)) ||
-	    ig_json_copy_str_opt(o, "to", c->to, sizeof(c->to)))
-		return -EINVAL;
-	for (k = 0; k < IG_TUNE_KIND_MAX && strcmp(kind, kind_names[k]); k++)
-		;
-	if (k == IG_TUNE_KIND_MAX)
-		return -EINVAL;
-	c->kind = (enum ig_tune_kind)k;
-	return 0;
-}
-
 json_object *ig_dr_trial_to_json(const struct ig_dr_trial *t)
 {
 	json_object *o = json_object_new_object(), *a;
@@ -135,14 +87,17 @@ json_object *ig_dr_trial_to_json(const struct ig_dr_trial *t)
 	}
 	a = json_object_new_array();
 	for (unsigned int i = 0; a && i < t->n; i++)
-		json_object_array_add(a, change_to_json(&t->c[i]));
+		json_object_array_add(a, ig_tune_to_json(&t->c[i]));
 	json_object_object_add(o, "changes", a);
 	return o;
 }
 
+/* Each change is checked (ig_tune_check): a remote host's trial names
+ * only knobs this layer knows. */
 int ig_dr_trial_from_json(json_object *o, struct ig_dr_trial *t)
 {
 	json_object *a = ig_json_get_array(o, "changes");
+	char err[256];
 	size_t n = a ? json_object_array_length(a) : 0;
 
 	memset(t, 0, sizeof(*t));
@@ -154,8 +109,8 @@ int ig_dr_trial_from_json(json_object *o, struct ig_dr_trial *t)
 	if (n > IG_DR_MAX_CHANGES)
 		return -EINVAL;
 	for (; t->n < n; t->n++)
-		if (change_from_json(json_object_array_get_idx(a, t->n),
-				     &t->c[t->n]))
+		if (ig_tune_from_json(json_object_array_get_idx(a, t->n),
+				      &t->c[t->n], err, sizeof(err)))
 			return -EINVAL;
 	return 0;
 }

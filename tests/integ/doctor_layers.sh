@@ -114,7 +114,9 @@ if sh:
     ch = sh[0].get("trial", {}).get("changes", [])
     check(len(ch) == 1 and ch[0]["kind"] == "qdisc" and
           ch[0]["dev"] == "$IF_B" and ch[0]["name"] == "root" and
-          ch[0]["to"] == "", "qdisc.shaper's trial %r" % sh[0].get("trial"))
+          ch[0]["to"] == "" and
+          ch[0].get("cmd") == "tc qdisc del dev $IF_B root",
+          "qdisc.shaper's trial %r" % sh[0].get("trial"))
     check("tbf" in sh[0]["evidence"][0]["value"], "evidence %r" % sh[0]["evidence"])
 fr = [f for f in r.get("findings", []) if f["id"] == "filter.rules"]
 if fr:

@@ -283,6 +283,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 				   "1" } } },
 		       { IG_DR_SEV_WARN, "numa.irq.far",
 			 .what = { "5 of 5 interrupts" },
+			 .trial = "not tried: 5 interrupts to move, more than "
+				  "the 4 changes",
 			 .ev = { { "/proc/irq/119/smp_affinity_list",
 				   "0-3" } } } },
 	},
@@ -296,6 +298,7 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		       "info:sock.busy_poll.off",
 		.f = { { IG_DR_SEV_WARN, "sock.rmem_max.small",
 			 .fix = "sysctl -w net.core.rmem_max=16777216",
+			 .trial = "sysctl net.core.rmem_max=16777216",
 			 .ev = { { "/proc/sys/net/core/rmem_max", "212992" },
 				 { "bandwidth-delay product (round trip "
 				   "assumed)",
@@ -383,8 +386,8 @@ static const struct ig_dr_case ig_dr_cases[] = {
 		.opts = { .addr = PEER },
 		.ids = "warn:qdisc.shaper,warn:qdisc.shaper,warn:filter.rules,"
 		       "warn:filter.conntrack,warn:rings.small,"
-		       "warn:queues.single,warn:rps.off,info:link.rate,"
-		       "info:ipoib.enhanced,info:sock.cc,"
+		       "warn:queues.single,warn:rps.off,warn:numa.irq.far,"
+		       "info:link.rate,info:ipoib.enhanced,info:sock.cc,"
 		       "info:sock.busy_poll.off",
 		.exact_errs = true,
 		.ne = "",
@@ -423,6 +426,14 @@ static const struct ig_dr_case ig_dr_cases[] = {
 			 .trial = "rps ib0 rx-0=f" },
 		       { IG_DR_SEV_WARN, "queues.single",
 			 .trial = "channels ib0 combined=63" } },
+	},
+	{
+		.name = "shaped_filtered_irq",
+		.fixture = "shaped_filtered",
+		.opts = { .addr = PEER },
+		.f = { { IG_DR_SEV_WARN, "numa.irq.far",
+			 .what = { "1 of 5 interrupts" },
+			 .trial = "irq 124=0-3" } },
 	},
 	{
 		/* the findings are not checked: only the one path */
@@ -536,21 +547,6 @@ static void expect_ev(const char *row, const struct ig_dr_finding *f,
 	ck_abort_msg("%s: %s has no evidence from %s", row, f->id, w->source);
 }
 
-static const char *const kind_names[IG_TUNE_KIND_MAX] = {
-	[IG_TUNE_SYSCTL] = "sysctl",
-	[IG_TUNE_FEATURE] = "feature",
-	[IG_TUNE_RING] = "ring",
-	[IG_TUNE_COALESCE] = "coalesce",
-	[IG_TUNE_CHANNELS] = "channels",
-	[IG_TUNE_RPS] = "rps",
-	[IG_TUNE_XPS] = "xps",
-	[IG_TUNE_IRQ] = "irq",
-	[IG_TUNE_GOVERNOR] = "governor",
-	[IG_TUNE_MTU] = "mtu",
-	[IG_TUNE_IPOIB_MODE] = "ipoib_mode",
-	[IG_TUNE_QDISC] = "qdisc",
-};
-
 /* "kind dev name=to; ..." or "not tried: REASON" */
 static void trial_str(const struct ig_dr_trial *t, char *out, size_t len)
 {
@@ -561,7 +557,8 @@ static void trial_str(const struct ig_dr_trial *t, char *out, size_t len)
 		snprintf(out, len, "not tried: %s", t->not_tried);
 	for (unsigned int i = 0; i < t->n && n < len; i++)
 		n += (size_t)snprintf(out + n, len - n, "%s%s%s%s %s=%s",
-				      i ? "; " : "", kind_names[t->c[i].kind],
+				      i ? "; " : "",
+				      ig_tune_kind_name(t->c[i].kind),
 				      t->c[i].dev[0] ? " " : "", t->c[i].dev,
 				      t->c[i].name, t->c[i].to);
 }
@@ -669,12 +666,19 @@ static void expect_ne(const struct ig_dr_case *c, const struct ig_dr_report *r)
 }
 
 /* A finding with a fix proposes its trial or says why none; one without
- * a fix has neither. */
+ * a fix has neither; every change proposed is one the tune layer takes. */
 static void expect_trials(const char *row, const struct ig_dr_report *r)
 {
+	char err[256];
+
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ig_dr_finding *f = &r->f[i];
 
+		for (unsigned int k = 0; k < f->trial.n; k++)
+			ck_assert_msg(!ig_tune_check(&f->trial.c[k], err,
+						     sizeof(err)),
+				      "%s: %s's change %u: %s", row, f->id, k,
+				      err);
 		if (f->fix[0])
 			ck_assert_msg(f->trial.n || f->trial.not_tried[0],
 				      "%s: %s has a fix but no trial and no "

@@ -491,7 +491,7 @@ nat"
 #     and a police action on its ingress,
 #     nftables rules on the input hook, one of them on ct state, a busy
 #     conntrack table, rx/tx rings at 1024 of 8192, one receive queue with
-#     RPS off.
+#     RPS off, one HCA interrupt on the far node.
 shaped_filtered()
 {
 	enhanced shaped_filtered "100 Gb/sec (4X EDR)" "8.0 GT/s PCIe" 16 \
@@ -531,6 +531,8 @@ shaped_filtered()
   { "rule": { "family": "inet", "table": "filter", "chain": "helper",
               "handle": 5, "expr": [ { "counter": null } ] } }
 ] }'
+	# one interrupt steered off the HCA's node (CPUs 0-3)
+	w proc/irq/124/smp_affinity_list 4-7
 	w proc/sys/net/netfilter/nf_conntrack_count 42
 	w proc/sys/net/netfilter/nf_conntrack_max 262144
 }
