@@ -1,23 +1,33 @@
 #!/bin/bash
 # try.sh: ibgap doctor --try between two network namespaces this test makes
-# (a veth pair, the server in one, the client in the other), with causes
-# planted on the client's side, which sends tcp_bw: a tbf shaper on its
-# egress (qdisc.shaper), GRO off, and the congestion control reno (a
-# harmless setting: sock.cc's trial, bbr, must come out "no effect").
+# (a veth pair; the client in A sends tcp_bw to the server in B, started
+# with --allow-try and --auth-file).  Causes planted: on A's egress a tbf
+# shaper of 200mbit (qdisc.shaper: tcp_bw), and on A the congestion
+# control reno (a harmless setting: sock.cc's trial, bbr, must come out "no
+# effect" on tcp_bw).  GRO is off on a veth by default, and a veth has one
+# queue without RPS (offload.gro.off, queues.single, rps.off on both sides,
+# tried too: the server's through the server).  A small tcp_rmem on the
+# receiver is not planted: the doctor has no bandwidth-delay product for a
+# veth (no link rate), so it names no sock.*.small there; and a second
+# shaper would be masked by the first (one trial at a time).
 #   - the plan (--dry-run) lists every change and its reverse, changes
 #     nothing;
-#   - --try on the namespace-local findings ranks the shaper first, as
-#     "helps", and the harmless one "no effect"; every value the trials may
-#     touch (net.* sysctls of the namespace, ethtool -k/-g/-c/-l, the MTU,
-#     the qdiscs) is the same before and after, on both sides;
-#   - the same after SIGTERM in the middle of a trial (exit 143);
-#   - after SIGKILL in the middle, a pending journal that
-#     'ibgap doctor --undo --journal F' puts back;
+#   - --try on the findings whose changes stay in the namespaces ranks A's
+#     shaper first, as "helps" on tcp_bw, the harmless one "no effect",
+#     the server's trials made and put back by the server; every value the trials may touch
+#     (net.* sysctls of the namespace, ethtool -k/-g/-c/-l, the MTU, the
+#     qdiscs, rps_cpus) is the same before and after, on both sides;
+#   - a server without --allow-try: its side's trials "not allowed by the
+#     server", this side's still run;
+#   - the same snapshot after SIGTERM in the middle of a trial (exit 143);
+#   - after SIGKILL in the middle, a pending journal that 'ibgap doctor
+#     --undo' puts back (and, at the default path, that every command
+#     names on stderr);
 #   - bad input (an unknown id, --keep without --try, a journal that is not
-#     ibgap's) is exit 2 with one line, nothing changed.
-# Only findings whose changes stay inside the namespace are tried
+#     ibgap's, --try as nobody) is exit 2 with one line, nothing changed.
+# Only findings whose changes stay inside the namespaces are tried
 # (net.core.* sysctls, IRQs and the governor are the host's).  Needs root,
-# ip, tc, ethtool and sysctl (77 otherwise).
+# ip, tc, ethtool and sysctl (77 otherwise).  About 60 s.
 source "$(dirname "$0")/lib.sh.inc"
 IG_LIMIT=${IG_LIMIT_TRY:-240}
 ig_init try "$@"
@@ -64,7 +74,6 @@ B() { ip netns exec "$NB" "$@"; }
 # the causes, on the client's side
 A tc qdisc add dev va root tbf rate 200mbit burst 64kb latency 50ms ||
 	die "cannot add the tbf shaper"
-A ethtool -K va gro off >/dev/null || die "cannot turn GRO off"
 A sysctl -qw net.ipv4.tcp_congestion_control=reno || die "cannot set reno"
 
 # every value a trial may touch in namespace $1 (device $2)
@@ -102,7 +111,14 @@ for n in a b; do
 		>"$TMP/in-$n"
 	chmod +x "$TMP/in-$n"
 done
+head -c 32 /dev/urandom | base64 >"$TMP/key"
+chmod 600 "$TMP/key"
+# a server that does not allow trials (its port: OPEN), then the one that
+# does (PORT)
 IBGAP=$TMP/in-b IG_SRV_BIND=$ADDR ig_start_server
+OPEN=$SRV_PORT
+IBGAP=$TMP/in-b IG_SRV_BIND=$ADDR ig_start_server --allow-try \
+	--auth-file "$TMP/key" --journal "$TMP/server.journal"
 IBGAP=$REAL
 PORT=$SRV_PORT
 
@@ -112,11 +128,12 @@ grep -q tbf "$TMP/before.a" || die "the snapshot does not show the shaper"
 
 # in namespace A, with a bound
 T() { timeout -k 2 "$1" "$TMP/in-a" "${@:2}"; }
-RUNOPTS=(-p "$PORT" --repeat 3 -D 0.5 --warmup 0.1)
+RUNOPTS=(-p "$PORT" --auth-file "$TMP/key" --repeat 3 -D 0.5 --warmup 0.1)
 
 # ---- the plan ----
 RC=0
-T 30 doctor "$ADDR" -p "$PORT" --try --dry-run --format json \
+T 30 doctor "$ADDR" -p "$PORT" --auth-file "$TMP/key" --try --dry-run \
+	--format json \
 	>"$TMP/plan.json" 2>"$TMP/plan.err" || RC=$?
 expect_rc 0 "--dry-run"
 same "after --dry-run"
@@ -124,17 +141,16 @@ same "after --dry-run"
 IDS=$(python3 - "$TMP/plan.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-host = ("irq", "governor")
-ids = []
+def host_wide(c):
+    return c["kind"] in ("irq", "governor") or (
+        c["kind"] == "sysctl" and c["name"].startswith("net.core."))
+ids, bad = [], set()
 for t in d["trials"]:
-    ch = t["changes"]
-    if t["side"] != "local" or not ch or any(
-            c["kind"] in host or (c["kind"] == "sysctl" and
-                                  c["name"].startswith("net.core."))
-            for c in ch):
-        continue
-    ids.append(t["id"])
-print(",".join(ids))
+    if any(host_wide(c) for c in t["changes"]):
+        bad.add(t["id"])
+    elif t["changes"] and t["id"] not in ids:
+        ids.append(t["id"])
+print(",".join(i for i in ids if i not in bad))
 EOF
 )
 ig_log "ids tried: $IDS"
@@ -145,6 +161,11 @@ import json, sys
 d = json.load(open('$TMP/plan.json'))
 sys.exit(not all(c.get('revert') for t in d['trials'] for c in t['changes']
                  if t['side'] == 'local'))"
+check "the plan has the server's trials" python3 -c "
+import json, sys
+d = json.load(open('$TMP/plan.json'))
+sys.exit(not [t for t in d['trials']
+              if t['changes'] and t['side'] == 'remote'])"
 
 # ---- bad input: exit 2, one line, nothing changed ----
 bad()
@@ -157,16 +178,33 @@ bad()
 	expect_rc 2 "$what"
 	expect_one_line "$TMP/bad.err" "$what"
 }
-bad "an unknown id" "$ADDR" -p "$PORT" --try qdisc.shaper,no.such.id \
+bad "an unknown id" "$ADDR" -p "$OPEN" --try qdisc.shaper,no.such.id \
 	--journal "$TMP/j0"
 check "the unknown id is named with the ids found" \
 	grep -q "'no.such.id'.*qdisc.shaper" "$TMP/bad.err"
-bad "--keep without --try" "$ADDR" -p "$PORT" --keep
+bad "--keep without --try" "$ADDR" -p "$OPEN" --keep
 echo "not a journal" >"$TMP/notj"
 bad "--undo of a file that is not ibgap's" --undo --journal "$TMP/notj"
 check "the file that is not ibgap's stays" test -s "$TMP/notj"
-bad "--try with a file that is not ibgap's at --journal" "$ADDR" -p "$PORT" \
+bad "--try with a file that is not ibgap's at --journal" "$ADDR" -p "$OPEN" \
 	--try qdisc.shaper --journal "$TMP/notj"
+# --try without the privilege to change this host: exit 2, one line of
+# ours naming the side (the doctor's unprivileged nftables query adds a
+# line of libnftables' own, "Operation not permitted (you must be root)")
+if command -v setpriv >/dev/null; then
+	RC=0
+	timeout -k 2 30 ip netns exec "$NA" setpriv --reuid 65534 \
+		--regid 65534 --clear-groups "$IBGAP" doctor "$ADDR" -p "$OPEN" \
+		--try qdisc.shaper --journal "$TMP/jn" >"$TMP/np.out" \
+		2>"$TMP/np.err" || RC=$?
+	expect_rc 2 "--try as nobody"
+	grep '^ibgap' "$TMP/np.err" >"$TMP/np.ours"
+	expect_one_line "$TMP/np.ours" "--try as nobody"
+	expect_grep "$TMP/np.ours" "this host needs root or CAP_NET_ADMIN" \
+		"--try as nobody names the side"
+else
+	ig_log "setpriv is not installed: --try without root is not checked"
+fi
 same "after bad input"
 
 # ---- a normal run ----
@@ -179,35 +217,55 @@ expect_rc 0 "--try $IDS"
 ig_log "the run took $(($(date +%s) - t0)) s"
 same "after --try"
 check "the journal is gone after the run" test ! -e "$TMP/j1"
+check "the server's journal is gone after the run" \
+	test ! -e "$TMP/server.journal"
 ig_json_check "$TMP/try.json" <<'EOF'
 ran = [t for t in d["trials"] if "verdict" in t]
 check(d["schema"] == "ibgap-try/1", "schema")
-check(ran and ran[0]["id"] == "qdisc.shaper",
-      "the shaper ranks first: %s" % [t["id"] for t in ran])
-sh = [t for t in ran if t["id"] == "qdisc.shaper"][0]
-check(sh["verdict"] == "helps", "the shaper helps: %s" % sh["verdict"])
-check(sh["change_pct"]["tcp_bw"]["pct"] > 100,
+check(ran and (ran[0]["id"], ran[0]["side"]) == ("qdisc.shaper", "local"),
+      "this side's shaper ranks first: %s"
+      % [(t["id"], t["side"]) for t in ran])
+sh = [t for t in ran if t["id"] == "qdisc.shaper" and t["side"] == "local"]
+check(sh and sh[0]["verdict"] == "helps",
+      "this side's shaper helps tcp_bw: %s" % (sh and sh[0]["verdict"]))
+check(sh and sh[0]["change_pct"]["tcp_bw"]["pct"] > 100,
       "removing a 200mbit shaper more than doubles tcp_bw: %s"
-      % sh["change_pct"]["tcp_bw"])
-cc = [t for t in ran if t["id"] == "sock.cc"]
+      % (sh and sh[0]["change_pct"]["tcp_bw"]))
+rs = [t for t in ran if t["side"] == "remote"]
+check(rs and all(c["restored"] for t in rs for c in t["changes"]),
+      "the server's trials ran and were put back: %s" % rs)
+cc = [t for t in ran if t["id"] == "sock.cc" and t["side"] == "local"]
 check(cc and cc[0]["verdict"] == "no effect",
       "the congestion control makes no difference: %s"
       % (cc and cc[0]["verdict"]))
 pcts = [t["change_pct"]["tcp_bw"]["pct"] for t in ran]
 check(pcts == sorted(pcts, reverse=True), "ranked by effect: %s" % pcts)
-check(all(c["restored"] for t in d["trials"] for c in t["changes"]
-          if "restored" in t),
-      "every change made was restored")
-check(all("not allowed by the server" in t["reason"] or
-          t["reason"] == "the finding has no fix"
-          for t in d["not_tried"] if t["side"] == "remote"),
-      "the server's trials are not allowed (no --allow-try): %s"
-      % d["not_tried"])
+made = [c for t in d["trials"] for c in t["changes"] if "restored" in c]
+check(made and all(c["restored"] for c in made),
+      "every change made was restored: %s" % made)
+check(not [t for t in d["not_tried"] if "not allowed" in t["reason"]],
+      "the --allow-try server allowed its side: %s" % d["not_tried"])
 check(d["ceiling"] is None and "RDMA" in d["ceiling_absent"],
       "no verbs ceiling on veth, and why: %s" % d.get("ceiling_absent"))
 check(d["combined"] and d["combined"]["verdict"] == "helps",
       "the fixes that helped, together, help")
 EOF
+
+# ---- a server without --allow-try ----
+RC=0
+T 60 doctor "$ADDR" -p "$OPEN" --repeat 2 -D 0.3 --warmup 0.1 \
+	--try qdisc.shaper,rps.off --journal "$TMP/j4" --format json \
+	-o "$TMP/open.json" \
+	>"$TMP/open.out" 2>"$TMP/open.err" || RC=$?
+expect_rc 0 "--try against a server without --allow-try"
+ig_json_check "$TMP/open.json" <<'EOF'
+nt = [t for t in d["not_tried"] if t["side"] == "remote"]
+check(nt and nt[0]["reason"].startswith("not allowed by the server: "),
+      "the server's side is not allowed: %s" % nt)
+check([t for t in d["trials"] if t["side"] == "local" and "verdict" in t],
+      "this side's trial ran")
+EOF
+same "after --try against a server without --allow-try"
 
 # ---- SIGTERM, SIGKILL in the middle of a trial ----
 # the shaper's trial deleted it: that is the middle of a trial.  Starts
@@ -215,7 +273,7 @@ EOF
 mid()
 {
 	IBGAP=$TMP/in-a ig_bg "$1" doctor "$ADDR" -p "$PORT" \
-		--repeat 2 -D 2 --warmup 0.1 --try qdisc.shaper --journal "$2"
+		--auth-file "$TMP/key" --repeat 2 -D 2 --warmup 0.1 --try qdisc.shaper --journal "$2"
 	for _ in $(seq 200); do
 		A tc qdisc show dev va | grep -q tbf || return 0
 		sleep 0.05
