@@ -116,6 +116,11 @@ static int apply(const struct ig_trial_env *e, struct ig_try_item *t)
 	char err[IG_TRY_WHY_LEN] = "";
 	int ret = 0;
 
+	/* a side that refused once is not asked again */
+	if (t->n > nh && th->refused[0]) {
+		not_allowed(t, th->refused);
+		return -EPERM;
+	}
 	if (nh)
 		ret = h->apply(h->ctx, t->c, nh, err, sizeof(err));
 	if (!ret && t->n > nh) {

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "common/params.h"
+#include "run/run.h"
 #include "report/try.h"
 #include "testmain.h"
 #include "trial/trial.h"
@@ -239,6 +241,197 @@ START_TEST(doc_json)
 }
 END_TEST
 
+/* ---- the run (ig_trial_run) against an in-process server, over
+ * loopback, with sides that change nothing and count ---- */
+
+struct fake {
+	struct ig_trial_side *side;
+	unsigned int applies, reverts, made; /* made: changes not put back */
+	unsigned int fail_at; /* the apply that fails (1-based), 0 none */
+	bool refuse;
+};
+
+static int fake_apply(void *ctx, struct ig_tune_change *c, unsigned int n,
+		      char *err, size_t len)
+{
+	struct fake *f = ctx;
+
+	f->applies++;
+	if (f->refuse) {
+		snprintf(f->side->refused, sizeof(f->side->refused), "no");
+		return -EPERM;
+	}
+	if (f->applies == f->fail_at) {
+		snprintf(err, len, "cannot set %s", c[0].name);
+		return -EIO;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(c[i].from, sizeof(c[i].from), "old");
+	f->made += n;
+	return 0;
+}
+
+static int fake_revert(void *ctx, bool keep, bool *restored, char *err,
+		       size_t len)
+{
+	struct fake *f = ctx;
+
+	f->reverts++;
+	for (unsigned int i = 0; i < f->made; i++)
+		restored[i] = !keep;
+	if (!keep)
+		f->made = 0;
+	return 0;
+}
+
+static void fake_side(struct fake *f, struct ig_trial_side *s)
+{
+	*s = (struct ig_trial_side){ .apply = fake_apply,
+				     .revert = fake_revert,
+				     .ctx = f };
+	f->side = s;
+}
+
+static struct ig_try_item *item(struct ig_try_doc *d, const char *id,
+				enum ig_try_side side, enum ig_try_kind kind)
+{
+	struct ig_try_item *t = &d->t[d->n];
+
+	memset(t, 0, sizeof(*t));
+	t->seq = (unsigned int)d->n++;
+	snprintf(t->id, sizeof(t->id), "%s", id);
+	t->side = side;
+	t->kind = kind;
+	if (kind == IG_TRY_TUNE) {
+		t->n = 1;
+		t->cside[0] = side;
+		t->c[0].kind = IG_TUNE_SYSCTL;
+		snprintf(t->c[0].name, sizeof(t->c[0].name), "net.x.%s", id);
+	}
+	return t;
+}
+
+static struct ig_try_item *by_id(struct ig_try_doc *d, const char *id)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->t[i].id, id))
+			return &d->t[i];
+	ck_abort_msg("no trial %s", id);
+	return NULL;
+}
+
+/* The server, the connection and the env of a run. */
+struct rig {
+	struct ig_run_server s;
+	struct ig_ctrl c;
+	struct ig_trial_env e;
+	struct ig_trial_side here, there;
+	struct fake fh, ft;
+	struct ig_try_doc *d;
+	volatile sig_atomic_t flag;
+};
+
+static void rig_up(struct rig *r)
+{
+	struct ig_server_opts so = { .bind = "127.0.0.1",
+				     .port = "0",
+				     .timeout_ms = 10000 };
+	char port[16], err[512];
+	struct ig_run_peer peer = { .host = "127.0.0.1",
+				    .port = port,
+				    .timeout_ms = 10000 };
+	struct ig_sysinfo a, b;
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_msg(!ig_run_server_start(&r->s, &so, err, sizeof(err)), "%s",
+		      err);
+	snprintf(port, sizeof(port), "%d", ig_run_server_port(&r->s));
+	ck_assert_msg(!ig_run_connect(&peer, &r->c, &a, &b, err, sizeof(err)),
+		      "%s", err);
+	fake_side(&r->fh, &r->here);
+	fake_side(&r->ft, &r->there);
+	ig_params_default(&r->e.ro.p);
+	r->e.ro.p.duration_ns = 0;
+	r->e.ro.p.iterations = 200;
+	r->e.ro.p.warmup_ns = 0;
+	r->e.ro.p.timeout_ms = 10000;
+	ig_local_opts_default(&r->e.ro.local);
+	r->e.ro.local.interrupt = &r->flag;
+	r->e.ro.rep.runs = 2;
+	r->e.ro.quiet = true;
+	r->e.c = &r->c;
+	r->e.side[IG_TRY_HERE] = &r->here;
+	r->e.side[IG_TRY_THERE] = &r->there;
+	snprintf(r->e.no_ceiling, sizeof(r->e.no_ceiling), "loopback");
+	r->d = calloc(1, sizeof(*r->d));
+	ck_assert_ptr_nonnull(r->d);
+}
+
+static void rig_down(struct rig *r)
+{
+	ig_run_bye(&r->c, true, true);
+	ig_run_server_stop(&r->s);
+	free(r->d);
+}
+
+/* every trial measured and put back; a failed apply leaves nothing made
+ * and the run goes on; a refusal lists the server's side as not allowed */
+START_TEST(run_flow)
+{
+	struct rig r;
+	struct ig_try_item *t;
+
+	rig_up(&r);
+	item(r.d, "a.ok", IG_TRY_HERE, IG_TRY_TUNE);
+	item(r.d, "b.fails", IG_TRY_HERE, IG_TRY_TUNE);
+	item(r.d, "run.streams", IG_TRY_HERE, IG_TRY_STREAMS);
+	item(r.d, "c.there", IG_TRY_THERE, IG_TRY_TUNE);
+	item(r.d, "d.there", IG_TRY_THERE, IG_TRY_TUNE);
+	r.fh.fail_at = 2;
+	r.ft.refuse = true;
+	ck_assert_int_eq(ig_trial_run(&r.e, r.d), 0);
+	ck_assert(r.d->measured);
+	ck_assert(r.d->base.ok[IG_TRY_BW] && r.d->base.ok[IG_TRY_LAT]);
+	ck_assert_uint_eq(r.d->base.m[IG_TRY_BW].n, 2);
+	t = by_id(r.d, "a.ok");
+	ck_assert(t->ran && t->after.ok[IG_TRY_BW] && t->restored[0]);
+	ck_assert_str_eq(t->c[0].from, "old");
+	t = by_id(r.d, "b.fails");
+	ck_assert(!t->ran);
+	ck_assert_str_eq(t->error, "cannot set net.x.b.fails");
+	ck_assert(!t->after.ok[IG_TRY_BW]);
+	t = by_id(r.d, "run.streams");
+	ck_assert(t->after.ok[IG_TRY_BW] && !t->after.ok[IG_TRY_LAT]);
+	ck_assert_str_eq(by_id(r.d, "c.there")->not_tried,
+			 "not allowed by the server: no");
+	ck_assert_str_eq(by_id(r.d, "d.there")->not_tried,
+			 "not allowed by the server: no");
+	/* one TRY asked, the refusal remembered */
+	ck_assert_uint_eq(r.ft.applies, 1);
+	ck_assert_uint_eq(r.fh.made, 0);
+	/* a.ok, b.fails, and the combined when a.ok helped */
+	ck_assert_uint_eq(r.fh.reverts + 1, r.fh.applies);
+	ck_assert_str_eq(r.d->ceiling_why, "loopback");
+	rig_down(&r);
+}
+END_TEST
+
+/* SIGTERM before the run: nothing applied, the note says so */
+START_TEST(run_interrupted)
+{
+	struct rig r;
+
+	rig_up(&r);
+	item(r.d, "a.ok", IG_TRY_HERE, IG_TRY_TUNE);
+	r.flag = SIGTERM;
+	ck_assert_int_eq(ig_trial_run(&r.e, r.d), -EINTR);
+	ck_assert_ptr_nonnull(strstr(r.d->note, "interrupted (SIGTERM)"));
+	ck_assert_uint_eq(r.fh.applies, 0);
+	ck_assert_uint_eq(r.fh.made, 0);
+	rig_down(&r);
+}
+END_TEST
+
 /* ibgap doctor's --try options: refused with 2 before anything runs */
 static const char *const bad_words[][6] = {
 	{ "doctor", "--keep", NULL },
@@ -275,6 +468,11 @@ static Suite *trial_suite(void)
 	tcase_add_test(tc, doc_json);
 	tcase_add_loop_test(tc, options_refused, 0,
 			    sizeof(bad_words) / sizeof(*bad_words));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("run");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, run_flow);
+	tcase_add_test(tc, run_interrupted);
 	suite_add_tcase(s, tc);
 	return s;
 }
