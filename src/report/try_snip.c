@@ -56,9 +56,11 @@ static void snip(FILE *f, const struct ig_try_doc *d, int part,
 				fprintf(f, "  # %s\n  %s = %s\n", side, c->name,
 					c->to);
 			else if (part == 1)
-				fprintf(f, "  # %s: devices=%s\n  %s=%s %s\n",
-					side, c->dev, tuned_net(c->kind),
-					c->name, c->to);
+				fprintf(f,
+					"  # %s\n  [net_%s]\n  type=net\n"
+					"  devices=%s\n  %s=%s %s\n",
+					side, c->dev, c->dev,
+					tuned_net(c->kind), c->name, c->to);
 			ig_tune_cmd(c, false, cmd, sizeof(cmd));
 			if (part == 2)
 				fprintf(f, "  %s    # %s\n", cmd, side);
@@ -79,7 +81,9 @@ void ig_try_print_snippets(FILE *f, const struct ig_try_doc *d)
 	      f);
 	snip(f, d, 0, "/etc/sysctl.d/90-ibgap.conf:\n");
 	snip(f, d, 0, "TuneD profile (tuned.conf), [sysctl]:\n");
-	snip(f, d, 1, "TuneD profile (tuned.conf), [net]:\n");
+	snip(f, d, 1,
+	     "TuneD profile (tuned.conf), a net plugin section per "
+	     "change (ethtool's syntax):\n");
 	snip(f, d, 2,
 	     "commands (ethtool, ip, tc, sysfs; not kept across a "
 	     "reboot):\n");

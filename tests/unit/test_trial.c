@@ -241,6 +241,59 @@ START_TEST(doc_json)
 }
 END_TEST
 
+/* the snippets: only the fixes that helped, each in its place */
+START_TEST(snippets)
+{
+	struct ig_try_doc *d = calloc(1, sizeof(*d));
+	struct ig_change helps = { .verdict = IG_VERDICT_HELPS },
+			 none = { .verdict = IG_VERDICT_NONE };
+	const char *const ids[] = { "sock.tcp_rmem.small", "offload.gro.off",
+				    "sock.cc" };
+	const struct ig_tune_change ch[] = {
+		{ .kind = IG_TUNE_SYSCTL,
+		  .name = "net.ipv4.tcp_rmem",
+		  .to = "4096 131072 8388608" },
+		{ .kind = IG_TUNE_FEATURE,
+		  .dev = "ib0",
+		  .name = "gro",
+		  .to = "on" },
+		{ .kind = IG_TUNE_SYSCTL,
+		  .name = "net.ipv4.tcp_congestion_control",
+		  .to = "bbr" },
+	};
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(d);
+	for (int i = 0; i < 3; i++) {
+		struct ig_try_item *t = &d->t[d->n++];
+
+		snprintf(t->id, sizeof(t->id), "%s", ids[i]);
+		t->n = 1;
+		t->c[0] = ch[i];
+		t->ran = true;
+		t->after.ok[IG_TRY_BW] = true;
+		t->d[IG_TRY_BW] = i < 2 ? helps : none;
+	}
+	d->t[1].side = IG_TRY_THERE;
+	ig_try_print_snippets(f, d);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(
+		buf, "90-ibgap.conf:\n  # this host\n  net.ipv4.tcp_rmem "
+		     "= 4096 131072 8388608\n"));
+	ck_assert_ptr_nonnull(strstr(
+		buf, "  # server\n  [net_ib0]\n  type=net\n  devices=ib0\n"
+		     "  features=gro on\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "ethtool -K ib0 gro on    # server"));
+	/* no effect: not kept */
+	ck_assert_ptr_null(strstr(buf, "bbr"));
+	free(buf);
+	free(d);
+}
+END_TEST
+
 /* ---- the run (ig_trial_run) against an in-process server, over
  * loopback, with sides that change nothing and count ---- */
 
@@ -466,6 +519,7 @@ static Suite *trial_suite(void)
 	tcase_add_test(tc, plan_ids);
 	tcase_add_test(tc, plan_unknown_id);
 	tcase_add_test(tc, doc_json);
+	tcase_add_test(tc, snippets);
 	tcase_add_loop_test(tc, options_refused, 0,
 			    sizeof(bad_words) / sizeof(*bad_words));
 	suite_add_tcase(s, tc);
