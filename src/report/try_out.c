@@ -207,6 +207,11 @@ static void combined_line(FILE *f, const struct ig_try_doc *d)
 			 d->base.m[IG_TRY_BW].mean) /
 				gap * 100,
 			c->after.m[IG_TRY_BW].mean, d->ceiling.mean);
+	else if (d->has_ceiling)
+		fprintf(f,
+			"; the verbs ceiling (%.4g Gb/s) is not above the "
+			"baseline: no gap to close\n",
+			d->ceiling.mean);
 	else
 		fprintf(f, "; no verbs ceiling to compare with\n");
 }
