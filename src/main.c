@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "tune/journal.h"
 
 static const struct {
 	const char *name;
@@ -16,8 +17,22 @@ static const struct {
 	{ "doctor", ig_cmd_doctor },
 };
 
+/* A trial's changes left made (SIGKILL, a power cut) are said at every
+ * start, but by the command that puts them back. */
+static void pending_journal(int argc, char **argv)
+{
+	for (int i = 2; argc > 1 && !strcmp(argv[1], "doctor") && i < argc; i++)
+		if (!strcmp(argv[i], "--undo"))
+			return;
+	if (ig_journal_pending(IG_JOURNAL_DEFAULT) == 1)
+		fprintf(stderr, "ibgap: a trial's changes were not put back "
+				"(" IG_JOURNAL_DEFAULT "): run 'ibgap doctor "
+				"--undo'\n");
+}
+
 int main(int argc, char **argv)
 {
+	pending_journal(argc, argv);
 	if (argc < 2)
 		return ig_cmd_local(argc, argv);
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(*subcommands); i++)

@@ -41,6 +41,12 @@ static void catch_stop_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+volatile sig_atomic_t *ig_cmd_catch_stop(void)
+{
+	catch_stop_signals();
+	return &quit_flag;
+}
+
 static int usage_error(const char *err, const char *cmd)
 {
 	fprintf(stderr, "ibgap: %s\n", err);

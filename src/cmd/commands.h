@@ -2,6 +2,8 @@
 #ifndef IG_COMMANDS_H
 #define IG_COMMANDS_H
 
+#include <signal.h>
+
 /*
  * The subcommands of ibgap, each called with argv[0] = its own name and
  * returning the process's exit status (0 ok, 1 a run failed or a metric
@@ -23,5 +25,10 @@ int ig_cmd_doctor(int argc, char **argv);
  * machine against a server of its own, over the first active RDMA port's
  * address (else TCP alone over loopback), with the client's options. */
 int ig_cmd_local(int argc, char **argv);
+
+/* Installs the client's SIGINT/SIGTERM handlers (the first ends the run
+ * early, a second kills) and returns the flag they set: the signal's
+ * number.  doctor --try's run watches it. */
+volatile sig_atomic_t *ig_cmd_catch_stop(void);
 
 #endif

@@ -11,6 +11,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "doctor_try.h"
+#include "tune/journal.h"
 #include "common/opttab.h"
 #include "common/params.h"
 #include "common/testopt.h"
@@ -19,14 +21,6 @@
 #include "report/report.h"
 #include "wire/ctrl.h"
 #include "host/sysinfo.h"
-
-struct dcli {
-	const char *host, *port, *root, *auth_file;
-	struct ig_hostport hp; /* HOST split; host (and port) point here */
-	bool json;
-	uint64_t window;
-	int timeout_ms;
-};
 
 static int root_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		    const char *arg, char *err, size_t errlen)
@@ -38,6 +32,26 @@ static int root_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		return ig_fail(-EINVAL, err, errlen,
 			       "--root: '%s' is not a directory", arg);
 	o->root = arg;
+	return 0;
+}
+
+/* --try [IDS|all]: the next word is IDS unless it is an option; with no
+ * other word it is HOST after all (options() sorts that out). */
+static int try_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		   const char *arg, char *err, size_t errlen)
+{
+	struct dcli *o = ps->obj[0];
+
+	o->try_given = true;
+	o->try_ids = "all";
+	if (!arg && optind < ps->argc && ps->argv[optind][0] != '-') {
+		arg = ps->argv[optind++];
+		o->ids_next = true;
+	}
+	if (arg && ig_opt_list_check(r, arg, err, errlen))
+		return -EINVAL;
+	if (arg)
+		o->try_ids = arg;
 	return 0;
 }
 
@@ -61,6 +75,30 @@ static const struct ig_opt rows[] = {
 	{ "auth-file", 0, IG_OPT_STRING, D(auth_file), .arg = "FILE",
 	  .help = "shared secret of HOST's 'ibgap server --auth-file' (mode "
 		  "600, 16 to 4096 bytes)" },
+	{ "try", 0, IG_OPT_LIST, .optional = true, .call = try_opt,
+	  .arg = "[IDS|all]",
+	  .help = "apply each finding's fix (comma-separated ids, default "
+		  "all) on its side, measure tcp_bw and tcp_lat, put it "
+		  "back; needs root on the side changed" },
+	{ "dry-run", 0, IG_OPT_FLAG, D(dry_run),
+	  .help = "print the plan of --try (every change and its reverse) "
+		  "and measure nothing" },
+	{ "keep", 0, IG_OPT_FLAG, D(keep),
+	  .help = "with --try: leave the fixes that helped made" },
+	{ "journal", 0, IG_OPT_STRING, D(journal), .arg = "FILE",
+	  .help = "this host's journal of changes (default "
+		  IG_JOURNAL_DEFAULT ")" },
+	{ "undo", 0, IG_OPT_FLAG, D(undo),
+	  .help = "put back the changes a pending journal holds (after a "
+		  "crash) and remove it" },
+	{ "output", 'o', IG_OPT_STRING, D(outfile), .arg = "FILE",
+	  .help = "write --try's report to FILE" },
+	{ .ref = IG_TESTOPT(DURATION),
+	  .help = "measured interval of each --try run (default 2)" },
+	{ .ref = IG_TESTOPT(WARMUP),
+	  .help = "excluded warm-up before each --try run (0.5)" },
+	IG_TESTOPT_ROW(REPEAT),
+	IG_TESTOPT_ROW(CONFIDENCE),
 };
 /* clang-format on */
 
@@ -81,11 +119,27 @@ static int parse(int argc, char **argv, struct dcli *o, char *err,
 	struct ig_optparse ps = { .rows = rows,
 				  .nrows = sizeof(rows) / sizeof(*rows),
 				  .obj = { o } };
+	struct ig_testopts t;
 	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = IG_DEFAULT_TIMEOUT_MS;
+	ig_params_default(&o->p);
+	ig_local_opts_default(&o->local);
+	o->rep.runs = IG_TRY_DEFAULT_REPEAT;
+	t = (struct ig_testopts){ .p = &o->p,
+				  .local = &o->local,
+				  .rep = &o->rep };
+	ig_testopt_bind(&ps, &t);
 	ret = ig_opt_parse(&ps, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	/* "--try HOST": the word was HOST */
+	if (o->ids_next && !ps.npositional) {
+		ps.positional[ps.npositional++] = o->try_ids;
+		o->try_ids = "all";
+	}
+	ret = ig_doctor_try_check(&ps, o, err, errlen);
 	if (ret)
 		return ret;
 	if (ps.npositional > 1)
@@ -169,6 +223,8 @@ int ig_cmd_doctor(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	signal(SIGPIPE, SIG_IGN);
+	if (cl.undo || cl.try_given || cl.dry_run)
+		return ig_doctor_try(&cl);
 	if (cl.port)
 		snprintf(port, sizeof(port), "%s", cl.port);
 	else

@@ -63,3 +63,39 @@ void ig_repeat_stats(const double *x, unsigned int n, unsigned int level,
 	r->met = width_pct > 0 && r->mean != 0 &&
 		 half <= fabs(r->mean) * width_pct / 200;
 }
+
+/* (a / b - 1) in %; b <= 0 has no ratio: 0 */
+static double pct_of(double a, double b)
+{
+	return b > 0 ? (a / b - 1) * 100 : 0;
+}
+
+void ig_repeat_change(const struct ig_repeat *before,
+		      const struct ig_repeat *after, bool higher_better,
+		      struct ig_change *c)
+{
+	bool up = after->mean > before->mean;
+
+	c->pct = pct_of(after->mean, before->mean);
+	c->pct_lo = pct_of(after->ci_lo, before->ci_hi);
+	c->pct_hi = pct_of(after->ci_hi, before->ci_lo);
+	if (before->n < 2 || after->n < 2)
+		c->verdict = IG_VERDICT_UNJUDGED;
+	else if (after->ci_lo <= before->ci_hi && before->ci_lo <= after->ci_hi)
+		c->verdict = IG_VERDICT_NONE;
+	else
+		c->verdict = up == higher_better ? IG_VERDICT_HELPS
+						 : IG_VERDICT_HURTS;
+}
+
+const char *ig_verdict_name(enum ig_verdict v)
+{
+	static const char *const names[] = {
+		[IG_VERDICT_UNJUDGED] = "not judged (one run)",
+		[IG_VERDICT_HELPS] = "helps",
+		[IG_VERDICT_NONE] = "no effect",
+		[IG_VERDICT_HURTS] = "hurts",
+	};
+
+	return v <= IG_VERDICT_HURTS ? names[v] : "?";
+}

@@ -40,4 +40,30 @@ double ig_t_quantile(unsigned int level, unsigned int df);
 void ig_repeat_stats(const double *x, unsigned int n, unsigned int level,
 		     double width_pct, struct ig_repeat *r);
 
+/* What a change did to a repeated measurement (ibgap doctor --try). */
+enum ig_verdict {
+	IG_VERDICT_UNJUDGED, /* a side ran once: no interval to judge by */
+	IG_VERDICT_HELPS,
+	IG_VERDICT_NONE, /* the two intervals overlap */
+	IG_VERDICT_HURTS,
+};
+
+struct ig_change {
+	double pct;	       /* (after - before) / before, in % */
+	double pct_lo, pct_hi; /* from the intervals' far ends */
+	enum ig_verdict verdict;
+};
+
+/* after against before (the same metric): the change in % of before's
+ * mean; its interval runs from after's low end over before's high end to
+ * after's high end over before's low end (never narrower than the
+ * intervals say); the verdict is "no effect" when the intervals overlap,
+ * else helps when after moved the better way (up when higher_better),
+ * hurts otherwise; unjudged when either ran fewer than 2 times. */
+void ig_repeat_change(const struct ig_repeat *before,
+		      const struct ig_repeat *after, bool higher_better,
+		      struct ig_change *c);
+/* "helps", "no effect", "hurts", "not judged (one run)" */
+const char *ig_verdict_name(enum ig_verdict v);
+
 #endif

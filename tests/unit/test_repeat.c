@@ -268,6 +268,101 @@ START_TEST(stats_many)
 }
 END_TEST
 
+/* ---- ig_repeat_change: the verdict of a trial ---- */
+
+/* an interval by hand: n runs, mean, half-width */
+static struct ig_repeat iv(unsigned int n, double mean, double half)
+{
+	return (struct ig_repeat){
+		.n = n, .mean = mean, .ci_lo = mean - half, .ci_hi = mean + half
+	};
+}
+
+/* 10 +/- 1 -> 20 +/- 1: +100 %, from 19/11 to 21/9 */
+START_TEST(change_helps_bw)
+{
+	struct ig_repeat b = iv(3, 10, 1), a = iv(3, 20, 1);
+	struct ig_change c;
+
+	ig_repeat_change(&b, &a, true, &c);
+	ck_assert_double_eq_tol(c.pct, 100, 1e-9);
+	ck_assert_double_eq_tol(c.pct_lo, (19.0 / 11 - 1) * 100, 1e-9);
+	ck_assert_double_eq_tol(c.pct_hi, (21.0 / 9 - 1) * 100, 1e-9);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_HELPS);
+	ck_assert_str_eq(ig_verdict_name(c.verdict), "helps");
+}
+END_TEST
+
+/* bandwidth down beyond the intervals: hurts, a negative change */
+START_TEST(change_hurts_bw)
+{
+	struct ig_repeat b = iv(3, 10, 0.5), a = iv(3, 8, 0.5);
+	struct ig_change c;
+
+	ig_repeat_change(&b, &a, true, &c);
+	ck_assert_double_eq_tol(c.pct, -20, 1e-9);
+	ck_assert_double_lt(c.pct_lo, c.pct);
+	ck_assert_double_gt(c.pct_hi, c.pct);
+	ck_assert_double_lt(c.pct_hi, 0);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_HURTS);
+}
+END_TEST
+
+/* latency: lower is better, so down is "helps" and up is "hurts" */
+START_TEST(change_latency_direction)
+{
+	struct ig_repeat b = iv(4, 50, 2), down = iv(4, 30, 2),
+			 up = iv(4, 70, 2);
+	struct ig_change c;
+
+	ig_repeat_change(&b, &down, false, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_HELPS);
+	ck_assert_double_eq_tol(c.pct, -40, 1e-9);
+	ig_repeat_change(&b, &up, false, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_HURTS);
+}
+END_TEST
+
+/* overlapping intervals, even by a hair or touching: no effect, though
+ * the means differ */
+START_TEST(change_overlap_is_none)
+{
+	struct ig_repeat b = iv(3, 10, 1), a = iv(3, 11.9, 1),
+			 touch = iv(3, 12, 1), apart = iv(3, 12.01, 1);
+	struct ig_change c;
+
+	ig_repeat_change(&b, &a, true, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_NONE);
+	ck_assert_str_eq(ig_verdict_name(c.verdict), "no effect");
+	ck_assert_double_eq_tol(c.pct, 19, 1e-9);
+	ig_repeat_change(&b, &touch, true, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_NONE);
+	ig_repeat_change(&b, &apart, true, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_HELPS);
+	/* the other way round: after below before, overlapping */
+	ig_repeat_change(&a, &b, true, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_NONE);
+}
+END_TEST
+
+/* one run on either side: a change, but no verdict */
+START_TEST(change_one_run_unjudged)
+{
+	struct ig_repeat b = iv(1, 10, 0), a = iv(3, 20, 1);
+	struct ig_change c;
+
+	ig_repeat_change(&b, &a, true, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_UNJUDGED);
+	ck_assert_double_eq_tol(c.pct, 100, 1e-9);
+	ig_repeat_change(&a, &b, true, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_UNJUDGED);
+	/* a zero baseline has no ratio */
+	b = iv(3, 0, 0);
+	ig_repeat_change(&b, &a, true, &c);
+	ck_assert_double_eq_tol(c.pct, 0, 1e-12);
+}
+END_TEST
+
 static Suite *repeat_suite(void)
 {
 	Suite *s = suite_create("repeat");
@@ -287,6 +382,13 @@ static Suite *repeat_suite(void)
 	tcase_add_test(tc, stats_n2);
 	tcase_add_test(tc, stats_identical);
 	tcase_add_test(tc, stats_many);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("change");
+	tcase_add_test(tc, change_helps_bw);
+	tcase_add_test(tc, change_hurts_bw);
+	tcase_add_test(tc, change_latency_direction);
+	tcase_add_test(tc, change_overlap_is_none);
+	tcase_add_test(tc, change_one_run_unjudged);
 	suite_add_tcase(s, tc);
 	return s;
 }
