@@ -90,7 +90,8 @@ struct ig_try_doc {
 	size_t n;
 	/* the changes that helped, applied together (n == 0: none helped) */
 	struct ig_try_item combined;
-	char note[IG_TRY_WHY_LEN]; /* interrupted, an error that ended it */
+	/* interrupted, an error that ended it ("the run ended at ID: ERROR") */
+	char note[IG_TRY_WHY_LEN + IG_TRY_ID_LEN + 32];
 };
 
 const char *ig_try_side_name(enum ig_try_side s);
