@@ -91,6 +91,11 @@ static const struct ig_opt rows[] = {
 	{ "undo", 0, IG_OPT_FLAG, D(undo),
 	  .help = "put back the changes a pending journal holds (after a "
 		  "crash) and remove it" },
+	{ "ctrl", 0, IG_OPT_STRING, D(ctrl), .arg = "ADDR",
+	  .help = "with --try: the control connection goes to ADDR (another "
+		  "address of the server, on another interface) and the "
+		  "measurements to HOST, so that MTU and IPoIB-mode fixes "
+		  "of HOST's interface can be tried" },
 	{ "output", 'o', IG_OPT_STRING, D(outfile), .arg = "FILE",
 	  .help = "write --try's report to FILE" },
 	{ .ref = IG_TESTOPT(DURATION),
@@ -169,23 +174,6 @@ static int options(int argc, char **argv, struct dcli *cl)
 	return -1;
 }
 
-/* HOST's numeric address, for the local route lookup when the server
- * could not be reached. */
-static int resolve(const char *host, char *buf, size_t len)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
-	int ret = getaddrinfo(host, NULL, &hints, &res);
-
-	if (ret) {
-		fprintf(stderr, "ibgap doctor: cannot resolve host '%s': %s\n",
-			host, gai_strerror(ret));
-		return -EHOSTUNREACH;
-	}
-	ret = ig_sockaddr_host(res->ai_addr, buf, len);
-	freeaddrinfo(res);
-	return ret;
-}
-
 /* HOST's findings in rm, and in addr the address to check the local path
  * to.  0, 1 when HOST cannot be resolved, 2 when --auth-file is refused
  * (one line on stderr). */
@@ -206,7 +194,7 @@ static int remote(const struct dcli *cl, const char *port,
 		ig_auth_wipe(&key);
 	if (rm->peer_addr[0])
 		snprintf(addr, len, "%s", rm->peer_addr);
-	else if (resolve(cl->host, addr, len))
+	else if (ig_doctor_resolve(cl->host, addr, len))
 		return 1;
 	return 0;
 }

@@ -3,6 +3,7 @@
  * of both sides, the plan, the trials (src/trial/), the report
  * (report/try.h). */
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@
 
 /* The options that need --try (or --dry-run). */
 static const char *const try_only[] = { "keep",	    "repeat", "confidence",
-					"duration", "warmup", "output" };
+					"duration", "warmup", "output",
+					"ctrl" };
 
 int ig_doctor_try_check(const struct ig_optparse *ps, const struct dcli *o,
 			char *err, size_t errlen)
@@ -43,6 +45,21 @@ int ig_doctor_try_check(const struct ig_optparse *ps, const struct dcli *o,
 			       "against it)");
 	return o->outfile ? ig_file_check_out("-o", o->outfile, err, errlen)
 			  : 0;
+}
+
+int ig_doctor_resolve(const char *host, char *buf, size_t len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
+	int ret = getaddrinfo(host, NULL, &hints, &res);
+
+	if (ret) {
+		fprintf(stderr, "ibgap doctor: cannot resolve host '%s': %s\n",
+			host, gai_strerror(ret));
+		return -EHOSTUNREACH;
+	}
+	ret = ig_sockaddr_host(res->ai_addr, buf, len);
+	freeaddrinfo(res);
+	return ret;
 }
 
 static const char *journal_path(const struct dcli *o)
@@ -74,7 +91,8 @@ struct tryrun {
 	struct ig_ctrl c;
 	bool connected;
 	struct ig_inv *inv;
-	const struct ig_inv_dev *dev; /* the path's HCA, or NULL */
+	const struct ig_inv_dev *dev;	/* the path's HCA, or NULL */
+	char ctrl_dev[IG_TUNE_DEV_LEN]; /* --ctrl: this host's netdev of it */
 };
 
 /* Connects with --auth-file's key: 0, -EKEYREJECTED (a refused file)
@@ -82,7 +100,8 @@ struct tryrun {
 static int dial(struct tryrun *tr, char *err, size_t len)
 {
 	struct ig_auth_key key;
-	struct ig_run_peer peer = { .host = tr->o->host,
+	struct ig_run_peer peer = { .host = tr->o->ctrl ? tr->o->ctrl
+							: tr->o->host,
 				    .port = tr->o->port,
 				    .timeout_ms = tr->o->timeout_ms };
 	struct ig_sysinfo self, srv;
@@ -116,9 +135,15 @@ static int connect_ask(struct tryrun *tr)
 	char err[512];
 	int ret = dial(tr, err, sizeof(err));
 
+	if (!ret && tr->o->ctrl &&
+	    ig_doctor_resolve(tr->o->host, tr->d->addr, sizeof(tr->d->addr)))
+		return 1;
+	if (!ret && tr->o->ctrl)
+		ig_ctrl_netdev(&tr->c, tr->ctrl_dev, sizeof(tr->ctrl_dev));
 	if (!ret)
-		ret = ig_trial_findings(&tr->c, tr->o->window, &tr->there, err,
-					sizeof(err));
+		ret = ig_trial_findings(&tr->c, tr->o->window,
+					tr->o->ctrl ? tr->d->addr : NULL,
+					&tr->there, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "ibgap doctor: %s\n", err);
 	return ret == -EKEYREJECTED ? 2 : ret ? 1 : 0;
@@ -132,10 +157,12 @@ static int local_findings(struct tryrun *tr)
 	socklen_t sl = sizeof(ss);
 	int ret;
 
-	if (tr->connected &&
-	    !getpeername(tr->c.fd, (struct sockaddr *)&ss, &sl) &&
-	    !ig_sockaddr_host((struct sockaddr *)&ss, tr->d->addr,
-			      sizeof(tr->d->addr)))
+	if (tr->o->ctrl)
+		o.addr = tr->d->addr; /* the data's, not the control's */
+	else if (tr->connected &&
+		 !getpeername(tr->c.fd, (struct sockaddr *)&ss, &sl) &&
+		 !ig_sockaddr_host((struct sockaddr *)&ss, tr->d->addr,
+				   sizeof(tr->d->addr)))
 		o.addr = tr->d->addr;
 	ret = ig_dr_run(&o, &tr->here);
 	if (ret)
@@ -218,8 +245,9 @@ static int prepare(struct tryrun *tr)
 	tr->d->keep = tr->o->keep;
 	tr->d->repeat = tr->o->rep.runs ? tr->o->rep.runs : 1;
 	if (ig_trial_plan(tr->d, tr->o->try_ids ? tr->o->try_ids : "all",
-			  &tr->here, tr->o->host ? &tr->there : NULL, false,
-			  has_numa(tr), err, sizeof(err))) {
+			  &tr->here, tr->o->host ? &tr->there : NULL,
+			  tr->o->ctrl ? tr->ctrl_dev : NULL, has_numa(tr), err,
+			  sizeof(err))) {
 		fprintf(stderr, "ibgap doctor: %s\n", err);
 		return 2;
 	}
@@ -237,6 +265,9 @@ static void env_of(struct tryrun *tr, struct ig_trial_env *e,
 				    .reconnect = redial,
 				    .reconnect_ctx = tr };
 	e->ro.p = tr->o->p;
+	if (tr->o->ctrl) /* the data to HOST, the control to --ctrl's */
+		snprintf(e->ro.p.data_addr, sizeof(e->ro.p.data_addr), "%s",
+			 tr->d->addr);
 	e->ro.p.timeout_ms = (uint32_t)tr->o->timeout_ms;
 	if (tr->o->window)
 		e->ro.p.sock.window = tr->o->window;

@@ -25,6 +25,7 @@ struct dcli {
 	/* --try [IDS], --dry-run, --keep, --journal, --undo, -o */
 	bool try_given, ids_next, dry_run, keep, undo;
 	const char *try_ids, *journal, *outfile;
+	const char *ctrl; /* --ctrl ADDR: the control connection's host */
 	/* the measurements' options (-D, --repeat, --confidence) */
 	struct ig_params p;
 	struct ig_local_opts local;
@@ -35,6 +36,9 @@ struct dcli {
  * 0 or -EINVAL with one line in err. */
 int ig_doctor_try_check(const struct ig_optparse *ps, const struct dcli *o,
 			char *err, size_t errlen);
+/* HOST's numeric address into buf: 0, or -EHOSTUNREACH with one line on
+ * stderr. */
+int ig_doctor_resolve(const char *host, char *buf, size_t len);
 /* --undo, --dry-run or --try: the exit status. */
 int ig_doctor_try(struct dcli *o);
 

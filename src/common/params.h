@@ -145,6 +145,10 @@ struct ig_params {
 	uint32_t reverse;    /* 1: the server sends, the client receives (-R) */
 	struct ig_sock_params sock;
 	struct ig_verbs_params verbs;
+	/* the server's numeric address for the data connections, when the
+	 * control connection runs over another (`doctor --ctrl`); "" the
+	 * control connection's own */
+	char data_addr[64];
 };
 
 /* --zerocopy: how tcp_bw's sender hands data to the kernel.  BOTH is the

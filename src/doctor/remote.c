@@ -71,6 +71,40 @@ static json_object *findings_body(struct ig_dr_report *r)
 	}
 }
 
+/* The address examined: DOCTOR's "addr" (the server's data address of a
+ * client with --ctrl), else this end of the control connection. */
+static int doctor_addr(struct ig_ctrl *c, json_object *body, char *host,
+		       size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	const char *a = NULL;
+	char err[160];
+	int ret;
+
+	if (json_object_object_get_ex(body, "addr", NULL) &&
+	    (ig_json_get_str(body, "addr", &a) ||
+	     ig_ctrl_data_addr(c, a, true, &ss, &sl, err, sizeof(err)))) {
+		ig_ctrl_fail(c, EINVAL,
+			     "DOCTOR from %s: 'addr' is not a numeric IPv4 "
+			     "or IPv6 address",
+			     c->peer);
+		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
+		return -EINVAL;
+	}
+	if (a) {
+		snprintf(host, len, "%s", a);
+		return 0;
+	}
+	ret = end_addr(c->fd, true, host, len);
+	if (ret)
+		return ig_ctrl_fail(c, -ret,
+				    "DOCTOR: no local address of the "
+				    "control connection: %s",
+				    strerror(-ret));
+	return 0;
+}
+
 int ig_dr_serve(struct ig_ctrl *c, json_object *body)
 {
 	struct ig_dr_opts o = { .addr_is_local = true };
@@ -90,12 +124,9 @@ int ig_dr_serve(struct ig_ctrl *c, json_object *body)
 		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
 		return -EINVAL;
 	}
-	ret = end_addr(c->fd, true, host, sizeof(host));
+	ret = doctor_addr(c, body, host, sizeof(host));
 	if (ret)
-		return ig_ctrl_fail(c, -ret,
-				    "DOCTOR: no local address of the "
-				    "control connection: %s",
-				    strerror(-ret));
+		return ret;
 	o.addr = host;
 	o.window = window;
 	o.rtt_us = tcp_rtt_us(c->fd);

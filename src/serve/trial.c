@@ -12,7 +12,6 @@
  * server was told to stop.
  */
 #include <errno.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,41 +146,6 @@ static int apply_all(struct ig_trial *t, const char *peer,
 }
 
 /* The same address, of one family (v4-mapped taken off before). */
-static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
-{
-	if (a->sa_family != b->sa_family)
-		return false;
-	if (a->sa_family == AF_INET)
-		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
-			       &((const struct sockaddr_in *)b)->sin_addr,
-			       sizeof(struct in_addr));
-	return a->sa_family == AF_INET6 &&
-	       !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-		       &((const struct sockaddr_in6 *)b)->sin6_addr,
-		       sizeof(struct in6_addr));
-}
-
-/* The netdev holding the control connection's local address into dev,
- * or "" when not found. */
-static void ctrl_dev(int fd, char *dev, size_t len)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	struct ifaddrs *all, *a;
-
-	dev[0] = 0;
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) || getifaddrs(&all))
-		return;
-	ig_sockaddr_unmap(&ss, &sl);
-	for (a = all; a; a = a->ifa_next)
-		if (a->ifa_addr &&
-		    same_addr(a->ifa_addr, (struct sockaddr *)&ss)) {
-			snprintf(dev, len, "%s", a->ifa_name);
-			break;
-		}
-	freeifaddrs(all);
-}
-
 /* A change that takes a netdev down and up (MTU, IPoIB mode) is not made
  * on the one that carries this control connection: -EPERM, why says so. */
 static int cuts_ctrl(struct ig_ctrl *c, const struct ig_tune_change *ch,
@@ -189,7 +153,7 @@ static int cuts_ctrl(struct ig_ctrl *c, const struct ig_tune_change *ch,
 {
 	char dev[IG_TUNE_DEV_LEN];
 
-	ctrl_dev(c->fd, dev, sizeof(dev));
+	ig_ctrl_netdev(c, dev, sizeof(dev));
 	for (size_t i = 0; i < n; i++)
 		if (ig_tune_down_up(&ch[i]) && dev[0] &&
 		    !strcmp(ch[i].dev, dev)) {
@@ -240,9 +204,11 @@ static int serve_try(struct ig_trial *t, struct ig_ctrl *c, json_object *body)
 	if (t->refusal)
 		return tried_fail(t, c, false, t->refusal);
 	if (ig_try_from_json(body, ch, IG_TRY_MAX, &n, why, sizeof(why)) ||
-	    refusal(t, ch, n, why, sizeof(why)) ||
-	    cuts_ctrl(c, ch, n, why, sizeof(why)))
+	    refusal(t, ch, n, why, sizeof(why)))
 		return tried_fail(t, c, false, why);
+	/* this change only, not the side: an error, the trials go on */
+	if (cuts_ctrl(c, ch, n, why, sizeof(why)))
+		return tried_fail(t, c, true, why);
 	if (apply_all(t, c->peer, ch, n, why, sizeof(why)))
 		return tried_fail(t, c, true, why);
 	return reply(c, IG_MSG_TRIED, ig_tried_to_json(ch, n));

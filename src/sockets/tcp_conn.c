@@ -74,40 +74,19 @@ static int sock_fail(struct ig_session *s, const struct ig_sock_calls *sc,
 			       sc->hint ? sc->hint : "", sc->hint ? ")" : "");
 }
 
-/*
- * An IPv4 address the dual-stack control socket shows as ::ffff:a.b.c.d
- * becomes AF_INET a.b.c.d: rdma_cm resolves IPv4 addresses to their RDMA
- * device, and a kernel socket takes either.
- */
-static void unmap_v4(struct sockaddr_storage *ss, socklen_t *sl)
-{
-	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
-	struct sockaddr_in s4 = { .sin_family = AF_INET };
-
-	if (ss->ss_family != AF_INET6 || !IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
-		return;
-	s4.sin_port = s6->sin6_port;
-	memcpy(&s4.sin_addr, &s6->sin6_addr.s6_addr[12], 4);
-	memset(ss, 0, sizeof(*ss));
-	memcpy(ss, &s4, sizeof(s4));
-	*sl = sizeof(s4);
-}
-
 static int listen_local(struct ig_session *s, const struct ig_sock_calls *sc,
 			uint16_t *port)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
+	char err[160];
 	int fd, one = 1;
 
-	/* the same local address as the control connection */
-	if (getsockname(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
-		return ig_session_fail(s, errno,
-				       "getsockname on the control "
-				       "socket: %s",
-				       strerror(errno));
-	unmap_v4(&ss, &sl);
-	((struct sockaddr_in *)&ss)->sin_port = 0; /* same offset in v6 */
+	/* the same local address as the control connection, or --ctrl's
+	 * data address */
+	if (ig_ctrl_data_addr(s->ctrl, s->p.data_addr, true, &ss, &sl, err,
+			      sizeof(err)))
+		return ig_session_fail(s, EINVAL, "data listener: %s", err);
 	fd = sc->socket(ss.ss_family);
 	if (fd < 0)
 		return sock_fail(s, sc, "data socket", &ss, errno);
@@ -292,6 +271,7 @@ int ig_tcp_setup_client(struct ig_session *s, const struct ig_sock_calls *sc)
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	uint64_t port, cookie;
+	char err[160];
 	json_object *o;
 	int ret;
 
@@ -306,10 +286,10 @@ int ig_tcp_setup_client(struct ig_session *s, const struct ig_sock_calls *sc)
 		return ig_session_fail(s, EPROTO,
 				       "server sent no usable "
 				       "data port");
-	if (getpeername(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
-		return ig_session_fail(s, errno, "getpeername: %s",
-				       strerror(errno));
-	unmap_v4(&ss, &sl);
+	ret = ig_ctrl_data_addr(s->ctrl, s->p.data_addr, false, &ss, &sl, err,
+				sizeof(err));
+	if (ret)
+		return ig_session_fail(s, -ret, "data connection: %s", err);
 	((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		ret = connect_one(s, sc, &ss, sl, cookie, i);

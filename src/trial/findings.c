@@ -7,13 +7,15 @@
 #include "trial.h"
 #include "wire/proto.h"
 
-int ig_trial_findings(struct ig_ctrl *c, uint64_t window,
+int ig_trial_findings(struct ig_ctrl *c, uint64_t window, const char *addr,
 		      struct ig_dr_report *r, char *err, size_t len)
 {
 	json_object *o = json_object_new_object(), *fb = NULL, *v;
 	int ret;
 
 	json_object_object_add(o, "window", json_object_new_uint64(window));
+	if (addr && addr[0])
+		json_object_object_add(o, "addr", json_object_new_string(addr));
 	ret = ig_ctrl_send(c, IG_MSG_DOCTOR, o);
 	json_object_put(o);
 	if (!ret)

@@ -48,9 +48,18 @@ static bool down_up(const struct ig_dr_trial *tr)
 	return false;
 }
 
+/* A change of tr takes dev down and up. */
+static bool cuts(const struct ig_dr_trial *tr, const char *dev)
+{
+	for (unsigned int i = 0; i < tr->n; i++)
+		if (ig_tune_down_up(&tr->c[i]) && !strcmp(tr->c[i].dev, dev))
+			return true;
+	return false;
+}
+
 /* A finding's trial into the plan. */
 static void add_finding(struct ig_try_doc *d, const struct ig_dr_finding *f,
-			enum ig_try_side side, bool ctrl_given)
+			enum ig_try_side side, const char *ctrl_dev)
 {
 	struct ig_try_item *t = &d->t[d->n++];
 
@@ -68,15 +77,20 @@ static void add_finding(struct ig_try_doc *d, const struct ig_dr_finding *f,
 		snprintf(t->not_tried, sizeof(t->not_tried), "%s",
 			 f->trial.not_tried[0] ? f->trial.not_tried
 					       : "the finding has no fix");
-	else if (!ctrl_given && down_up(&f->trial))
+	else if (!ctrl_dev && down_up(&f->trial))
 		snprintf(t->not_tried, sizeof(t->not_tried), "%s", DOWN_UP_WHY);
+	else if (side == IG_TRY_HERE && ctrl_dev && cuts(&f->trial, ctrl_dev))
+		snprintf(t->not_tried, sizeof(t->not_tried),
+			 "the control connection (--ctrl) runs over %s too, "
+			 "the interface being changed",
+			 ctrl_dev);
 }
 
 /* Every finding of r chosen by ids; "all" leaves out findings without a
  * fix. */
 static void add_side(struct ig_try_doc *d, const char *ids,
 		     const struct ig_dr_report *r, enum ig_try_side side,
-		     bool ctrl_given)
+		     const char *ctrl_dev)
 {
 	bool all = !strcmp(ids, "all");
 
@@ -86,7 +100,7 @@ static void add_side(struct ig_try_doc *d, const char *ids,
 		if (!chosen(ids, f->id) ||
 		    (all && !f->trial.n && !f->trial.not_tried[0]))
 			continue;
-		add_finding(d, f, side, ctrl_given);
+		add_finding(d, f, side, ctrl_dev);
 	}
 }
 
@@ -142,11 +156,11 @@ static int check_ids(const struct ig_try_doc *d, const char *ids,
 
 int ig_trial_plan(struct ig_try_doc *d, const char *ids,
 		  const struct ig_dr_report *here,
-		  const struct ig_dr_report *there, bool ctrl_given, bool numa,
-		  char *err, size_t len)
+		  const struct ig_dr_report *there, const char *ctrl_dev,
+		  bool numa, char *err, size_t len)
 {
 	d->n = 0;
-	add_side(d, ids, here, IG_TRY_HERE, ctrl_given);
+	add_side(d, ids, here, IG_TRY_HERE, ctrl_dev);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(*runs); i++) {
 		struct ig_try_item *t = &d->t[d->n];
 
@@ -163,7 +177,7 @@ int ig_trial_plan(struct ig_try_doc *d, const char *ids,
 	}
 	/* the server's last: a server that does not know TRY ends the
 	 * session */
-	add_side(d, ids, there, IG_TRY_THERE, ctrl_given);
+	add_side(d, ids, there, IG_TRY_THERE, ctrl_dev);
 	return check_ids(d, ids, here, there, err, len);
 }
 

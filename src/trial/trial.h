@@ -58,14 +58,17 @@ struct ig_trial_env {
 
 /* The trials chosen: ids "all" or a comma-separated list of finding ids
  * (and the trials that touch no setting: run.streams, run.window,
- * run.numa); here's and there's (NULL: none) findings.  ctrl_given:
- * --ctrl, else a change that takes its netdev down and up is not tried.
+ * run.numa); here's and there's (NULL: none) findings.  ctrl_dev: with
+ * --ctrl, the netdev of this host that carries the control connection
+ * ("" unknown); NULL without --ctrl: then a change that takes its netdev
+ * down and up is not tried, and with it only on this host's ctrl_dev
+ * (the server refuses its own).
  * 0, or -EINVAL with one line in err naming the unknown id and the ids
  * found. */
 int ig_trial_plan(struct ig_try_doc *d, const char *ids,
 		  const struct ig_dr_report *here,
-		  const struct ig_dr_report *there, bool ctrl_given, bool numa,
-		  char *err, size_t len);
+		  const struct ig_dr_report *there, const char *ctrl_dev,
+		  bool numa, char *err, size_t len);
 /* This process may make every change the plan has for this host: 0, or
  * -EPERM with one line in err naming the side and the change. */
 int ig_trial_allowed(const struct ig_try_doc *d, char *err, size_t len);
@@ -99,8 +102,9 @@ void ig_trial_remote_side(struct ig_trial_remote *r, struct ig_ctrl *c,
 			  struct ig_trial_side *s);
 
 /* The server's findings on the held control connection (DOCTOR,
- * FINDINGS): 0 or a negative errno with one line in err. */
-int ig_trial_findings(struct ig_ctrl *c, uint64_t window,
+ * FINDINGS) for its address addr (--ctrl's data address; NULL: the
+ * control connection's): 0 or a negative errno with one line in err. */
+int ig_trial_findings(struct ig_ctrl *c, uint64_t window, const char *addr,
 		      struct ig_dr_report *r, char *err, size_t len);
 
 #endif

@@ -327,13 +327,11 @@ static int listen_rdma(struct ig_session *s, enum rdma_port_space ps,
 	struct vb_session *vb = s->xpriv;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	char a[64];
+	char a[64], err[160];
 
-	if (getsockname(s->ctrl->fd, (struct sockaddr *)&ss, &sl))
-		return ig_session_fail(s, errno, "getsockname: %s",
-				       strerror(errno));
-	ig_sockaddr_unmap(&ss, &sl);
-	((struct sockaddr_in *)&ss)->sin_port = 0;
+	if (ig_ctrl_data_addr(s->ctrl, s->p.data_addr, true, &ss, &sl, err,
+			      sizeof(err)))
+		return ig_session_fail(s, EINVAL, "rdma_cm listener: %s", err);
 	ig_sockaddr_str(&ss, a, sizeof(a));
 	if (rdma_create_id(vb->ec, &vb->listen_id, NULL, ps))
 		return ig_session_fail(s, errno, "rdma_create_id: %s",
@@ -462,6 +460,7 @@ int ig_vb_server_addr(struct ig_session *s, struct sockaddr_storage *ss,
 	struct vb_session *vb = s->xpriv;
 	socklen_t sl = sizeof(*ss);
 	uint64_t port, rd_atom;
+	char err[160];
 	json_object *o;
 	int ret;
 
@@ -479,10 +478,10 @@ int ig_vb_server_addr(struct ig_session *s, struct sockaddr_storage *ss,
 		return ig_session_fail(s, EPROTO,
 				       "server sent no usable "
 				       "rdma_cm port");
-	if (getpeername(s->ctrl->fd, (struct sockaddr *)ss, &sl))
-		return ig_session_fail(s, errno, "getpeername: %s",
-				       strerror(errno));
-	ig_sockaddr_unmap(ss, &sl);
+	ret = ig_ctrl_data_addr(s->ctrl, s->p.data_addr, false, ss, &sl, err,
+				sizeof(err));
+	if (ret)
+		return ig_session_fail(s, -ret, "rdma_cm connection: %s", err);
 	ig_sockaddr_str(ss, a, alen);
 	*strrchr(a, ':') = 0; /* the host as the user gave it, no port */
 	((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);

@@ -2,6 +2,7 @@
 /* Control channel I/O: framing on a TCP socket with a deadline per read. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -105,6 +106,88 @@ void ig_sockaddr_unmap(struct sockaddr_storage *ss, socklen_t *len)
 	s4->sin_port = s6.sin6_port;
 	memcpy(&s4->sin_addr, &s6.sin6_addr.s6_addr[12], 4);
 	*len = sizeof(*s4);
+}
+
+static int numeric_addr(const char *a, struct sockaddr_storage *ss,
+			socklen_t *sl)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, a, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		*sl = sizeof(*s4);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, a, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		*sl = sizeof(*s6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int ig_ctrl_data_addr(const struct ig_ctrl *c, const char *data_addr,
+		      bool local, struct sockaddr_storage *ss, socklen_t *sl,
+		      char *err, size_t len)
+{
+	int ret;
+
+	*sl = sizeof(*ss);
+	if (data_addr && data_addr[0]) {
+		if (!numeric_addr(data_addr, ss, sl))
+			return 0;
+		snprintf(err, len,
+			 "data address '%s' is not a numeric IPv4 or IPv6 "
+			 "address",
+			 data_addr);
+		return -EINVAL;
+	}
+	ret = local ? getsockname(c->fd, (struct sockaddr *)ss, sl)
+		    : getpeername(c->fd, (struct sockaddr *)ss, sl);
+	if (ret) {
+		ret = -errno;
+		snprintf(err, len, "%s of the control connection: %s",
+			 local ? "getsockname" : "getpeername", strerror(-ret));
+		return ret;
+	}
+	ig_sockaddr_unmap(ss, sl);
+	((struct sockaddr_in *)ss)->sin_port = 0; /* same offset in v6 */
+	return 0;
+}
+
+static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr,
+			       sizeof(struct in_addr));
+	return a->sa_family == AF_INET6 &&
+	       !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		       &((const struct sockaddr_in6 *)b)->sin6_addr,
+		       sizeof(struct in6_addr));
+}
+
+void ig_ctrl_netdev(const struct ig_ctrl *c, char *dev, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct ifaddrs *all, *a;
+
+	dev[0] = 0;
+	if (getsockname(c->fd, (struct sockaddr *)&ss, &sl) || getifaddrs(&all))
+		return;
+	ig_sockaddr_unmap(&ss, &sl);
+	for (a = all; a; a = a->ifa_next)
+		if (a->ifa_addr &&
+		    same_addr(a->ifa_addr, (struct sockaddr *)&ss)) {
+			snprintf(dev, len, "%s", a->ifa_name);
+			break;
+		}
+	freeifaddrs(all);
 }
 
 int ig_ctrl_poll(struct ig_ctrl *c, int ms)

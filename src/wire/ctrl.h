@@ -2,6 +2,8 @@
 #ifndef IG_CTRL_H
 #define IG_CTRL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -73,5 +75,18 @@ int ig_sockaddr_host(const struct sockaddr *sa, char *buf, size_t len);
 /* Turns an IPv4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack
  * listener sees) into plain AF_INET, port kept; *len updated. */
 void ig_sockaddr_unmap(struct sockaddr_storage *ss, socklen_t *len);
+
+/* The netdev holding the control connection's local address into dev
+ * (getifaddrs), or "" when not found. */
+void ig_ctrl_netdev(const struct ig_ctrl *c, char *dev, size_t len);
+
+/* The address a transport's data path uses (port 0), unmapped: data_addr
+ * (a numeric address, the parameter of `--ctrl`: the server's address for
+ * data when the control connection runs over another) when not "", else
+ * the control connection's own end (local: this end, for a listener; else
+ * the peer's, to connect to).  0, or -errno with one line in err. */
+int ig_ctrl_data_addr(const struct ig_ctrl *c, const char *data_addr,
+		      bool local, struct sockaddr_storage *ss, socklen_t *sl,
+		      char *err, size_t len);
 
 #endif

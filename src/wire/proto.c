@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Control-channel message codec: pure functions, no I/O. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -142,6 +143,9 @@ json_object *ig_params_to_json(const struct ig_tests *tt,
 	PARAM_FIELDS(ADD)
 	PARAM_OPTIONAL(ADD)
 #undef ADD
+	if (p->data_addr[0])
+		json_object_object_add(o, "data_addr",
+				       json_object_new_string(p->data_addr));
 	return o;
 }
 
@@ -202,6 +206,32 @@ static int get_param(json_object *o, const struct param_field *f,
 	return 0;
 }
 
+/* The optional "data_addr": a numeric IPv4 or IPv6 address, or absent. */
+static int get_data_addr(json_object *o, struct ig_params *p, char *err,
+			 size_t errlen)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+	const char *a = "";
+	char safe[72];
+
+	p->data_addr[0] = 0;
+	if (!json_object_object_get_ex(o, "data_addr", NULL))
+		return 0;
+	if (!ig_json_get_str(o, "data_addr", &a) &&
+	    strlen(a) < sizeof(p->data_addr) &&
+	    (inet_pton(AF_INET, a, buf) == 1 ||
+	     inet_pton(AF_INET6, a, buf) == 1)) {
+		snprintf(p->data_addr, sizeof(p->data_addr), "%s", a);
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "parameter 'data_addr' (%s) is not a numeric IPv4 or IPv6 "
+		 "address",
+		 a[0] ? ig_str_safe(a, safe, sizeof(safe), 64)
+		      : "not a string, or empty");
+	return -EINVAL;
+}
+
 int ig_params_from_json(const struct ig_tests *tt, json_object *o,
 			struct ig_params *p, char *err, size_t errlen)
 {
@@ -239,5 +269,5 @@ int ig_params_from_json(const struct ig_tests *tt, json_object *o,
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return get_data_addr(o, p, err, errlen);
 }

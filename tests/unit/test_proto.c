@@ -653,6 +653,48 @@ START_TEST(test_params_missing_field)
 }
 END_TEST
 
+/* --ctrl's data address: absent is "" (the control connection's), a
+ * numeric IPv4 or IPv6 address travels, anything else is refused naming
+ * the key. */
+START_TEST(test_params_data_addr)
+{
+	static const char *const good[] = { "10.1.2.3", "fe80::1" };
+	static const char *const bad[] = { "x.y", "", "10.1.2.3.4",
+					   "host.example" };
+	struct ig_params p = param_sets[1], got;
+	json_object *o;
+	char err[256] = "";
+
+	o = ig_params_to_json(IG_TESTS, &p);
+	ck_assert(!json_object_object_get_ex(o, "data_addr", NULL));
+	memset(&got, 0x5a, sizeof(got));
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
+	ck_assert_str_eq(got.data_addr, "");
+	json_object_put(o);
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(p.data_addr, sizeof(p.data_addr), "%s", good[i]);
+		o = ig_params_to_json(IG_TESTS, &p);
+		ck_assert_int_eq(ig_params_from_json(IG_TESTS, o, &got, err,
+						     sizeof(err)),
+				 0);
+		ck_assert_str_eq(got.data_addr, good[i]);
+		json_object_put(o);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		o = ig_params_to_json(IG_TESTS, &param_sets[1]);
+		json_object_object_add(o, "data_addr",
+				       json_object_new_string(bad[i]));
+		expect_from_json_error(o, "data_addr");
+		json_object_put(o);
+	}
+	o = ig_params_to_json(IG_TESTS, &param_sets[1]);
+	json_object_object_add(o, "data_addr", json_object_new_int(5));
+	expect_from_json_error(o, "data_addr");
+	json_object_put(o);
+}
+END_TEST
+
 /* An older peer sends no events: it means 0 (poll); a present one must
  * be a number that fits, and the check allows 0 or 1 only. */
 START_TEST(test_params_events_optional)
@@ -898,6 +940,7 @@ static Suite *proto_suite(void)
 	tcase_add_loop_test(tp, test_params_wire_round_trip, 0, N_PARAM_SETS);
 	tcase_add_test(tp, test_params_missing_field);
 	tcase_add_test(tp, test_params_events_optional);
+	tcase_add_test(tp, test_params_data_addr);
 	tcase_add_test(tp, test_params_reverse_optional);
 	tcase_add_test(tp, test_params_outs_optional);
 	tcase_add_test(tp, test_params_bad_values);

@@ -87,7 +87,7 @@ static void fx_free(struct fx *x)
 /* The plan of ids without --ctrl, no NUMA node, both sides. */
 static int plan(struct fx *x, const char *ids)
 {
-	return ig_trial_plan(x->d, ids, &x->here, &x->there, false, false,
+	return ig_trial_plan(x->d, ids, &x->here, &x->there, NULL, false,
 			     x->err, sizeof(x->err));
 }
 
@@ -105,10 +105,10 @@ START_TEST(plan_all)
 	struct ig_dr_report here, there;
 	struct ig_try_doc *d = calloc(1, sizeof(*d));
 	const struct ig_try_item *t;
-	char err[1024];
+	char err[1024], dev[IG_TUNE_DEV_LEN];
 
 	reports(&here, &there);
-	ck_assert_int_eq(ig_trial_plan(d, "all", &here, &there, false, false,
+	ck_assert_int_eq(ig_trial_plan(d, "all", &here, &there, NULL, false,
 				       err, sizeof(err)),
 			 0);
 	/* 4 of here (link.rate has no fix), 1 of there, 3 runs */
@@ -135,9 +135,15 @@ START_TEST(plan_all)
 	ck_assert(ig_trial_has_changes(d, IG_TRY_HERE));
 	ck_assert(ig_trial_has_changes(d, IG_TRY_THERE));
 	/* with --ctrl the MTU is tried */
-	ig_trial_plan(d, "all", &here, &there, true, true, err, sizeof(err));
+	ig_trial_plan(d, "all", &here, &there, "", true, err, sizeof(err));
 	ck_assert_str_eq(find(d, "ipoib.mtu.low", IG_TRY_HERE)->not_tried, "");
 	ck_assert_str_eq(find(d, "run.numa", IG_TRY_HERE)->not_tried, "");
+	/* but not when this host's control connection runs over it too */
+	snprintf(dev, sizeof(dev), "%s",
+		 find(d, "ipoib.mtu.low", IG_TRY_HERE)->c[0].dev);
+	ig_trial_plan(d, "all", &here, &there, dev, true, err, sizeof(err));
+	ck_assert_ptr_nonnull(strstr(
+		find(d, "ipoib.mtu.low", IG_TRY_HERE)->not_tried, "--ctrl"));
 	free(d);
 	free(here.f);
 	free(there.f);
@@ -178,8 +184,7 @@ START_TEST(plan_unknown_id)
 	ck_assert_int_eq(plan(&x, "qdisc.shaper,,run.window"), -EINVAL);
 	/* an id of the server's host alone is unknown without it */
 	ck_assert_int_eq(ig_trial_plan(x.d, "sock.rmem_max.small", &x.here,
-				       NULL, false, false, x.err,
-				       sizeof(x.err)),
+				       NULL, NULL, false, x.err, sizeof(x.err)),
 			 -EINVAL);
 	fx_free(&x);
 }
@@ -204,7 +209,7 @@ START_TEST(doc_json)
 	char err[1024];
 
 	reports(&here, &there);
-	ig_trial_plan(d, "qdisc.shaper,pcie.downtrained", &here, &there, false,
+	ig_trial_plan(d, "qdisc.shaper,pcie.downtrained", &here, &there, NULL,
 		      false, err, sizeof(err));
 	d->measured = true;
 	d->base.ok[IG_TRY_BW] = true;
