@@ -220,7 +220,7 @@ static void legacy_tables(struct ig_dr *d, char *buf, size_t len)
 static void filter_rules(struct ig_dr *d, const struct nft *x, bool nft_ok)
 {
 	struct ig_dr_finding *f;
-	char legacy[300], what[200];
+	char legacy[256], what[320];
 
 	legacy_tables(d, legacy, sizeof(legacy));
 	if (!x->rules && !x->tables && !legacy[0])
@@ -260,8 +260,13 @@ static void conntrack(struct ig_dr *d, const struct nft *x)
 	const char *cnt = "/proc/sys/net/netfilter/nf_conntrack_count";
 	uint64_t n = 0, max = 0;
 	struct ig_dr_finding *f;
-	bool has = !ig_dr_read_u64(d, cnt, &n, true);
+	int ret = ig_dr_read_u64(d, cnt, &n, true);
+	bool has = !ret;
 
+	/* no file: no nf_conntrack module, nothing tracked */
+	if (ret && ret != -ENOENT)
+		ig_dr_not_examined(d, "conntrack", "%s: %s", cnt,
+				   strerror(-ret));
 	if (!n && !x->ct)
 		return;
 	f = ig_dr_add(d, IG_DR_SEV_WARN, "filter.conntrack",

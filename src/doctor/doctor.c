@@ -7,10 +7,33 @@
 #include "doctor_int.h"
 #include "wire/ctrl.h"
 
+/* rxe, siw: no PCIe link or NUMA placement of their own */
+static void soft_dev(struct ig_dr *d, struct ig_dr_path *p)
+{
+	const struct ig_inv_dev *dev = ig_inv_dev(d->inv, p->rdma_dev);
+	struct ig_dr_finding *f;
+	char path[PATH_MAX];
+
+	f = ig_dr_add(d, IG_DR_SEV_INFO, "rdma.soft",
+		      "%s is a software RDMA device on %s (Soft-RoCE or "
+		      "siw): verbs run in the kernel, so they show no "
+		      "HCA advantage; there is no PCIe link or NUMA "
+		      "placement to check",
+		      p->rdma_dev, p->netdev);
+	ig_inv_path(path, sizeof(path), p->rdma_dev, 0, "parent");
+	if (dev && dev->parent[0])
+		ig_dr_ev(f, path, "%s", dev->parent);
+	ig_inv_path(path, sizeof(path), p->rdma_dev, 0, "device");
+	ig_dr_ev(f, path, "%s", ig_dr_exists(d, path) ? "present" : "absent");
+	ig_dr_not_examined(d, "pcie",
+			   "%s is a software device: no PCIe link, NUMA "
+			   "node or interrupts of its own",
+			   p->rdma_dev);
+}
+
 static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = c->p;
-	struct ig_dr_finding *f;
 	bool rdma = p->rdma_dev[0] != 0;
 
 	if (!p->netdev[0] || !strcmp(p->kind, "loopback"))
@@ -29,26 +52,7 @@ static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 		return;
 	}
 	if (c->soft) {
-		const struct ig_inv_dev *dev = ig_inv_dev(d->inv, p->rdma_dev);
-		char path[PATH_MAX];
-
-		f = ig_dr_add(
-			d, IG_DR_SEV_INFO, "rdma.soft",
-			"%s is a software RDMA device on %s (Soft-RoCE or "
-			"siw): verbs run in the kernel, so they show no "
-			"HCA advantage; there is no PCIe link or NUMA "
-			"placement to check",
-			p->rdma_dev, p->netdev);
-		ig_inv_path(path, sizeof(path), p->rdma_dev, 0, "parent");
-		if (dev && dev->parent[0])
-			ig_dr_ev(f, path, "%s", dev->parent);
-		ig_inv_path(path, sizeof(path), p->rdma_dev, 0, "device");
-		ig_dr_ev(f, path, "%s",
-			 ig_dr_exists(d, path) ? "present" : "absent");
-		ig_dr_not_examined(d, "pcie",
-				   "%s is a software device: no PCIe link, "
-				   "NUMA node or interrupts of its own",
-				   p->rdma_dev);
+		soft_dev(d, p);
 	} else {
 		ig_dr_check_pcie(d, c);
 		ig_dr_check_numa(d, c);

@@ -3,23 +3,47 @@
  * The live nftables ruleset through libnftables: "list ruleset" with
  * JSON output, as `nft -j list ruleset` prints it.  Listing needs
  * CAP_NET_ADMIN: without it libnftables says "Operation not permitted",
- * which is -EPERM here.
+ * which is -EPERM here.  libnftables exit()s the process (status 3) when
+ * it cannot open its netlink socket, as in a kernel without nfnetlink, so
+ * the socket is tried here first: a kernel without NETLINK_NETFILTER has
+ * no nftables, its ruleset is empty.
  */
 #include <errno.h>
+#include <linux/netlink.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <nftables/libnftables.h>
 
 #include "query.h"
 
+/* 0 when a netfilter netlink socket opens, 1 when the kernel has none,
+ * else -errno. */
+static int no_nfnetlink(void)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EPROTONOSUPPORT ? 1 : -errno;
+}
+
 int ig_dr_q_nft_ruleset(void *ctx, char **json)
 {
-	struct nft_ctx *nft = nft_ctx_new(NFT_CTX_DEFAULT);
+	struct nft_ctx *nft;
 	const char *out, *err;
-	int ret = 0;
+	int ret = no_nfnetlink();
 
 	*json = NULL;
+	if (ret) {
+		*json = ret > 0 ? strdup("{\"nftables\": []}") : NULL;
+		return ret < 0 ? ret : *json ? 0 : -ENOMEM;
+	}
+	nft = nft_ctx_new(NFT_CTX_DEFAULT);
 	if (!nft)
 		return -ENOMEM;
 	nft_ctx_output_set_flags(nft, NFT_CTX_OUTPUT_JSON);

@@ -22,21 +22,23 @@
 #define SCHEMA "ibgap-journal/1"
 #define MAX_JOURNAL (16u << 20)
 
-/* Appends o as one line and syncs it; takes o. */
+/* Appends o as one line (one write) and syncs it; takes o. */
 static int put_line(int fd, json_object *o)
 {
-	const char *s;
-	size_t n;
-	int ret = 0;
+	char *line = NULL;
+	int n = -1, ret = 0;
 
-	if (!o)
-		return -ENOMEM;
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	n = strlen(s);
-	if (write(fd, s, n) != (ssize_t)n || write(fd, "\n", 1) != 1 ||
-	    fsync(fd))
-		ret = errno ? -errno : -EIO;
+	if (o)
+		n = asprintf(&line, "%s\n",
+			     json_object_to_json_string_ext(
+				     o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
+	if (n < 0)
+		return -ENOMEM;
+	errno = 0;
+	if (write(fd, line, (size_t)n) != n || fsync(fd))
+		ret = errno ? -errno : -EIO;
+	free(line);
 	return ret;
 }
 
@@ -136,6 +138,15 @@ static int parse_line(struct ig_journal *j, const char *line, bool *head,
 	return ret;
 }
 
+static void unload(struct ig_journal *j)
+{
+	free(j->c);
+	free(j->reverted);
+	j->c = NULL;
+	j->reverted = NULL;
+	j->n = j->cap = 0;
+}
+
 /* The journal at path into j (its changes and which are back); *pid: its
  * writer; *end: the size of its whole lines.  -ENOENT, or -EINVAL with
  * one line in err. */
@@ -161,12 +172,14 @@ static int load(const char *path, struct ig_journal *j, int *pid, off_t *end,
 	free(buf);
 	if (!n) /* created, then a crash before its first line */
 		return 0;
-	if (ret || !head)
+	if (ret || !head) {
+		unload(j);
 		return ig_fail(
 			-EINVAL, err, len,
 			"%s is not an ibgap journal (schema " SCHEMA
 			"): %s; remove it or name another with --journal",
 			path, *e ? e : "bad line");
+	}
 	return 0;
 }
 
@@ -177,15 +190,6 @@ static size_t pending_count(const struct ig_journal *j)
 	for (size_t i = 0; i < j->n; i++)
 		p += !j->reverted[i];
 	return p;
-}
-
-static void unload(struct ig_journal *j)
-{
-	free(j->c);
-	free(j->reverted);
-	j->c = NULL;
-	j->reverted = NULL;
-	j->n = j->cap = 0;
 }
 
 int ig_journal_pending(const char *path)

@@ -15,7 +15,7 @@
 #include "common/fail.h"
 #include "tune_int.h"
 
-#define MAX_CPUS 1024
+#define MAX_CPUS 4096
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -51,33 +51,72 @@ static void gov_path(const char *root, int cpu, char *p, size_t len)
 		     cpu);
 }
 
-/* "cpu0=x cpu1=y" of every cpu with a governor into val; same: whether
- * all were the same (then val is that one governor).  0 or -errno. */
+/* Every "cpus=g" of val names the same g (runs split only by cpus that
+ * have no governor). */
+static bool all_same(const char *val)
+{
+	const char *first = strchr(val, '='), *e;
+	size_t n = strcspn(first, " ");
+
+	for (e = strchr(val, ' '); e; e = strchr(e + 1, ' ')) {
+		const char *g = strchr(e, '=');
+
+		if (strcspn(g, " ") != n || strncmp(g, first, n))
+			return false;
+	}
+	return true;
+}
+
+/* A run of consecutive cpus with one governor. */
+struct run {
+	int a, b;
+	char g[64];
+};
+
+/* Appends the run at o of val: "cpuA=g" or "cpuA-B=g"; the new end. */
+static size_t put_run(char *val, size_t len, size_t o, const struct run *r)
+{
+	char cpus[32];
+
+	if (r->a == r->b)
+		snprintf(cpus, sizeof(cpus), "cpu%d", r->a);
+	else
+		snprintf(cpus, sizeof(cpus), "cpu%d-%d", r->a, r->b);
+	return o + (size_t)snprintf(val + o, o < len ? len - o : 0, "%s%s=%s",
+				    o ? " " : "", cpus, r->g);
+}
+
+/* The governors of every cpu that has one, as runs "cpu0-3=x cpu4=y";
+ * one governor alone when all agree.  0 or -errno. */
 static int read_all(const char *root, char *val, size_t len)
 {
-	int cpu[MAX_CPUS], n = cpus(root, cpu, MAX_CPUS), found = 0;
-	char p[512], g[64], first[64] = "";
+	int cpu[MAX_CPUS], n = cpus(root, cpu, MAX_CPUS), runs = 0;
+	struct run r = { .a = -1 };
+	char p[512], g[64];
 	size_t o = 0;
-	bool same = true;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && o < len; i++) {
 		gov_path(root, cpu[i], p, sizeof(p));
 		if (ig_tune_read_text(p, g, sizeof(g)))
 			continue;
-		if (!found++)
-			snprintf(first, sizeof(first), "%s", g);
-		same = same && !strcmp(first, g);
-		o += (size_t)snprintf(val + o, o < len ? len - o : 0,
-				      "%scpu%d=%s", o ? " " : "", cpu[i], g);
-		if (o >= len)
-			return -EOVERFLOW;
+		if (runs && cpu[i] == r.b + 1 && !strcmp(g, r.g)) {
+			r.b = cpu[i];
+			continue;
+		}
+		if (runs++)
+			o = put_run(val, len, o, &r);
+		r = (struct run){ .a = cpu[i], .b = cpu[i] };
+		snprintf(r.g, sizeof(r.g), "%s", g);
 	}
 	if (n < 0)
 		return n;
-	if (!found)
+	if (!runs)
 		return -ENOENT;
-	if (same)
-		snprintf(val, len, "%s", first);
+	o = put_run(val, len, o, &r);
+	if (o >= len)
+		return -EOVERFLOW;
+	if (!strchr(val, ' ') || all_same(val))
+		snprintf(val, len, "%s", r.g);
 	return 0;
 }
 
@@ -117,6 +156,7 @@ static int gov_write(const char *root, const struct ig_tune_change *c,
 		     const char *val, char *err, size_t len)
 {
 	char buf[IG_TUNE_VAL_LEN], p[512], *save = NULL, *t, *eq;
+	uint32_t a, b;
 	int ret;
 
 	if (!strcmp(c->name, "all") && !strchr(val, '='))
@@ -128,16 +168,19 @@ static int gov_write(const char *root, const struct ig_tune_change *c,
 	snprintf(buf, sizeof(buf), "%s", val);
 	for (t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
 		eq = strchr(t, '=');
-		if (!eq || strncmp(t, "cpu", 3))
+		if (eq)
+			*eq = 0;
+		if (!eq || ig_tune_cpu_range(t, &a, &b))
 			return ig_fail(
 				-EINVAL, err, len,
-				"tune: governor value \"%.64s\": cpuN=GOVERNOR pairs expected",
+				"tune: governor value \"%.64s\": cpuN=GOVERNOR or cpuA-B=GOVERNOR expected",
 				t);
-		*eq = 0;
-		gov_path(root, atoi(t + 3), p, sizeof(p));
-		ret = ig_tune_write_text(p, eq + 1, err, len);
-		if (ret)
-			return ret;
+		for (uint32_t i = a; i <= b; i++) {
+			gov_path(root, (int)i, p, sizeof(p));
+			ret = ig_tune_write_text(p, eq + 1, err, len);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }

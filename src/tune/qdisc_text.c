@@ -128,22 +128,55 @@ static struct rtnl_qdisc *as_libnl(const struct ig_qdisc_saved *q)
 	return (struct rtnl_qdisc *)o;
 }
 
+/* Nanoseconds per tick of the packet scheduler's clock (the second field
+ * of /proc/net/psched; 64 since Linux 2.6.31). */
+static unsigned int ns_per_tick(void)
+{
+	unsigned int a, b = 64;
+	FILE *f = fopen("/proc/net/psched", "r");
+
+	if (f && fscanf(f, "%x %x", &a, &b) != 2)
+		b = 64;
+	if (f)
+		fclose(f);
+	return b ? b : 64;
+}
+
+/* tbf's bucket in bytes from its buffer in ticks, to the byte (libnl's
+ * rtnl_qdisc_tbf_get_rate_bucket() goes through whole microseconds). */
+static unsigned long long tbf_burst(const struct ig_qdisc_saved *q,
+				    unsigned long long rate)
+{
+	struct nlattr *a = nla_find((struct nlattr *)q->opts, (int)q->optlen,
+				    TCA_TBF_PARMS);
+	const struct tc_tbf_qopt *p;
+
+	if (!a || nla_len(a) < (int)sizeof(*p))
+		return 0;
+	p = nla_data(a);
+	return ((unsigned long long)p->buffer * ns_per_tick() * rate +
+		500000000ull) /
+	       1000000000ull;
+}
+
 /* The options of the kinds libnl reads, as tc spells them. */
 static void opts_text(const struct ig_qdisc_saved *q, char *buf, size_t len)
 {
 	struct rtnl_qdisc *o = as_libnl(q);
+	unsigned long long rate;
 
 	buf[0] = 0;
 	if (!o)
 		return;
-	if (!strcmp(q->kind, "tbf"))
-		snprintf(buf, len, " rate %llubit burst %db limit %db",
-			 (unsigned long long)rtnl_qdisc_tbf_get_rate(o) * 8,
-			 rtnl_qdisc_tbf_get_rate_bucket(o),
+	if (!strcmp(q->kind, "tbf")) {
+		rate = (unsigned long long)rtnl_qdisc_tbf_get_rate(o);
+		snprintf(buf, len, " rate %llubit burst %llub limit %db",
+			 rate * 8, tbf_burst(q, rate),
 			 rtnl_qdisc_tbf_get_limit(o));
-	else if (!strcmp(q->kind, "htb"))
+	} else if (!strcmp(q->kind, "htb")) {
 		snprintf(buf, len, " default %x r2q %u", rtnl_htb_get_defcls(o),
 			 rtnl_htb_get_rate2quantum(o));
+	}
 	rtnl_qdisc_put(o);
 }
 

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <linux/pkt_sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,22 @@ int ig_tune_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+int ig_tune_cpu_range(const char *t, uint32_t *a, uint32_t *b)
+{
+	char buf[32], *dash;
+
+	if (strncmp(t, "cpu", 3) || strlen(t + 3) >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", t + 3);
+	dash = strchr(buf, '-');
+	if (dash)
+		*dash++ = 0;
+	if (ig_tune_u32(buf, a) || ig_tune_u32(dash ? dash : buf, b) ||
+	    *a > *b || *b >= 4096)
+		return -EINVAL;
+	return 0;
+}
+
 static const struct knob_name *find(const struct knob_name *t, const char *name)
 {
 	for (; t->name; t++)
@@ -256,7 +273,7 @@ static bool pairs_ok(const struct ig_tune_change *c, const char *v)
 {
 	char buf[IG_TUNE_VAL_LEN], *save = NULL, *t, *eq;
 	bool feat = c->kind == IG_TUNE_FEATURE;
-	uint32_t u;
+	uint32_t u, w;
 
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
@@ -267,7 +284,7 @@ static bool pairs_ok(const struct ig_tune_change *c, const char *v)
 		if (feat && (ig_tune_onoff(eq + 1) < 0 ||
 			     !in_list(ig_tune_feature_strings(c->name), t)))
 			return false;
-		if (!feat && (strncmp(t, "cpu", 3) || ig_tune_u32(t + 3, &u) ||
+		if (!feat && (ig_tune_cpu_range(t, &u, &w) ||
 			      !shape_ok(SH_WORD, eq + 1)))
 			return false;
 	}
@@ -323,6 +340,16 @@ static int name_shape(const struct ig_tune_change *c, const char **names)
 		k = find(tabs[c->kind].t, c->name);
 		return k ? (int)k->shape : -1;
 	}
+}
+
+/* v is "" or a qdisc saved for c's place (root or ingress). */
+static bool qdisc_here(const struct ig_tune_change *c, const char *v)
+{
+	struct ig_qdisc_saved q;
+
+	if (!*v || ig_qdisc_parse(v, &q))
+		return true; /* the shape is checked apart */
+	return q.parent == (strcmp(c->name, "root") ? TC_H_INGRESS : TC_H_ROOT);
 }
 
 static bool has_dev(enum ig_tune_kind k)
@@ -384,11 +411,18 @@ int ig_tune_check(const struct ig_tune_change *c, char *err, size_t len)
 			       "tune: %s %s: value \"%.80s\" to set is not %s",
 			       kn, c->name, c->to, shape_text[sh]);
 	if (*c->from && !shape_ok((enum shape)sh, c->from) &&
-	    !((c->kind == IG_TUNE_FEATURE || c->kind == IG_TUNE_GOVERNOR) &&
+	    !((c->kind == IG_TUNE_FEATURE ||
+	       (c->kind == IG_TUNE_GOVERNOR && !strcmp(c->name, "all"))) &&
 	      pairs_ok(c, c->from)))
 		return ig_fail(-EINVAL, err, len,
 			       "tune: %s %s: old value \"%.80s\" is not %s", kn,
 			       c->name, c->from, shape_text[sh]);
+	if (c->kind == IG_TUNE_QDISC &&
+	    (!qdisc_here(c, c->to) || !qdisc_here(c, c->from)))
+		return ig_fail(
+			-EINVAL, err, len,
+			"tune: a qdisc of %s saved for another place than %s (root qdiscs go to root, ingress and clsact to ingress)",
+			c->dev, c->name);
 	return 0;
 }
 

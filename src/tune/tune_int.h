@@ -39,6 +39,8 @@ int ig_tune_write_text(const char *path, const char *val, char *err,
 const char *const *ig_tune_feature_strings(const char *name);
 /* "on" -> 1, "off" -> 0, else -1. */
 int ig_tune_onoff(const char *s);
+/* "cpuN" or "cpuA-B" (A <= B < 4096): 0 with *a, *b, else -EINVAL. */
+int ig_tune_cpu_range(const char *t, uint32_t *a, uint32_t *b);
 /* s is a decimal number that fits in 32 bits: 0, else -EINVAL. */
 int ig_tune_u32(const char *s, uint32_t *v);
 

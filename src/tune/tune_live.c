@@ -47,6 +47,15 @@ static void what(const struct ig_tune_change *c, char *buf, size_t len)
 		 *c->dev ? " " : "", c->name);
 }
 
+/* A write of this kind is several steps (a feature's strings, every
+ * cpu's governor, a qdisc deleted then added): a failed one may have made
+ * some. */
+static bool partial(enum ig_tune_kind k)
+{
+	return k == IG_TUNE_FEATURE || k == IG_TUNE_GOVERNOR ||
+	       k == IG_TUNE_QDISC;
+}
+
 int ig_tune_apply(const char *root, struct ig_tune_change *c, char *err,
 		  size_t len)
 {
@@ -64,15 +73,24 @@ int ig_tune_apply(const char *root, struct ig_tune_change *c, char *err,
 		return ig_fail(ret, err, len,
 			       "tune: reading %s before changing it: %s", w,
 			       strerror(-ret));
+	snprintf(c->from, sizeof(c->from), "%s", old);
+	if (ig_tune_check(c, e2, sizeof(e2))) {
+		c->from[0] = 0;
+		return ig_fail(
+			-EINVAL, err, len,
+			"tune: %s reads \"%.80s\", which could not be put back: not changed",
+			w, old);
+	}
+	c->from[0] = 0;
 	ret = o->write(root, c, c->to, err, len);
-	if (ret) {
-		/* a partial write (features, every cpu's governor) undone */
+	if (ret && partial(c->kind)) {
 		if (o->write(root, c, old, e2, sizeof(e2)))
 			fprintf(stderr,
 				"ibgap: %s; putting %s back failed: %s\n", err,
 				w, e2);
-		return ret;
 	}
+	if (ret)
+		return ret;
 	snprintf(c->from, sizeof(c->from), "%s", old);
 	return 0;
 }

@@ -142,6 +142,12 @@ START_TEST(test_check_refuses)
 		{ chg(IG_TUNE_QDISC, "va", "root",
 		      "kind=tbf handle=8001: parent=root opts=0g", ""),
 		  "opts=0g" },
+		{ chg(IG_TUNE_QDISC, "va", "root", "",
+		      "kind=ingress handle=ffff: parent=ingress"),
+		  "another place than root" },
+		{ chg(IG_TUNE_GOVERNOR, "", "cpu1", "performance",
+		      "cpu0=powersave"),
+		  "\"cpu0=powersave\"" },
 		{ chg((enum ig_tune_kind)99, "", "x", "1", ""), "kind 99" },
 	};
 	char err[512];
@@ -211,6 +217,10 @@ START_TEST(test_cmd)
 		      "cpu0=powersave cpu1=schedutil"),
 		  "cpupower frequency-set -g performance",
 		  "cpupower -c 0 frequency-set -g powersave; cpupower -c 1 frequency-set -g schedutil" },
+		{ chg(IG_TUNE_GOVERNOR, "", "all", "performance",
+		      "cpu0-3=powersave cpu4=schedutil"),
+		  "cpupower frequency-set -g performance",
+		  "cpupower -c 0-3 frequency-set -g powersave; cpupower -c 4 frequency-set -g schedutil" },
 		{ chg(IG_TUNE_GOVERNOR, "", "cpu2", "performance", "powersave"),
 		  "cpupower -c 2 frequency-set -g performance",
 		  "cpupower -c 2 frequency-set -g powersave" },
@@ -350,6 +360,36 @@ START_TEST(test_json_refused)
 }
 END_TEST
 
+/* Root may; a process of another uid without capabilities may not. */
+START_TEST(test_allowed)
+{
+	struct ig_tune_change n = chg(IG_TUNE_QDISC, "va", "root", "", ""),
+			      g = chg(IG_TUNE_GOVERNOR, "", "all",
+				      "performance", "");
+	int st;
+	pid_t p;
+
+	if (geteuid())
+		return; /* the child below needs root to drop it */
+	ck_assert_int_eq(ig_tune_allowed(&n), 0);
+	ck_assert_int_eq(ig_tune_allowed(&g), 0);
+	p = fork();
+	ck_assert_int_ge(p, 0);
+	if (!p) {
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(ig_tune_allowed(&n) == -EPERM &&
+				      ig_tune_allowed(&g) == -EPERM
+			      ? 0
+			      : 1);
+	}
+	ck_assert_int_eq(waitpid(p, &st, 0), p);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+}
+END_TEST
+
 /* A root prefix with two sysctl files, and a journal path in it. */
 static char root[64], jpath[128];
 
@@ -379,19 +419,25 @@ static void file_is(const char *rel, const char *text)
 	ck_assert_str_eq(buf, text);
 }
 
-static void root_setup(void)
+/* mkdir -p of root/rel. */
+static void mkdirs(const char *rel)
 {
 	char p[256];
 
-	snprintf(root, sizeof(root), "/tmp/ibgap-test-tune.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	snprintf(p, sizeof(p), "%s/proc/sys/net/core", root);
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
 	for (char *s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
 		*s = 0;
 		mkdir(p, 0755);
 		*s = '/';
 	}
-	ck_assert_int_eq(mkdir(p, 0755), 0);
+	mkdir(p, 0755);
+}
+
+static void root_setup(void)
+{
+	snprintf(root, sizeof(root), "/tmp/ibgap-test-tune.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	mkdirs("proc/sys/net/core");
 	put_file("proc/sys/net/core/rmem_max", "212992\n");
 	put_file("proc/sys/net/core/wmem_max", "4096\n");
 	snprintf(jpath, sizeof(jpath), "%s/try.journal", root);
@@ -538,6 +584,90 @@ START_TEST(test_journal_foreign)
 }
 END_TEST
 
+#define GOV(n) "sys/devices/system/cpu/cpu" #n "/cpufreq/scaling_governor"
+
+/* "all" of two cpus that differ, and a third cpu folder without
+ * cpufreq: read as pairs, set both, put each back. */
+START_TEST(test_governor_all)
+{
+	struct ig_tune_change c =
+		chg(IG_TUNE_GOVERNOR, "", "all", "performance", "");
+	char err[512], v[IG_TUNE_VAL_LEN];
+
+	mkdirs("sys/devices/system/cpu/cpu0/cpufreq");
+	mkdirs("sys/devices/system/cpu/cpu1/cpufreq");
+	mkdirs("sys/devices/system/cpu/cpu2/cpufreq");
+	mkdirs("sys/devices/system/cpu/cpu3");
+	mkdirs("sys/devices/system/cpu/cpu4/cpufreq");
+	mkdirs("sys/devices/system/cpu/cpufreq");
+	put_file(GOV(0), "powersave\n");
+	put_file(GOV(1), "schedutil\n");
+	put_file(GOV(2), "schedutil\n");
+	put_file(GOV(4), "schedutil\n");
+	ck_assert_int_eq(ig_tune_read(root, &c, v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "cpu0=powersave cpu1-2=schedutil cpu4=schedutil");
+	ck_assert_int_eq(ig_tune_apply(root, &c, err, sizeof(err)), 0);
+	ck_assert_str_eq(c.from,
+			 "cpu0=powersave cpu1-2=schedutil cpu4=schedutil");
+	ck_assert_int_eq(ig_tune_check(&c, err, sizeof(err)), 0);
+	file_is(GOV(0), "performance");
+	file_is(GOV(2), "performance");
+	file_is(GOV(4), "performance");
+	ck_assert_int_eq(ig_tune_read(root, &c, v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "performance");
+	ck_assert_int_eq(ig_tune_revert(root, &c, err, sizeof(err)), 0);
+	file_is(GOV(0), "powersave");
+	file_is(GOV(1), "schedutil");
+	file_is(GOV(2), "schedutil");
+	file_is(GOV(4), "schedutil");
+	/* one governor everywhere (cpu3 has none): one name */
+	put_file(GOV(0), "schedutil\n");
+	ck_assert_int_eq(ig_tune_read(root, &c, v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "schedutil");
+}
+END_TEST
+
+/* An IRQ's affinity; a knob this root lacks is -ENOENT, and applying it
+ * fails with one line and leaves nothing. */
+START_TEST(test_irq)
+{
+	struct ig_tune_change c = chg(IG_TUNE_IRQ, "", "45", "0-1", ""),
+			      d = chg(IG_TUNE_IRQ, "", "46", "0", "");
+	char err[512], v[64];
+
+	mkdirs("proc/irq/45");
+	put_file("proc/irq/45/smp_affinity_list", "0-3\n");
+	ck_assert_int_eq(ig_tune_apply(root, &c, err, sizeof(err)), 0);
+	ck_assert_str_eq(c.from, "0-3");
+	file_is("proc/irq/45/smp_affinity_list", "0-1");
+	ck_assert_int_eq(ig_tune_revert(root, &c, err, sizeof(err)), 0);
+	file_is("proc/irq/45/smp_affinity_list", "0-3");
+	ck_assert_int_eq(ig_tune_read(root, &d, v, sizeof(v)), -ENOENT);
+	err[0] = 0;
+	ck_assert_int_eq(ig_tune_apply(root, &d, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "irq 46"), "%s", err);
+	ck_assert_str_eq(d.from, "");
+	d = chg(IG_TUNE_IRQ, "", "46", "0", "");
+	ck_assert_int_eq(ig_tune_revert(root, &d, err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
+/* An old value that could not be put back stops the change before it
+ * is made. */
+START_TEST(test_apply_unsaveable)
+{
+	struct ig_tune_change c =
+		chg(IG_TUNE_SYSCTL, "", "net.core.rmem_max", "1000", "");
+	char err[512];
+
+	put_file("proc/sys/net/core/rmem_max", "12 34\n");
+	ck_assert_int_eq(ig_tune_apply(root, &c, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "\"12 34\""), "%s", err);
+	ck_assert_str_eq(c.from, "");
+	file_is("proc/sys/net/core/rmem_max", "12 34");
+}
+END_TEST
+
 static Suite *tune_suite(void)
 {
 	Suite *s = suite_create("tune");
@@ -552,12 +682,16 @@ static Suite *tune_suite(void)
 	tcase_add_test(tc, test_cmd_tbf);
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_add_test(tc, test_json_refused);
+	tcase_add_test(tc, test_allowed);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(tj, root_setup, root_teardown);
 	tcase_add_test(tj, test_journal_cycle);
 	tcase_add_test(tj, test_journal_undo);
 	tcase_add_test(tj, test_journal_live_owner);
 	tcase_add_test(tj, test_journal_foreign);
+	tcase_add_test(tj, test_governor_all);
+	tcase_add_test(tj, test_irq);
+	tcase_add_test(tj, test_apply_unsaveable);
 	suite_add_tcase(s, tj);
 	return s;
 }
