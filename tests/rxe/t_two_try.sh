@@ -28,7 +28,7 @@
 # The verdict's direction is not asserted: on an emulated NIC and CPU
 # tcp_bw spreads over a factor of 2 and more between runs.
 #   tests/rxe/rxe-run --two bash tests/rxe/t_two_try.sh /abs/path/to/ibgap
-# Exit 0 pass, 1 fail, 77 skipped (not under rxe-run --two).  32-55 s with
+# Exit 0 pass, 1 fail, 77 skipped (not under rxe-run --two).  32-61 s with
 # the two boots (the --try run itself 14-18 s).
 # jq programs in single quotes: their $names are jq's
 # shellcheck disable=SC2016
