@@ -204,7 +204,7 @@ static void legacy_tables(struct ig_dr *d, char *buf, size_t len)
 {
 	static const char *const files[] = { "/proc/net/ip_tables_names",
 					     "/proc/net/ip6_tables_names" };
-	char t[256];
+	char t[120]; /* "filter\nnat\nmangle\nraw\nsecurity": both fit */
 
 	buf[0] = 0;
 	for (size_t i = 0; i < 2; i++) {
