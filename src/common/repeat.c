@@ -77,8 +77,22 @@ void ig_repeat_change(const struct ig_repeat *before,
 	bool up = after->mean > before->mean;
 
 	c->pct = pct_of(after->mean, before->mean);
-	c->pct_lo = pct_of(after->ci_lo, before->ci_hi);
-	c->pct_hi = pct_of(after->ci_hi, before->ci_lo);
+	if (before->ci_lo > 0) {
+		c->pct_lo = pct_of(after->ci_lo, before->ci_hi);
+		c->pct_hi = pct_of(after->ci_hi, before->ci_lo);
+	} else {
+		/* before's interval reaches 0: the ratio's bounds have no
+		 * meaning; the difference's interval (the half-widths added
+		 * in quadrature) over before's mean */
+		double hb = (before->ci_hi - before->ci_lo) / 2;
+		double ha = (after->ci_hi - after->ci_lo) / 2;
+		double h = before->mean > 0 ? sqrt(hb * hb + ha * ha) /
+						      before->mean * 100
+					    : 0;
+
+		c->pct_lo = c->pct - h;
+		c->pct_hi = c->pct + h;
+	}
 	if (before->n < 2 || after->n < 2)
 		c->verdict = IG_VERDICT_UNJUDGED;
 	else if (after->ci_lo <= before->ci_hi && before->ci_lo <= after->ci_hi)

@@ -293,6 +293,22 @@ START_TEST(change_helps_bw)
 }
 END_TEST
 
+/* two noisy runs whose interval reaches below 0 (seen on Soft-RoCE:
+ * [-0.127, 0.461]): the change's interval still holds its estimate */
+START_TEST(change_before_reaches_zero)
+{
+	struct ig_repeat b = iv(2, 0.167, 0.294), a = iv(2, 0.198, 0.05);
+	struct ig_change c;
+
+	ig_repeat_change(&b, &a, true, &c);
+	ck_assert_double_eq_tol(c.pct, (0.198 / 0.167 - 1) * 100, 1e-9);
+	ck_assert_double_le(c.pct_lo, c.pct);
+	ck_assert_double_ge(c.pct_hi, c.pct);
+	ck_assert_double_lt(c.pct_lo, 0);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_NONE);
+}
+END_TEST
+
 /* bandwidth down beyond the intervals: hurts, a negative change */
 START_TEST(change_hurts_bw)
 {
@@ -386,6 +402,7 @@ static Suite *repeat_suite(void)
 	tc = tcase_create("change");
 	tcase_add_test(tc, change_helps_bw);
 	tcase_add_test(tc, change_hurts_bw);
+	tcase_add_test(tc, change_before_reaches_zero);
 	tcase_add_test(tc, change_latency_direction);
 	tcase_add_test(tc, change_overlap_is_none);
 	tcase_add_test(tc, change_one_run_unjudged);
