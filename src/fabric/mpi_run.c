@@ -260,8 +260,9 @@ static void doctors(struct state *s)
 		tcp_low |= s->run.nodes[i].flagged &&
 			   s->run.nodes[i].cause == IG_FAB_TCP_LOW;
 	MPI_Bcast(&tcp_low, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (tcp_low)
-		doctor_here(f, &mine);
+	if (!tcp_low)
+		return; /* every rank knows: no gather of nothing */
+	doctor_here(f, &mine);
 	if (!f->me && !(all = calloc(f->n, sizeof(*all))))
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	MPI_Gather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE,
