@@ -188,7 +188,9 @@ static void side_text(char *buf, size_t len, const struct ig_fab_node *nd)
 	dirc_text(rcv, sizeof(rcv), &nd->recv);
 	snprintf(buf, len,
 		 "; %s side%s (flagged as sender: %s; as receiver: %s)",
-		 dir_name(nd->dir), nd->dir == 3 ? "s" : "", snd, rcv);
+		 dir_name(nd->dir),
+		 nd->dir == (IG_FAB_DIR_SEND | IG_FAB_DIR_RECV) ? "s" : "", snd,
+		 rcv);
 }
 
 /* Node i's reasons, one string each. */
