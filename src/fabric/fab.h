@@ -24,6 +24,7 @@
 #define IG_FAB_DEFAULT_PORT (IG_DEFAULT_PORT + 1)
 #define IG_FAB_PORT_TRIES 64 /* ranks on one host take the next ports */
 #define IG_FAB_NFIND 3	     /* doctor findings shown per node */
+#define IG_FAB_NDR 16	     /* doctor findings gathered per node */
 
 struct ig_fab_opts {
 	enum ig_fab_pattern pattern;
@@ -86,11 +87,14 @@ int ig_fab_addr(const char *want, struct ig_fab_info *i, char *err,
 void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
 		     struct ig_fab_meas *m, size_t k);
 
-/* The findings of a node whose TCP is low alone (the doctor, on it). */
+/* The doctor's findings on one node (on every node when one node's TCP
+ * is low alone: what they all share explains nothing about one). */
 struct ig_fab_find {
 	unsigned int rank;
+	bool ran; /* the doctor ran there */
 	unsigned int n;
-	char line[IG_FAB_NFIND][200];
+	char id[IG_FAB_NDR][40];    /* the finding's id */
+	char line[IG_FAB_NDR][200]; /* "id: what" */
 };
 
 /* What rank 0 knows, for the document. */
@@ -110,7 +114,18 @@ struct ig_fab_run {
 	unsigned int *outlier;	   /* n fingerprint masks */
 	const struct ig_fab_find *find;
 	unsigned int nfind;
+	/* ig_fab_shared(): the finding ids every node whose doctor ran has
+	 * (at least two ran), printed once; not among a node's own */
+	char shared[IG_FAB_NDR][40];
+	unsigned int nshared;
 };
+
+/* r->shared from r->find[0..nfind): the ids of the first node whose
+ * doctor ran that every node whose doctor ran has, in its order; none
+ * when fewer than two ran.  O(nfind x IG_FAB_NDR^2) compares. */
+void ig_fab_shared(struct ig_fab_run *r);
+/* Whether id is among r->shared. */
+bool ig_fab_is_shared(const struct ig_fab_run *r, const char *id);
 
 /* The "ibgap-fabric/1" document (NULL when out of memory). */
 json_object *ig_fab_doc(const struct ig_fab_run *r);

@@ -40,15 +40,6 @@ static json_object *figures(double bw, double p50, double p99, enum ig_test t)
 	return o;
 }
 
-/* The rank that sent a bandwidth measurement's data: a (the one that
- * connected), or b with -R (its server sent); -1 for a latency test. */
-static int sender(const struct ig_fab_run *r, const struct ig_fab_meas *m)
-{
-	if (is_lat(m->test))
-		return -1;
-	return (int)(r->o->p.reverse ? m->b : m->a);
-}
-
 /* The metric a repeated measurement's spread is of, as the client's. */
 static const char *rep_metric(enum ig_test t)
 {
@@ -72,8 +63,8 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	ig_json_add_int(o, "round", (int)m->round);
 	ig_json_add_int(o, "a", (int)m->a);
 	ig_json_add_int(o, "b", (int)m->b);
-	if (sender(r, m) >= 0)
-		ig_json_add_int(o, "sender", sender(r, m));
+	if (ig_fab_sender(m) >= 0)
+		ig_json_add_int(o, "sender", ig_fab_sender(m));
 	ig_json_add_str(o, "test", ig_test_name(IG_TESTS, m->test));
 	json_object_object_add(o, "ok", json_object_new_boolean(m->ok));
 	if (!m->ok)
@@ -98,6 +89,15 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	return o;
 }
 
+/* Whether fd has a finding of that id. */
+static bool has_finding(const struct ig_fab_find *fd, const char *id)
+{
+	for (unsigned int j = 0; j < fd->n && j < IG_FAB_NDR; j++)
+		if (!strcmp(fd->id[j], id))
+			return true;
+	return false;
+}
+
 /* A node in no measurement: e.g. the last of an odd number of ranks
  * under --pattern bisection, or a node whose pairs were all verbs tests
  * without RDMA at both ends. */
@@ -105,19 +105,109 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	"not measured: in no measurement (the pattern or --rounds gave " \
 	"it no pair, or its pairs' tests need RDMA at both ends)"
 
+void ig_fab_shared(struct ig_fab_run *r)
+{
+	const struct ig_fab_find *first = NULL;
+	unsigned int nran = 0;
+
+	r->nshared = 0;
+	for (unsigned int i = 0; r->find && i < r->nfind; i++)
+		if (r->find[i].ran && !nran++)
+			first = &r->find[i];
+	if (nran < 2)
+		return;
+	for (unsigned int j = 0; j < first->n && j < IG_FAB_NDR; j++) {
+		bool all = true;
+
+		for (unsigned int i = 0; all && i < r->nfind; i++)
+			all = !r->find[i].ran ||
+			      has_finding(&r->find[i], first->id[j]);
+		if (all && !ig_fab_is_shared(r, first->id[j]))
+			snprintf(r->shared[r->nshared++], sizeof(r->shared[0]),
+				 "%s", first->id[j]);
+	}
+}
+
+bool ig_fab_is_shared(const struct ig_fab_run *r, const char *id)
+{
+	for (unsigned int i = 0; i < r->nshared && i < IG_FAB_NDR; i++)
+		if (!strcmp(r->shared[i], id))
+			return true;
+	return false;
+}
+
+/* A flagged node's own findings, up to IG_FAB_NFIND of those not every
+ * node has; a line saying so when the doctor found only shared ones. */
+static void own_findings(json_object *a, const struct ig_fab_run *r,
+			 const struct ig_fab_find *fd)
+{
+	unsigned int shown = 0;
+
+	for (unsigned int j = 0; j < fd->n && j < IG_FAB_NDR; j++) {
+		if (ig_fab_is_shared(r, fd->id[j]) || shown >= IG_FAB_NFIND)
+			continue;
+		json_object_array_add(a, json_object_new_string(fd->line[j]));
+		shown++;
+	}
+	if (!shown && fd->n)
+		json_object_array_add(
+			a, json_object_new_string(
+				   "the doctor's findings on it are all "
+				   "ones every node has"));
+}
+
+/* "send", "receive", "both": the side(s) that flag a node; NULL none. */
+static const char *dir_name(unsigned int dir)
+{
+	static const char *const name[] = { NULL, "send", "receive", "both" };
+
+	return name[dir & (IG_FAB_DIR_SEND | IG_FAB_DIR_RECV)];
+}
+
+/* One side's count: "tcp_bw 5 of 5", or "none". */
+static void dirc_text(char *buf, size_t len, const struct ig_fab_dirc *d)
+{
+	if (d->test < 0)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%s %u of %u",
+			 ig_test_name(IG_TESTS, (enum ig_test)d->test),
+			 d->nflagged, d->n);
+}
+
+/* "; receive side (flagged as sender: tcp_bw 1 of 6; as receiver:
+ * tcp_bw 5 of 5)", or "" when no side flags the node. */
+static void side_text(char *buf, size_t len, const struct ig_fab_node *nd)
+{
+	char snd[64], rcv[64];
+
+	buf[0] = '\0';
+	if (!dir_name(nd->dir))
+		return;
+	dirc_text(snd, sizeof(snd), &nd->send);
+	dirc_text(rcv, sizeof(rcv), &nd->recv);
+	snprintf(buf, len,
+		 "; %s side%s (flagged as sender: %s; as receiver: %s)",
+		 dir_name(nd->dir),
+		 nd->dir == (IG_FAB_DIR_SEND | IG_FAB_DIR_RECV) ? "s" : "", snd,
+		 rcv);
+}
+
 /* Node i's reasons, one string each. */
 static json_object *reasons(const struct ig_fab_run *r, unsigned int i)
 {
 	json_object *a = json_object_new_array();
 	const struct ig_fab_node *nd = &r->nodes[i];
-	char buf[256];
+	char buf[448], sides[200];
 
 	if (!nd->npairs)
 		json_object_array_add(a, json_object_new_string(NOT_MEASURED));
 	if (nd->flagged) {
+		side_text(sides, sizeof(sides), nd);
 		snprintf(buf, sizeof(buf),
-			 "%u of its %u measurements flagged: %s", nd->nflagged,
-			 nd->npairs, ig_fab_cause_text(nd->cause));
+			 "%u of its %u measurements flagged%s: %s",
+			 nd->nflagged, nd->npairs, sides,
+			 ig_fab_cause_text(nd->cause));
 		json_object_array_add(a, json_object_new_string(buf));
 	}
 	for (unsigned int j = 0; j < IG_FAB_NFPKEYS; j++) {
@@ -129,9 +219,8 @@ static json_object *reasons(const struct ig_fab_run *r, unsigned int i)
 			 ig_fab_fpkeys[j]);
 		json_object_array_add(a, json_object_new_string(buf));
 	}
-	for (unsigned int j = 0; r->find && j < r->find[i].n; j++)
-		json_object_array_add(
-			a, json_object_new_string(r->find[i].line[j]));
+	if (nd->flagged && r->find)
+		own_findings(a, r, &r->find[i]);
 	return a;
 }
 
@@ -154,6 +243,8 @@ static json_object *node_json(const struct ig_fab_run *r, unsigned int i)
 		json_object_object_add(
 			o, "measured",
 			json_object_new_boolean(r->nodes[i].npairs > 0));
+	if (r->judged && dir_name(r->nodes[i].dir))
+		ig_json_add_str(o, "direction", dir_name(r->nodes[i].dir));
 	ig_json_add(o, "reasons",
 		    r->judged ? reasons(r, i) : json_object_new_array());
 	for (int t = 0; r->judged && t < IG_TEST_COUNT; t++) {
@@ -168,6 +259,16 @@ static json_object *node_json(const struct ig_fab_run *r, unsigned int i)
 	ig_json_add(o, "lat_us", lat);
 	ig_json_add(o, "fingerprint", ig_fingerprint_to_json(&in->fp));
 	return o;
+}
+
+/* The doctor's finding ids every node whose doctor ran has. */
+static json_object *shared_json(const struct ig_fab_run *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; i < r->nshared && i < IG_FAB_NDR; i++)
+		json_object_array_add(a, json_object_new_string(r->shared[i]));
+	return a;
 }
 
 json_object *ig_fab_doc(const struct ig_fab_run *r)
@@ -190,6 +291,8 @@ json_object *ig_fab_doc(const struct ig_fab_run *r)
 	json_object_object_add(d, "complete",
 			       json_object_new_boolean(r->judged));
 	ig_json_add_double(d, "round_overhead_ms", r->round_overhead_ms);
+	if (r->judged)
+		ig_json_add(d, "shared_findings", shared_json(r));
 	for (unsigned int i = 0; i < r->n; i++)
 		json_object_array_add(nodes, node_json(r, i));
 	for (size_t i = 0; i < r->k; i++)
@@ -266,7 +369,7 @@ static void text_pair(FILE *f, const struct ig_fab_run *r,
 		      const struct ig_fab_meas *m)
 {
 	const struct ig_fab_meas *o = other(r, m);
-	bool back = sender(r, m) == (int)m->b; /* -R: b sent */
+	bool back = ig_fab_sender(m) == (int)m->b; /* -R: b sent */
 
 	fprintf(f, "  round %u  %s -> %s  ", m->round,
 		r->info[back ? m->b : m->a].host,
@@ -320,6 +423,22 @@ static void text_outliers(FILE *f, const struct ig_fab_run *r)
 	}
 	if (!n)
 		fprintf(f, "  none\n");
+}
+
+/* The doctor's findings every node has, once (not in a node's own). */
+static void text_shared(FILE *f, const struct ig_fab_run *r)
+{
+	unsigned int nran = 0;
+
+	if (!r->nshared)
+		return;
+	for (unsigned int i = 0; r->find && i < r->nfind; i++)
+		nran += r->find[i].ran;
+	fprintf(f, "  every node:");
+	for (unsigned int i = 0; i < r->nshared && i < IG_FAB_NDR; i++)
+		fprintf(f, "%s %s", i ? "," : "", r->shared[i]);
+	fprintf(f, " (the doctor's findings on all %u nodes it ran on)\n",
+		nran);
 }
 
 static unsigned int rdma_nodes(const struct ig_fab_run *r)
@@ -386,6 +505,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 				ig_test_name(IG_TESTS, t), r->medians[t],
 				is_lat(t) ? "us (p50)" : "Gb/s");
 	text_repeats(f, r);
+	text_shared(f, r);
 	fprintf(f, "\nnodes, worst first (flagged share, then lowest "
 		   "bandwidth x median):\n");
 	for (unsigned int i = 0; i < r->n; i++) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The rounds of a fabric run over MPI, the retests, the verdicts, the
- * doctor on the nodes whose TCP is low alone, and rank 0's report. */
+ * doctor on every node when one's TCP is low alone, and rank 0's report. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -51,9 +51,11 @@ static unsigned int plan(const struct ig_fab *f, unsigned int r, unsigned int a,
 			continue;
 		if (reverse && ig_test_pattern(IG_TESTS, t) != IG_PATTERN_BW)
 			continue;
-		m[k] = (struct ig_fab_meas){
-			.round = r, .a = a, .b = b, .test = t
-		};
+		m[k] = (struct ig_fab_meas){ .round = r,
+					     .a = a,
+					     .b = b,
+					     .test = t,
+					     .reverse = f->o.p.reverse != 0 };
 		k++;
 	}
 	return k;
@@ -223,48 +225,52 @@ static void retests(struct state *s)
 			cnt);
 }
 
-/* On a node whose TCP is low alone: the doctor's top findings for the
- * path to its first peer. */
+/* The doctor's findings on this node for the path to its first peer. */
 static void doctor_here(struct ig_fab *f, struct ig_fab_find *out)
 {
-	struct ig_dr_finding fd[IG_FAB_NFIND];
+	struct ig_dr_finding fd[IG_FAB_NDR];
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	unsigned int peer = (f->me + 1) % f->n;
 	int n;
 
 	inet_pton(AF_INET, f->info[peer].addr, &sin.sin_addr);
 	n = ig_dr_top(NULL, (struct sockaddr *)&sin, f->o.p.sock.window, fd,
-		      IG_FAB_NFIND);
+		      IG_FAB_NDR);
+	out->ran = n >= 0;
 	/* the id whole, what cut to the line's room (which an -O0 build's
 	 * format-truncation check then sees) */
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		snprintf(out->id[out->n], sizeof(out->id[0]), "%s", fd[i].id);
 		snprintf(out->line[out->n++], sizeof(out->line[0]), "%s: %.*s",
 			 fd[i].id,
 			 (int)(sizeof(out->line[0]) - sizeof(fd[i].id) - 2),
 			 fd[i].what);
+	}
 }
 
+/* When a node's TCP is low alone, the doctor on every node: the
+ * findings they all share are set apart (ig_fab_shared()). */
 static void doctors(struct state *s)
 {
 	struct ig_fab *f = s->f;
 	struct ig_fab_find mine = { .rank = f->me }, *all = NULL;
-	int *cause = calloc(f->n, sizeof(*cause));
+	int tcp_low = 0;
 
-	if (!cause)
-		MPI_Abort(MPI_COMM_WORLD, 1);
 	for (unsigned int i = 0; !f->me && i < f->n; i++)
-		cause[i] = s->run.nodes[i].flagged ? (int)s->run.nodes[i].cause
-						   : IG_FAB_OK;
-	MPI_Bcast(cause, (int)f->n, MPI_INT, 0, MPI_COMM_WORLD);
-	if (cause[f->me] == IG_FAB_TCP_LOW)
-		doctor_here(f, &mine);
+		tcp_low |= s->run.nodes[i].flagged &&
+			   s->run.nodes[i].cause == IG_FAB_TCP_LOW;
+	MPI_Bcast(&tcp_low, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (!tcp_low)
+		return; /* every rank knows: no gather of nothing */
+	doctor_here(f, &mine);
 	if (!f->me && !(all = calloc(f->n, sizeof(*all))))
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	MPI_Gather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE,
 		   0, MPI_COMM_WORLD);
-	free(cause);
 	s->run.find = all;
 	s->run.nfind = all ? f->n : 0;
+	if (all)
+		ig_fab_shared(&s->run);
 }
 
 static int rank0_alloc(struct state *s)

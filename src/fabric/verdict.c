@@ -124,12 +124,32 @@ ssize_t ig_fab_judge_pairs(struct ig_fab_meas *m, size_t k,
 	return (ssize_t)nflagged;
 }
 
+int ig_fab_sender(const struct ig_fab_meas *m)
+{
+	if (!test_known(m->test) || is_lat(m->test))
+		return -1;
+	return (int)(m->reverse ? m->b : m->a);
+}
+
+/* Which side of m node is on: IG_FAB_DIR_*, 0 for no direction. */
+static unsigned int dir_of(const struct ig_fab_meas *m, unsigned int node)
+{
+	int snd = ig_fab_sender(m);
+
+	if (snd < 0)
+		return 0;
+	return (unsigned int)snd == node ? IG_FAB_DIR_SEND : IG_FAB_DIR_RECV;
+}
+
 /* One node's side of one measurement. */
 struct side {
 	unsigned int node;
 	unsigned int test;
-	bool failed; /* !ok */
-	bool ok;     /* ok, and its figure not NaN: in the medians */
+	unsigned int dir;     /* IG_FAB_DIR_*, 0 for a latency test */
+	unsigned int partner; /* the other end (n: none) */
+	bool partner_bad;     /* flagged over all its measurements of test */
+	bool failed;	      /* !ok */
+	bool ok;	      /* ok, and its figure not NaN: in the medians */
 	bool flagged;
 	double x; /* bandwidth or p50 latency */
 };
@@ -167,10 +187,14 @@ static size_t make_sides(const struct ig_fab_meas *m, size_t k, unsigned int n,
 		one.ok = m[i].ok && !isnan(one.x);
 		if (m[i].a < n) {
 			s[ns] = one;
+			s[ns].dir = dir_of(&m[i], m[i].a);
+			s[ns].partner = m[i].b < n ? m[i].b : n;
 			s[ns++].node = m[i].a;
 		}
 		if (m[i].b < n && m[i].b != m[i].a) {
 			s[ns] = one;
+			s[ns].dir = dir_of(&m[i], m[i].b);
+			s[ns].partner = m[i].a < n ? m[i].a : n;
 			s[ns++].node = m[i].b;
 		}
 	}
@@ -182,7 +206,51 @@ struct tally {
 	unsigned int nfailed;  /* flagged ones that failed */
 	unsigned int flagging; /* bitmask of the tests that flag it */
 	unsigned int took;     /* bitmask of the tests it took part in */
+	bool dirs;	       /* the second pass: the sides too */
 };
+
+/* Keeps test t's count of one side in d when its share flagged is the
+ * highest so far (ties: the most flagged, then the first test). */
+static void dir_keep(struct ig_fab_dirc *d, unsigned int t, unsigned int n,
+		     unsigned int nfl)
+{
+	uint64_t mine = (uint64_t)nfl * d->n, best = (uint64_t)d->nflagged * n;
+
+	if (!n)
+		return;
+	if (d->test < 0 || mine > best || (mine == best && nfl > d->nflagged)) {
+		d->test = (int)t;
+		d->n = n;
+		d->nflagged = nfl;
+	}
+}
+
+/* One test's sides s[0..c) of one node by direction: most of those in
+ * which it sent (or received) flagged, and at least IG_FAB_DIR_MIN. */
+static void node_dirs(struct ig_fab_node *nd, struct tally *ty,
+		      const struct side *s, size_t c)
+{
+	static const unsigned int bit[2] = { IG_FAB_DIR_SEND, IG_FAB_DIR_RECV };
+	unsigned int t = s[0].test, n[2] = { 0 }, nfl[2] = { 0 };
+
+	for (size_t i = 0; i < c; i++) {
+		unsigned int j = s[i].dir == IG_FAB_DIR_RECV;
+
+		/* a pair with a node bad over all its pairs says nothing
+		 * about this one's side */
+		if (!s[i].dir || s[i].partner_bad)
+			continue;
+		n[j]++;
+		nfl[j] += s[i].flagged;
+	}
+	for (unsigned int j = 0; j < 2; j++) {
+		dir_keep(j ? &nd->recv : &nd->send, t, n[j], nfl[j]);
+		if (2 * nfl[j] > n[j] && nfl[j] >= IG_FAB_DIR_MIN) {
+			nd->dir |= bit[j];
+			ty->flagging |= 1u << t;
+		}
+	}
+}
 
 /* One test's sides s[0..c) of one node: counts and median. */
 static void node_test(struct ig_fab_node *nd, struct tally *ty,
@@ -211,6 +279,8 @@ static void node_test(struct ig_fab_node *nd, struct tally *ty,
 	ty->took |= 1u << t;
 	if (2 * nfl > c)
 		ty->flagging |= 1u << t;
+	if (ty->dirs)
+		node_dirs(nd, ty, s, c);
 }
 
 /* The lowest bandwidth ratio of a node to the fabric; -1 for none. */
@@ -245,11 +315,21 @@ static enum ig_fab_cause cause_of(const struct ig_fab_node *nd,
 	return IG_FAB_TCP_LOW;
 }
 
-/* One node's sides s[0..c), sorted by test: the node's verdict. */
-static void judge_node(struct ig_fab_node *nd, const struct side *s, size_t c,
-		       const double *medians)
+static void node_reset(struct ig_fab_node *nd, unsigned int rank)
 {
-	struct tally ty = { 0 };
+	*nd = (struct ig_fab_node){ .rank = rank,
+				    .cause = IG_FAB_OK,
+				    .bw_ratio = -1,
+				    .send.test = -1,
+				    .recv.test = -1 };
+}
+
+/* One node's sides s[0..c), sorted by test: the node's verdict; dirs:
+ * by its sides too. */
+static unsigned int judge_node(struct ig_fab_node *nd, const struct side *s,
+			       size_t c, const double *medians, bool dirs)
+{
+	struct tally ty = { .dirs = dirs };
 
 	for (size_t i = 0, e; i < c; i = e) {
 		for (e = i + 1; e < c && s[e].test == s[i].test; e++)
@@ -259,6 +339,31 @@ static void judge_node(struct ig_fab_node *nd, const struct side *s, size_t c,
 	nd->flagged = ty.flagging != 0;
 	nd->cause = cause_of(nd, &ty);
 	nd->bw_ratio = low_ratio(nd, ty.took, medians);
+	return ty.flagging;
+}
+
+/* Every node's verdict from the sorted sides s[0..ns); mask[node] (when
+ * not NULL) gets the tests that flag it.  Returns the number flagged. */
+static size_t judge_all(const struct side *s, size_t ns, const double *medians,
+			struct ig_fab_node *nodes, bool dirs,
+			unsigned int *mask)
+{
+	unsigned int fl;
+
+	size_t nflagged = 0;
+
+	for (size_t i = 0, e; i < ns; i = e) {
+		struct ig_fab_node *nd = &nodes[s[i].node];
+
+		for (e = i + 1; e < ns && s[e].node == s[i].node; e++)
+			;
+		node_reset(nd, s[i].node);
+		fl = judge_node(nd, s + i, e - i, medians, dirs);
+		if (mask)
+			mask[s[i].node] = fl;
+		nflagged += nd->flagged;
+	}
+	return nflagged;
 }
 
 ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
@@ -266,28 +371,31 @@ ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
 			   struct ig_fab_node *nodes, unsigned int n)
 {
 	struct side *s;
+	unsigned int *mask;
 	size_t ns, nflagged = 0;
 
-	for (unsigned int i = 0; i < n; i++) {
-		memset(&nodes[i], 0, sizeof(nodes[i]));
-		nodes[i].rank = i;
-		nodes[i].cause = IG_FAB_OK;
-		nodes[i].bw_ratio = -1;
-	}
+	for (unsigned int i = 0; i < n; i++)
+		node_reset(&nodes[i], i);
 	if (k > SIZE_MAX / 2 / sizeof(*s))
 		return -ENOMEM;
 	s = malloc(k ? 2 * k * sizeof(*s) : 1);
-	if (!s)
+	mask = calloc(n ? n : 1, sizeof(*mask));
+	if (!s || !mask) {
+		free(s);
+		free(mask);
 		return -ENOMEM;
+	}
 	ns = make_sides(m, k, n, s);
 	qsort(s, ns, sizeof(*s), cmp_side);
-	for (size_t i = 0, e; i < ns; i = e) {
-		for (e = i + 1; e < ns && s[e].node == s[i].node; e++)
-			;
-		judge_node(&nodes[s[i].node], s + i, e - i, medians);
-		nflagged += nodes[s[i].node].flagged;
-	}
+	/* first over all its measurements, then by side too, leaving out
+	 * the pairs whose partner the first pass flagged for that test */
+	judge_all(s, ns, medians, nodes, false, mask);
+	for (size_t i = 0; i < ns; i++)
+		s[i].partner_bad = s[i].partner < n &&
+				   mask[s[i].partner] & 1u << s[i].test;
+	nflagged = judge_all(s, ns, medians, nodes, true, NULL);
 	free(s);
+	free(mask);
 	return (ssize_t)nflagged;
 }
 

@@ -20,6 +20,9 @@ struct ig_fab_meas {
 	unsigned int round;
 	unsigned int a, b;
 	enum ig_test test;
+	/* -R: b (the server) sent a bandwidth test's data; a otherwise (with
+	 * --bidir the figure is a's, a -> b, as without it) */
+	bool reverse;
 	bool ok;	   /* measured; false: the pair failed (why says) */
 	char why[96];	   /* the failure, one line ("" when ok) */
 	double bw_gbps;	   /* bandwidth tests */
@@ -63,12 +66,29 @@ ssize_t ig_fab_judge_pairs(struct ig_fab_meas *m, size_t k,
 			   const struct ig_fab_tol *tol,
 			   double medians[IG_TEST_COUNT]);
 
+/* The rank that sent a measurement's data: a, or b when reverse; -1 for
+ * a latency test (a ping-pong has no direction) or an unknown one. */
+int ig_fab_sender(const struct ig_fab_meas *m);
+
 /* Why a node is flagged: which transport is low. */
 enum ig_fab_cause {
 	IG_FAB_OK,
 	IG_FAB_VERBS_LOW, /* verbs low too: link, HCA, PCIe, cable */
 	IG_FAB_TCP_LOW,	  /* TCP low alone: the IP stack (run the doctor) */
 	IG_FAB_FAILED,	  /* its pairs failed (dead or stalled peer) */
+};
+
+/* The sides of a node's bandwidth measurements (ig_fab_sender()). */
+enum {
+	IG_FAB_DIR_SEND = 1u << 0, /* it sent the data */
+	IG_FAB_DIR_RECV = 1u << 1, /* it received it */
+};
+
+/* One side of a node: its test with the highest share flagged on that
+ * side (ties: the most flagged, then the first test); test -1: none. */
+struct ig_fab_dirc {
+	int test;
+	unsigned int n, nflagged;
 };
 
 struct ig_fab_node {
@@ -78,6 +98,11 @@ struct ig_fab_node {
 	unsigned int nflagged; /* of which flagged */
 	bool flagged;	       /* most of one test's measurements flagged */
 	enum ig_fab_cause cause;
+	/* IG_FAB_DIR_* bits: the side(s) most of whose measurements of one
+	 * test are flagged (at least IG_FAB_DIR_MIN of them); 0 when only
+	 * the rule over all its measurements (or none) flags it */
+	unsigned int dir;
+	struct ig_fab_dirc send, recv;
 	double bw_gbps[IG_TEST_COUNT]; /* median over its ok pairs, 0 none */
 	double lat_us[IG_TEST_COUNT];  /* median p50 over its ok pairs */
 	/* the lowest ratio of its median bandwidth to the fabric's median
@@ -87,18 +112,30 @@ struct ig_fab_node {
 	double bw_ratio;
 };
 
+/* The fewest flagged measurements on one side that flag a node: one
+ * alone may be its partner's fault as well as its own. */
+#define IG_FAB_DIR_MIN 2
+
 /*
  * After ig_fab_judge_pairs: fills nodes[0..n) (rank = i; a measurement's
  * side with a or b >= n is left out): the counts, the medians, and
  * flagged when, for some test, more than half of its measurements of that
  * test are flagged (per test, so that a node low in TCP alone, a third of
- * its measurements, is still found).  The cause: FAILED when more than
- * half of its flagged ones failed, else VERBS_LOW when a verbs test
- * (ig_test_xport() IG_XPORT_VERBS) is among the tests that flag it, else
- * TCP_LOW; OK when not flagged.  A flagged pair between two unflagged
- * nodes stays a pair (link or switch) finding.  Returns the number of
- * flagged nodes, or -ENOMEM (nodes[] cleared then).  O(k log k + n);
- * allocates 2k entries for the duration of the call.
+ * its measurements, is still found); or when more than half, and at least
+ * IG_FAB_DIR_MIN, of those of one test in which it sent (or of those in
+ * which it received) are flagged: a one-way fault, such as a node whose
+ * inbound is bad, low in the pairs where it receives alone.  The sides
+ * leave out the pairs with a partner flagged by the first rule for that
+ * test (its fault, not this node's); dir says which side(s) flag it.  A
+ * healthy node's measurements with one bad partner are one of each
+ * side's: not most, and never IG_FAB_DIR_MIN.  The cause: FAILED when
+ * more than half of its flagged ones failed, else VERBS_LOW when a verbs
+ * test (ig_test_xport() IG_XPORT_VERBS) is among the tests that flag it,
+ * else TCP_LOW; OK when not flagged.  A flagged pair between two
+ * unflagged nodes stays a pair (link or switch) finding.  Returns the
+ * number of flagged nodes, or -ENOMEM (nodes[] cleared then).
+ * O(k log k + n); allocates 2k entries and n masks for the duration of
+ * the call.
  */
 ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
 			   const double medians[IG_TEST_COUNT],

@@ -11,6 +11,8 @@
 #   text names it first, the flagged measurements were measured again,
 #   --baseline of the clean run: exit 1, node 3's regression named;
 #   --plot writes an SVG; an unreadable --baseline: exit 3;
+# - node 5's inbound alone slow: flagged, "receive side", no other node;
+#   the doctor's findings every node has on one line;
 # - ring --rounds 2, bisection (both directions; and -R, where b sends)
 #   and incast: the pairs each pattern makes; bisection of 3 ranks: the
 #   idle rank "not measured";
@@ -128,7 +130,7 @@ fc_have_netem || want='[2]'
 # all 5 of its tcp_bw flagged, TCP alone; under load a tcp_lat of its
 # slowed link may be flagged too (seen once in CI: 6 of 10)
 got=$(jqc "$TMP/bad.json" '[(.nodes[2].reasons[0] |
-	test("^([5-9]|10) of its 10 measurements flagged: TCP low alone: the IP stack")),
+	test("^([5-9]|10) of its 10 measurements flagged; both sides \\(flagged as sender: tcp_bw 3 of 3; as receiver: tcp_bw 2 of 2\\): TCP low alone: the IP stack")),
 	([.pairs[] | select(.flagged and .test == "tcp_bw") |
 	  select(.a == 2 or .b == 2)] | length)]')
 [[ $got == '[true,5]' ]] &&
@@ -160,6 +162,30 @@ fc_clear 2
 fc_clear 3
 fab 3 nobase "${QUICK[@]}" --baseline "$TMP/nonexistent.json"
 expect_grep "$TMP/nobase.err" "--baseline: cannot read" "missing --baseline"
+
+# ----------------------------------- node 5's inbound alone slow (one way)
+# tbf on the bridge port's egress towards node 5 (its receive side only).
+# In the pairs pattern of 6 it receives in 2 pairs and sends in 3: 2 of
+# its 5 tcp_bw low, not most, yet most of those it received in: flagged,
+# "receive side"; the two nodes that sent to it have 1 low of 2 or 3 sent,
+# and are not.  The doctor ran on every node: what all share goes to the
+# fabric-wide line, not to node 5's own.
+tc qdisc replace dev "${FC_VETHS[4]}" root tbf rate 100mbit burst 64kb \
+	latency 200ms || fail "tc on ${FC_VETHS[4]}"
+fab 0 inbound "${QUICK[@]}" "${TOL[@]}" -t tcp_bw --no-retest
+tc qdisc del dev "${FC_VETHS[4]}" root 2>/dev/null
+sed -n '/^nodes, worst first/,/^$/p' "$TMP/inbound.out" >"$TMP/inbound.nodes"
+grep -A1 '^nodes, worst first' "$TMP/inbound.nodes" | tail -n 1 |
+	grep -qE "^  4 +${FC_NS[4]} .* FLAGGED  2/5 flagged" &&
+	pass "inbound: node 5 first, flagged, 2 of its 5 low" ||
+	fail "inbound: $(cat "$TMP/inbound.out")"
+n=$(grep -c FLAGGED "$TMP/inbound.nodes")
+[[ $n == 1 ]] && pass "inbound: no other node flagged" ||
+	fail "inbound: $n nodes flagged: $(cat "$TMP/inbound.out")"
+expect_grep "$TMP/inbound.out" "2 of its 5 measurements flagged; receive side (flagged as sender: tcp_bw 0 of 3; as receiver: tcp_bw 2 of 2): TCP low alone" \
+	"inbound: node 5's receive side"
+expect_grep "$TMP/inbound.out" "  every node: " "inbound: the fabric-wide line"
+ig_log "inbound: $(grep -E '^  every node: ' "$TMP/inbound.out")"
 
 # -------------------------------------------------------------- patterns
 QUICK=(-D 0.2 --warmup 0.05 --timeout 5 -t tcp_bw --format json)

@@ -223,8 +223,14 @@ START_TEST(test_doc)
 	ck_assert_uint_eq(json_object_array_length(reasons), 1);
 	ck_assert_str_eq(
 		json_object_get_string(json_object_array_get_idx(reasons, 0)),
-		"3 of its 6 measurements flagged: TCP low alone: the "
-		"IP stack (run ibgap doctor)");
+		"3 of its 6 measurements flagged; receive side (flagged as "
+		"sender: tcp_bw 1 of 1; as receiver: tcp_bw 2 of 2): TCP low "
+		"alone: the IP stack (run ibgap doctor)");
+	/* it sent in one pair only: one low is not a side's verdict */
+	ck_assert_int_eq(ig_json_get_str(n2, "direction", &s), 0);
+	ck_assert_str_eq(s, "receive");
+	ck_assert(!json_object_object_get_ex(
+		json_object_array_get_idx(nodes, 0), "direction", NULL));
 	reasons = ig_json_get_array(json_object_array_get_idx(nodes, 3),
 				    "reasons");
 	ck_assert_str_eq(
@@ -551,8 +557,9 @@ START_TEST(test_text_verbs)
 				  "5.50); write_bw 20.00 Gb/s (median "
 				  "20.00)\n"),
 		      "%s", buf);
-	ck_assert_msg(strstr(buf, "3 of its 9 measurements flagged: TCP low "
-				  "alone"),
+	ck_assert_msg(strstr(buf, "3 of its 9 measurements flagged; receive "
+				  "side (flagged as sender: tcp_bw 1 of 1; as "
+				  "receiver: tcp_bw 2 of 2): TCP low alone"),
 		      "%s", buf);
 	free(buf);
 }
@@ -571,11 +578,19 @@ START_TEST(test_reverse)
 
 	fixture(&f, 1);
 	f.o.p.reverse = 1;
+	for (size_t i = 0; i < f.r.k; i++)
+		f.m[i].reverse = true; /* as the pair's plan sets it */
+	ig_fab_judge_nodes(f.m, f.r.k, f.r.medians, f.nodes, 4);
 	m = open_memstream(&buf, &len);
 	ig_fab_text(m, &f.r);
 	fclose(m);
 	ck_assert_msg(strstr(buf, "node3 -> node1  tcp_bw 1.00 Gb/s"), "%s",
 		      buf);
+	/* its two pairs as a server now sent: the send side */
+	ck_assert_msg(strstr(buf, "3 of its 6 measurements flagged; send side "
+				  "(flagged as sender: tcp_bw 2 of 2; as "
+				  "receiver: tcp_bw 1 of 1)"),
+		      "%s", buf);
 	free(buf);
 	d = ig_fab_doc(&f.r);
 	p = json_object_array_get_idx(ig_json_get_array(d, "pairs"), 0);
@@ -584,6 +599,109 @@ START_TEST(test_reverse)
 	p = json_object_array_get_idx(ig_json_get_array(d, "pairs"), 1);
 	ck_assert(!json_object_object_get_ex(p, "sender", NULL));
 	json_object_put(d);
+}
+END_TEST
+
+/* ------------------------------------------------- shared findings */
+
+/* Finding ids ("a b c") into node i's findings, as the doctor's lines. */
+static void findings(struct ig_fab_find *fd, unsigned int i, bool ran,
+		     const char *ids)
+{
+	char buf[256], *save = NULL;
+
+	memset(fd, 0, sizeof(*fd));
+	fd->rank = i;
+	fd->ran = ran;
+	snprintf(buf, sizeof(buf), "%s", ids);
+	for (char *t = strtok_r(buf, " ", &save); t && fd->n < IG_FAB_NDR;
+	     t = strtok_r(NULL, " ", &save)) {
+		snprintf(fd->id[fd->n], sizeof(fd->id[0]), "%s", t);
+		snprintf(fd->line[fd->n++], sizeof(fd->line[0]),
+			 "%s: on node%u", t, i + 1);
+	}
+}
+
+static const struct {
+	const char *name;
+	const char *ids[4]; /* node i's; NULL: its doctor did not run */
+	const char *shared; /* the fabric-wide line's ids, "" none */
+	const char *own[4]; /* node3's (flagged) reasons after the first */
+} shared_cases[] = {
+	{ "node3 has one of its own",
+	  { "gro queues", "queues gro", "gro rps queues", "queues gro ring" },
+	  "gro, queues",
+	  { "rps: on node3" } },
+	{ "a node whose doctor did not run is left out",
+	  { "gro", NULL, "gro rps", "gro" },
+	  "gro",
+	  { "rps: on node3" } },
+	{ "one node with none: nothing is everywhere",
+	  { "gro queues", "", "gro rps queues", "gro queues" },
+	  "",
+	  { "gro: on node3", "rps: on node3", "queues: on node3" } },
+	{ "only shared ones: said so",
+	  { "gro", "gro", "gro", "gro" },
+	  "gro",
+	  { "the doctor's findings on it are all ones every node has" } },
+	{ "one doctor ran: nothing to compare",
+	  { NULL, NULL, "gro rps", NULL },
+	  "",
+	  { "gro: on node3", "rps: on node3" } },
+	{ "the own ones shown: IG_FAB_NFIND",
+	  { "gro", "gro", "a gro b c d", "gro" },
+	  "gro",
+	  { "a: on node3", "b: on node3", "c: on node3" } },
+};
+
+START_TEST(test_shared_findings)
+{
+	struct ig_fab_find fd[4];
+	struct fixture f;
+	json_object *d, *sh, *why;
+	char *buf = NULL, want[256];
+	size_t len = 0, nown = 0, at = 0;
+	FILE *m;
+
+	fixture(&f, 1); /* node3 (rank 2) flagged, TCP low alone */
+	for (unsigned int i = 0; i < 4; i++)
+		findings(&fd[i], i, shared_cases[_i].ids[i] != NULL,
+			 shared_cases[_i].ids[i] ? shared_cases[_i].ids[i]
+						 : "");
+	f.r.find = fd;
+	f.r.nfind = 4;
+	ig_fab_shared(&f.r);
+	d = ig_fab_doc(&f.r);
+	sh = ig_json_get_array(d, "shared_findings");
+	ck_assert_ptr_nonnull(sh);
+	for (size_t i = 0; i < json_object_array_length(sh); i++)
+		at += (size_t)snprintf(
+			want + at, sizeof(want) - at, "%s%s", i ? ", " : "",
+			json_object_get_string(
+				json_object_array_get_idx(sh, i)));
+	ck_assert_str_eq(at ? want : "", shared_cases[_i].shared);
+	why = ig_json_get_array(
+		json_object_array_get_idx(ig_json_get_array(d, "nodes"), 2),
+		"reasons");
+	while (nown < 4 && shared_cases[_i].own[nown])
+		nown++;
+	ck_assert_uint_eq(json_object_array_length(why), 1 + nown);
+	for (size_t i = 0; i < nown; i++)
+		ck_assert_str_eq(json_object_get_string(
+					 json_object_array_get_idx(why, i + 1)),
+				 shared_cases[_i].own[i]);
+	json_object_put(d);
+	m = open_memstream(&buf, &len);
+	ig_fab_text(m, &f.r);
+	fclose(m);
+	snprintf(want, sizeof(want), "\n  every node: %s (the doctor's",
+		 shared_cases[_i].shared);
+	ck_assert_msg(!*shared_cases[_i].shared == !strstr(buf, want), "%s",
+		      buf);
+	ck_assert_msg(!*shared_cases[_i].shared ==
+			      !strstr(buf, "  every node:"),
+		      "%s", buf);
+	free(buf);
 }
 END_TEST
 
@@ -681,6 +799,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_plot_png);
 	tcase_add_test(tc, test_repeat);
 	tcase_add_test(tc, test_reverse);
+	tcase_add_loop_test(tc, test_shared_findings, 0,
+			    ARRAY_SIZE(shared_cases));
 	tcase_add_test(tc, test_baseline);
 	suite_add_tcase(s, tc);
 	return s;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/sched.h"
 #include "fabric/verdict.h"
 #include "testmain.h"
 #include "transports/transports.h"
@@ -739,6 +740,173 @@ START_TEST(planted_faults)
 }
 END_TEST
 
+/* ---- one-way faults: a node bad on one side of its pairs ---- */
+
+/*
+ * 12 nodes, every pair once in 11 rounds (the pairs pattern; with
+ * --both-directions each pair both ways), tcp_bw at ~1.46 Gb/s and
+ * tcp_lat at ~20 us; one node's bandwidth is ~0.33 where it receives
+ * (inbound shaped, as issue 24 tried), sends, or both.  It is flagged,
+ * with that side, and no other node is: each healthy node has one low
+ * pair, on one side of its ~11.  In this schedule node 4 sends in 6
+ * pairs and receives in 5, node 5 the other way round: the bad node is
+ * low in 5 of its 11, not most.
+ */
+#define OW_N 12
+
+static const struct {
+	const char *name;
+	unsigned int node; /* the bad one */
+	unsigned int bad;  /* the sides spoilt: IG_FAB_DIR_* */
+	bool reverse;	   /* -R: b sends */
+	bool both;	   /* --both-directions */
+	bool under_half;   /* not most of its tcp_bw: the old rule misses it */
+} ow_cases[] = {
+	{ "inbound", 4, IG_FAB_DIR_RECV, false, false, true },
+	{ "outbound", 5, IG_FAB_DIR_SEND, false, false, true },
+	{ "both ways", 5, IG_FAB_DIR_SEND | IG_FAB_DIR_RECV, false, false,
+	  false },
+	{ "inbound, -R", 5, IG_FAB_DIR_RECV, true, false, true },
+	{ "inbound, both directions", 4, IG_FAB_DIR_RECV, false, true, true },
+};
+
+/* Pair a -> b's two measurements in round r of case c into m; returns
+ * 2. */
+static size_t ow_pair(struct ig_fab_meas *m, size_t k, unsigned int r,
+		      unsigned int a, unsigned int b, unsigned int c)
+{
+	bool reverse = ow_cases[c].reverse;
+	unsigned int snd = reverse ? b : a, rcv = reverse ? a : b;
+	unsigned int node = ow_cases[c].node, bad = ow_cases[c].bad;
+	bool low = (snd == node && bad & IG_FAB_DIR_SEND) ||
+		   (rcv == node && bad & IG_FAB_DIR_RECV);
+
+	meas(&m[0], a, b, IG_TEST_TCP_BW, true,
+	     (low ? 0.33 : 1.46) * jitter(k));
+	meas(&m[1], a, b, IG_TEST_TCP_LAT, true, 20 * jitter(k + 1));
+	m[0].round = m[1].round = r;
+	m[0].reverse = m[1].reverse = reverse;
+	return 2;
+}
+
+/* The fabric of ow_cases[c] into m (room for 4 x OW_N^2); returns k. */
+static size_t ow_fabric(unsigned int c, struct ig_fab_meas *m)
+{
+	unsigned int nr = ig_fab_nrounds(IG_FAB_PAIRS, OW_N, 0);
+	struct ig_fab_pair pairs[OW_N];
+	size_t k = 0;
+
+	for (unsigned int r = 0; r < nr; r++) {
+		unsigned int np = ig_fab_round(IG_FAB_PAIRS, OW_N, 0, r, pairs);
+
+		for (unsigned int i = 0; i < np; i++) {
+			k += ow_pair(m + k, k, r, pairs[i].a, pairs[i].b, c);
+			if (ow_cases[c].both)
+				k += ow_pair(m + k, k, r, pairs[i].b,
+					     pairs[i].a, c);
+		}
+	}
+	return k;
+}
+
+START_TEST(one_way_faults)
+{
+	struct ig_fab_meas m[4 * OW_N * OW_N];
+	struct ig_fab_node nodes[OW_N];
+	unsigned int node = ow_cases[_i].node;
+	const struct ig_fab_node *bad = &nodes[node];
+	double med[IG_TEST_COUNT];
+	size_t k = ow_fabric(_i, m), nbw = 0, nlow = 0;
+
+	ck_assert_int_gt(ig_fab_judge_pairs(m, k, NULL, med), 0);
+	ck_assert(med[IG_TEST_TCP_BW] > 1.3 && med[IG_TEST_TCP_BW] < 1.6);
+	for (size_t i = 0; i < k; i++) {
+		bool mine = m[i].a == node || m[i].b == node;
+
+		if (m[i].test != IG_TEST_TCP_BW || !mine)
+			continue;
+		nbw++;
+		nlow += m[i].flagged;
+	}
+	/* the case the rule over all its measurements does not see */
+	if (ow_cases[_i].under_half)
+		ck_assert_msg(2 * nlow <= nbw, "%s: %zu of %zu low",
+			      ow_cases[_i].name, nlow, nbw);
+	ck_assert_int_eq(ig_fab_judge_nodes(m, k, med, nodes, OW_N), 1);
+	for (unsigned int i = 0; i < OW_N; i++)
+		ck_assert_msg(nodes[i].flagged == (i == node),
+			      "%s: node %u flagged %d", ow_cases[_i].name, i,
+			      nodes[i].flagged);
+	ck_assert_int_eq(bad->cause, IG_FAB_TCP_LOW);
+	ck_assert_uint_eq(bad->dir, ow_cases[_i].bad);
+	for (unsigned int i = 0; i < OW_N; i++)
+		ck_assert_uint_eq(nodes[i].dir, i == node ? bad->dir : 0);
+	/* each side's count: the spoilt one all low, the other none */
+	ck_assert_int_eq(bad->send.test, IG_TEST_TCP_BW);
+	ck_assert_int_eq(bad->recv.test, IG_TEST_TCP_BW);
+	ck_assert_uint_ge(bad->recv.n, 3);
+	ck_assert_uint_ge(bad->send.n, 3);
+	ck_assert_uint_eq(bad->send.nflagged,
+			  ow_cases[_i].bad & IG_FAB_DIR_SEND ? bad->send.n : 0);
+	ck_assert_uint_eq(bad->recv.nflagged,
+			  ow_cases[_i].bad & IG_FAB_DIR_RECV ? bad->recv.n : 0);
+	ck_assert_uint_eq(bad->send.n + bad->recv.n, nbw);
+}
+END_TEST
+
+/* One low measurement on a side is not that side's verdict: a node
+ * that sent once, to a bad receiver, is not flagged; a pair with a node
+ * bad over all its measurements does not count on the other's side. */
+START_TEST(one_way_guards)
+{
+	struct ig_fab_meas m[12];
+	struct ig_fab_node nodes[4];
+	double med[IG_TEST_COUNT];
+
+	/* 0 sends once (to 3, low), receives twice (fine) */
+	meas(&m[0], 0, 3, IG_TEST_TCP_BW, true, 0.3);
+	meas(&m[1], 1, 0, IG_TEST_TCP_BW, true, 1.5);
+	meas(&m[2], 2, 0, IG_TEST_TCP_BW, true, 1.5);
+	meas(&m[3], 1, 2, IG_TEST_TCP_BW, true, 1.5);
+	meas(&m[4], 2, 1, IG_TEST_TCP_BW, true, 1.5);
+	ig_fab_judge_pairs(m, 5, NULL, med);
+	ck_assert_int_eq(ig_fab_judge_nodes(m, 5, med, nodes, 4), 1);
+	ck_assert(!nodes[0].flagged); /* 1 of 1 as sender: not enough */
+	ck_assert(nodes[3].flagged);  /* its one measurement, low */
+	ck_assert_uint_eq(nodes[3].dir, 0);
+	/* 0 sends twice, to 3 and 2, both bad over everything */
+	meas(&m[0], 0, 3, IG_TEST_TCP_BW, true, 0.3);
+	meas(&m[1], 0, 2, IG_TEST_TCP_BW, true, 0.3);
+	meas(&m[2], 1, 3, IG_TEST_TCP_BW, true, 0.3);
+	meas(&m[3], 1, 2, IG_TEST_TCP_BW, true, 0.3);
+	for (unsigned int i = 4; i < 9; i++)
+		meas(&m[i], 1, 0, IG_TEST_TCP_BW, true, 1.5);
+	meas(&m[9], 4 + 1, 0, IG_TEST_TCP_BW, true, 1.5); /* not a node */
+	ig_fab_judge_pairs(m, 10, NULL, med);
+	ig_fab_judge_nodes(m, 10, med, nodes, 4);
+	ck_assert(nodes[2].flagged && nodes[3].flagged);
+	ck_assert_msg(!nodes[0].flagged, "0: %u of %u as sender",
+		      nodes[0].send.nflagged, nodes[0].send.n);
+	ck_assert_uint_eq(nodes[0].send.n, 0); /* both partners bad */
+}
+END_TEST
+
+START_TEST(senders)
+{
+	struct ig_fab_meas x;
+
+	meas(&x, 3, 7, IG_TEST_TCP_BW, true, 1);
+	ck_assert_int_eq(ig_fab_sender(&x), 3);
+	x.reverse = true;
+	ck_assert_int_eq(ig_fab_sender(&x), 7);
+	meas(&x, 3, 7, IG_TEST_TCP_LAT, true, 1);
+	x.reverse = true;
+	ck_assert_int_eq(ig_fab_sender(&x), -1);
+	x.test = IG_TEST_COUNT;
+	ck_assert_int_eq(ig_fab_sender(&x), -1);
+}
+END_TEST
+
 /* ---- fingerprint outliers ---- */
 
 #define NK 3
@@ -899,6 +1067,11 @@ static Suite *verdict_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fabrics");
 	tcase_add_loop_test(tc, planted_faults, 0, ARRAY_SIZE(fab_cases));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("one_way");
+	tcase_add_loop_test(tc, one_way_faults, 0, ARRAY_SIZE(ow_cases));
+	tcase_add_test(tc, one_way_guards);
+	tcase_add_test(tc, senders);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("outliers");
 	tcase_add_loop_test(tc, outliers_table, 0, ARRAY_SIZE(out_cases));
