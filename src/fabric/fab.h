@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "common/params.h"
+#include "blame.h"
 #include "host/fingerprint.h"
 #include "sched.h"
 #include "verdict.h"
@@ -46,6 +47,7 @@ struct ig_fab_opts {
 	const char *save_baseline;
 	const char *baseline;
 	double tolerance;	   /* --tolerance PCT */
+	const char *topology;	   /* --topology FILE */
 	struct ig_repeat_opts rep; /* --repeat, --confidence */
 };
 
@@ -110,7 +112,25 @@ struct ig_fab_run {
 	unsigned int *outlier;	   /* n fingerprint masks */
 	const struct ig_fab_find *find;
 	unsigned int nfind;
+	/* the blame (fab_blame.c), after the verdicts: topo NULL without
+	 * --topology (then groups); place[n] each rank's host vertex */
+	const struct ig_topo *topo;
+	int *place;
+	struct ig_blame blame;
+	bool blamed;
 };
+
+/*
+ * The blame (docs/fabric.md "Blame"), after the verdicts: places each rank
+ * on topo (a one-line warning to warn for each rank it does not name),
+ * blames links, switches and nodes (topo) or groups (topo NULL), and
+ * clears the flag of every node whose low pairs a blamed link, switch or
+ * group explains (the worst-first order again).  0, or -ENOMEM (nothing
+ * blamed).  Its parts of the report: */
+int ig_fab_blame(struct ig_fab_run *r, const struct ig_topo *topo, FILE *warn);
+void ig_fab_blame_free(struct ig_fab_run *r);
+json_object *ig_fab_blame_json(const struct ig_fab_run *r);
+void ig_fab_blame_text(FILE *f, const struct ig_fab_run *r);
 
 /* The "ibgap-fabric/1" document (NULL when out of memory). */
 json_object *ig_fab_doc(const struct ig_fab_run *r);
