@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "fabric/blame.h"
+#include "fabric/fab.h"
 #include "fabric/topo.h"
 #include "testdata.h"
 #include "testmain.h"
@@ -537,6 +539,112 @@ START_TEST(test_blame_pairs)
 }
 END_TEST
 
+/* ---- in the run's report (fab_blame.c) ---- */
+
+/* Twelve nodes, every pair once with tcp_bw, the ones across leaf2's
+ * uplink at 0.3 Gb/s, the others at 1; judged as the run judges. */
+struct run12 {
+	struct ig_fab_opts o;
+	struct ig_fab_info info[12];
+	struct ig_fab_meas m[66];
+	struct ig_fab_node nodes[12];
+	unsigned int order[12], outlier[12];
+	struct ig_fab_run r;
+	struct ig_topo t;
+};
+
+static void run12(struct run12 *x, bool topo)
+{
+	struct ig_blame_pair p[66];
+	size_t k = all_pairs(12, uplink2, p);
+	char err[256];
+
+	memset(x, 0, sizeof(*x));
+	x->o.tol = (struct ig_fab_tol){ .bw = 0.9, .lat = 2 };
+	x->o.topology = "tree3.conf";
+	for (unsigned int i = 0; i < 12; i++)
+		snprintf(x->info[i].host, sizeof(x->info[i].host),
+			 "n%02u.example", i + 1);
+	for (size_t i = 0; i < k; i++)
+		x->m[i] = (struct ig_fab_meas){ .a = p[i].a,
+						.b = p[i].b,
+						.test = IG_TEST_TCP_BW,
+						.ok = true,
+						.bw_gbps = p[i].ratio };
+	x->r = (struct ig_fab_run){ .o = &x->o,
+				    .n = 12,
+				    .info = x->info,
+				    .m = x->m,
+				    .k = k,
+				    .nodes = x->nodes,
+				    .order = x->order,
+				    .outlier = x->outlier,
+				    .judged = true };
+	ig_fab_judge_pairs(x->m, k, &x->o.tol, x->r.medians);
+	ig_fab_judge_nodes(x->m, k, x->r.medians, x->nodes, 12);
+	ig_fab_rank_nodes(x->nodes, 12, x->order);
+	/* the node verdict alone flags leaf2's four: 8 of 11 low */
+	for (unsigned int i = 0; i < 12; i++)
+		ck_assert_int_eq(x->nodes[i].flagged, in_leaf2(i));
+	if (topo)
+		ck_assert_int_eq(parse_text(tree3, &x->t, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_fab_blame(&x->r, topo ? &x->t : NULL, NULL), 0);
+}
+
+static void text_of(const struct ig_fab_run *r, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ig_fab_blame_text(f, r);
+	fclose(f);
+}
+
+static const struct {
+	bool topo;
+	const char *line;
+} report_cases[] = {
+	{ true, "  link spine\u2014leaf2: 32 of 32 pairs across it low, "
+		"median 0.30 x the fabric's; inside leaf2: 0 of 6 low\n" },
+	{ false, "  pairs between {n05.example,n06.example,n07.example,"
+		 "n08.example} and the rest are low: a shared link between "
+		 "them (32 of 32 low, median 0.30 x the fabric's; inside: 0 "
+		 "of 6 low)\n" },
+};
+
+/* The uplink named, leaf2's nodes no longer flagged, in the text and
+ * the JSON ("blamed" before "nodes"). */
+START_TEST(test_report)
+{
+	struct run12 x;
+	char text[4096] = "";
+	json_object *d, *blamed, *items;
+	const char *s;
+
+	run12(&x, report_cases[_i].topo);
+	for (unsigned int i = 0; i < 12; i++)
+		ck_assert_int_eq(x.nodes[i].flagged, false);
+	text_of(&x.r, text, sizeof(text));
+	ck_assert_msg(strstr(text, report_cases[_i].line), "%s", text);
+	ck_assert_msg(strstr(text, "not flagged (their low pairs are "
+				   "explained above): n05.example "
+				   "n06.example n07.example n08.example\n"),
+		      "%s", text);
+	d = ig_fab_doc(&x.r);
+	ck_assert_ptr_nonnull(d);
+	s = json_object_to_json_string(d);
+	ck_assert_ptr_nonnull(strstr(s, "\"blamed\""));
+	ck_assert(strstr(s, "\"blamed\"") < strstr(s, "\"nodes\""));
+	ck_assert(json_object_object_get_ex(d, "blamed", &blamed));
+	items = ig_json_get_array(blamed, "items");
+	ck_assert_ptr_nonnull(items);
+	ck_assert_uint_eq(json_object_array_length(items), 1);
+	json_object_put(d);
+	ig_fab_blame_free(&x.r);
+	ig_topo_free(&x.t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fabric_topo");
@@ -555,6 +663,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_groups_cut);
 	tcase_add_test(tc, test_groups_node);
 	tcase_add_test(tc, test_blame_pairs);
+	tcase_add_loop_test(tc, test_report, 0, ARRAY_SIZE(report_cases));
 	suite_add_tcase(s, tc);
 	return s;
 }
