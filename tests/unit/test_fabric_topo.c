@@ -553,7 +553,7 @@ struct run12 {
 	struct ig_topo t;
 };
 
-static void run12(struct run12 *x, bool topo)
+static void run12w(struct run12 *x, bool topo, const char *host11, FILE *warn)
 {
 	struct ig_blame_pair p[66];
 	size_t k = all_pairs(12, uplink2, p);
@@ -565,6 +565,9 @@ static void run12(struct run12 *x, bool topo)
 	for (unsigned int i = 0; i < 12; i++)
 		snprintf(x->info[i].host, sizeof(x->info[i].host),
 			 "n%02u.example", i + 1);
+	if (host11)
+		snprintf(x->info[11].host, sizeof(x->info[11].host), "%s",
+			 host11);
 	for (size_t i = 0; i < k; i++)
 		x->m[i] = (struct ig_fab_meas){ .a = p[i].a,
 						.b = p[i].b,
@@ -588,7 +591,12 @@ static void run12(struct run12 *x, bool topo)
 		ck_assert_int_eq(x->nodes[i].flagged, in_leaf2(i));
 	if (topo)
 		ck_assert_int_eq(parse_text(tree3, &x->t, err, sizeof(err)), 0);
-	ck_assert_int_eq(ig_fab_blame(&x->r, topo ? &x->t : NULL, NULL), 0);
+	ck_assert_int_eq(ig_fab_blame(&x->r, topo ? &x->t : NULL, warn), 0);
+}
+
+static void run12(struct run12 *x, bool topo)
+{
+	run12w(x, topo, NULL, NULL);
 }
 
 static void text_of(const struct ig_fab_run *r, char *buf, size_t len)
@@ -645,6 +653,31 @@ START_TEST(test_report)
 }
 END_TEST
 
+/* A rank the topology does not name: one warning line, "unplaced". */
+START_TEST(test_unplaced)
+{
+	struct run12 x;
+	char warn[512] = "";
+	FILE *f = fmemopen(warn, sizeof(warn), "w");
+	json_object *d, *blamed;
+	const char *s;
+
+	ck_assert_ptr_nonnull(f);
+	run12w(&x, true, "zz.example", f);
+	fclose(f);
+	ck_assert_str_eq(warn, "ibgap-fabric: rank 11 (zz.example, ) is not in "
+			       "the topology: unplaced, its pairs can blame "
+			       "the node alone\n");
+	d = ig_fab_doc(&x.r);
+	ck_assert(json_object_object_get_ex(d, "blamed", &blamed));
+	s = json_object_to_json_string(ig_json_get_array(blamed, "unplaced"));
+	ck_assert_str_eq(s, "[ 11 ]");
+	json_object_put(d);
+	ig_fab_blame_free(&x.r);
+	ig_topo_free(&x.t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fabric_topo");
@@ -664,6 +697,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_groups_node);
 	tcase_add_test(tc, test_blame_pairs);
 	tcase_add_loop_test(tc, test_report, 0, ARRAY_SIZE(report_cases));
+	tcase_add_test(tc, test_unplaced);
 	suite_add_tcase(s, tc);
 	return s;
 }
