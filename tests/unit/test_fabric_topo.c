@@ -202,6 +202,37 @@ START_TEST(test_hostlist)
 }
 END_TEST
 
+/* Two switches with one description are named by their GUIDs; two
+ * cables between them are one link; a host's two CAs are one host. */
+START_TEST(test_ibnet_names)
+{
+	static const char text[] =
+		"Switch 36 \"S-a\" # \"MSB7800\" enhanced port 0 lid 1 lmc 0\n"
+		"[1] \"S-b\"[1] # \"MSB7800\" lid 2 4xEDR\n"
+		"[2] \"S-b\"[2] # \"MSB7800\" lid 2 4xEDR\n"
+		"[3] \"H-1\"[1](11) # \"h1 HCA-1\" lid 3 4xEDR\n"
+		"[4] \"H-2\"[1](21) # \"h1 HCA-2\" lid 4 4xEDR\n"
+		"\nSwitch 36 \"S-b\" # \"MSB7800\" enhanced port 0 lid 2 lmc 0\n"
+		"[1] \"S-a\"[1] # \"MSB7800\" lid 1 4xEDR\n"
+		"[2] \"S-a\"[2] # \"MSB7800\" lid 1 4xEDR\n"
+		"[5] \"H-3\"[1](31) # \"h2.example.org\" lid 5 4xEDR\n"
+		"\nCa 2 \"H-3\" # \"h2.example.org\"\n"
+		"[1](31) \"S-b\"[5] # lid 5 lmc 0 \"MSB7800\" lid 2 4xEDR\n";
+	struct ig_topo t;
+	char err[256] = "";
+
+	ck_assert_int_eq(parse_text(text, &t, err, sizeof(err)), 0);
+	ck_assert_int_eq(t.format, IG_TOPO_IBNET);
+	ck_assert_uint_eq(count_kind(&t, IG_TOPO_SWITCH), 2);
+	ck_assert_uint_eq(count_kind(&t, IG_TOPO_HOST), 2);
+	ck_assert_int_ge(link_of(&t, "S-a", "S-b"), 0);
+	ck_assert_uint_eq(t.nl, 3); /* a-b, a-h1, b-h2 */
+	ck_assert_int_eq(ig_topo_place(&t, "h2", NULL),
+			 vx(&t, IG_TOPO_HOST, "h2.example.org"));
+	ig_topo_free(&t);
+}
+END_TEST
+
 /* ---- bad files: the line and what is wrong ---- */
 
 static const struct {
@@ -686,6 +717,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_fattree, 0, ARRAY_SIZE(samples));
 	tcase_add_test(tc, test_same_hops);
 	tcase_add_test(tc, test_hostlist);
+	tcase_add_test(tc, test_ibnet_names);
 	tcase_add_loop_test(tc, test_bad_text, 0, ARRAY_SIZE(bad_cases));
 	tcase_add_loop_test(tc, test_bad_files, 0, ARRAY_SIZE(bad_files));
 	tcase_add_test(tc, test_missing_file);
