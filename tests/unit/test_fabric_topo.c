@@ -570,6 +570,73 @@ START_TEST(test_blame_pairs)
 }
 END_TEST
 
+/* ---- a larger fat tree: 32 leaves of 32 nodes, 4 spines ---- */
+
+#define BIG_LEAVES 32
+#define BIG_PER 32
+#define BIG_N (BIG_LEAVES * BIG_PER)
+
+static unsigned int big_leaf(unsigned int r)
+{
+	return r / BIG_PER;
+}
+
+/* leaf 4's uplink (to spine1, which the paths take) and node 300 bad */
+static bool big_low(unsigned int a, unsigned int b)
+{
+	return (big_leaf(a) == 4) != (big_leaf(b) == 4) || a == 300 || b == 300;
+}
+
+START_TEST(test_blame_big)
+{
+	char text[4096];
+	size_t o = 0, k = 0;
+	struct ig_blame_pair *p = malloc(sizeof(*p) * BIG_N * (BIG_N - 1) / 2);
+	int place[BIG_N];
+	struct ig_topo t;
+	struct ig_blame b;
+
+	ck_assert_ptr_nonnull(p);
+	for (unsigned int s = 1; s <= 4; s++)
+		o += (size_t)snprintf(
+			text + o, sizeof(text) - o,
+			"SwitchName=spine%u Switches=leaf[1-%u]\n", s,
+			BIG_LEAVES);
+	for (unsigned int l = 0; l < BIG_LEAVES; l++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "SwitchName=leaf%u Nodes=n[%04u-%04u]\n",
+				      l + 1, l * BIG_PER + 1,
+				      (l + 1) * BIG_PER);
+	ck_assert_uint_lt(o, sizeof(text));
+	ck_assert_int_eq(parse_text(text, &t, text, sizeof(text)), 0);
+	for (unsigned int r = 0; r < BIG_N; r++) {
+		char host[16];
+
+		snprintf(host, sizeof(host), "n%04u", r + 1);
+		place[r] = ig_topo_place(&t, host, NULL);
+		for (unsigned int q = r + 1; q < BIG_N; q++, k++)
+			p[k] = (struct ig_blame_pair){ .a = r,
+						       .b = q,
+						       .low = big_low(r, q),
+						       .ratio = big_low(r, q)
+									? 0.2
+									: 1 };
+	}
+	ck_assert_int_eq(ig_blame_topo(&t, place, BIG_N, p, k, &b), 0);
+	ck_assert_uint_eq(b.nitems, 2);
+	ck_assert_int_eq(b.items[0].what.kind, IG_BLAME_LINK);
+	ck_assert_int_eq((int)b.items[0].what.id,
+			 link_of(&t, "leaf5", "spine1"));
+	ck_assert_uint_eq(b.items[0].k, BIG_PER * (BIG_N - BIG_PER));
+	ck_assert_int_eq(b.items[1].what.kind, IG_BLAME_NODE);
+	ck_assert_uint_eq(b.items[1].what.id, 300);
+	ck_assert_uint_eq(b.nexpl, b.nlow);
+	ig_blame_free(&b);
+	ig_topo_free(&t);
+	free(p);
+}
+END_TEST
+
 /* ---- in the run's report (fab_blame.c) ---- */
 
 /* Twelve nodes, every pair once with tcp_bw, the ones across leaf2's
@@ -728,6 +795,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_groups_cut);
 	tcase_add_test(tc, test_groups_node);
 	tcase_add_test(tc, test_blame_pairs);
+	tcase_add_test(tc, test_blame_big);
 	tcase_add_loop_test(tc, test_report, 0, ARRAY_SIZE(report_cases));
 	tcase_add_test(tc, test_unplaced);
 	suite_add_tcase(s, tc);
