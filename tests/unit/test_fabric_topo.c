@@ -294,6 +294,39 @@ START_TEST(test_bad_files)
 }
 END_TEST
 
+/* Every prefix of the samples (a file cut anywhere): read, or one line
+ * naming the line; never a crash. */
+START_TEST(test_truncated)
+{
+	char path[512], buf[16384], err[256];
+	FILE *f;
+	size_t len;
+
+	data_path(path, sizeof(path), samples[_i].file);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	ck_assert_uint_lt(len, sizeof(buf) - 1);
+	for (size_t cut = 1; cut <= len; cut += 7) {
+		struct ig_topo t;
+		char save = buf[cut];
+		int ret;
+
+		buf[cut] = '\0';
+		err[0] = '\0';
+		ret = parse_text(buf, &t, err, sizeof(err));
+		buf[cut] = save;
+		if (ret)
+			ck_assert_msg(ret == -EINVAL &&
+					      !strncmp(err, "topology mem", 12),
+				      "cut %zu: %d %s", cut, ret, err);
+		else
+			ig_topo_free(&t);
+	}
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
 	struct ig_topo t;
@@ -788,6 +821,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_bad_text, 0, ARRAY_SIZE(bad_cases));
 	tcase_add_loop_test(tc, test_bad_files, 0, ARRAY_SIZE(bad_files));
 	tcase_add_test(tc, test_missing_file);
+	tcase_add_loop_test(tc, test_truncated, 0, ARRAY_SIZE(samples));
 	tcase_add_test(tc, test_blame_uplink);
 	tcase_add_loop_test(tc, test_blame_one, 0, ARRAY_SIZE(one_cases));
 	tcase_add_test(tc, test_blame_spine);
