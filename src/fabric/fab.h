@@ -6,8 +6,10 @@
  * ibgap-fabric's parts (docs/fabric.md) that need no MPI, in the core
  * library: options (fab_opts.c), the data address (fab_addr.c), one
  * pair's run (fab_pair.c), the document and its text (fab_doc.c), the
- * baseline (fab_base.c), the heat map (fab_plot.c).  mpi_main.c and
- * mpi_run.c tie them together with MPI, in the ibgap-fabric program.
+ * baseline (fab_base.c), the heat map (fab_plot.c), the blame in the run
+ * and the report (fab_blame.c; topo.h, blame.h are its pure parts).
+ * mpi_main.c and mpi_run.c tie them together with MPI, in the
+ * ibgap-fabric program.
  */
 
 #include <stdbool.h>

@@ -47,8 +47,8 @@ static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
 }
 
 /* Rank 0, before any time is spent on tests: the files it will write
- * (else 2), and --baseline read and checked (else 3), kept for the
- * comparison at the end.  0, or the exit status after one line. */
+ * (else 2), --topology read (else 3), and --baseline read and checked
+ * (else 3), kept for the end.  0, or the exit status after one line. */
 static int rank0_files(struct ig_fab *f)
 {
 	char err[512];
