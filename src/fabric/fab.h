@@ -6,8 +6,10 @@
  * ibgap-fabric's parts (docs/fabric.md) that need no MPI, in the core
  * library: options (fab_opts.c), the data address (fab_addr.c), one
  * pair's run (fab_pair.c), the document and its text (fab_doc.c), the
- * baseline (fab_base.c), the heat map (fab_plot.c).  mpi_main.c and
- * mpi_run.c tie them together with MPI, in the ibgap-fabric program.
+ * baseline (fab_base.c), the heat map (fab_plot.c), the blame in the run
+ * and the report (fab_blame.c; topo.h, blame.h are its pure parts).
+ * mpi_main.c and mpi_run.c tie them together with MPI, in the
+ * ibgap-fabric program.
  */
 
 #include <stdbool.h>
@@ -17,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "common/params.h"
+#include "blame.h"
 #include "host/fingerprint.h"
 #include "sched.h"
 #include "verdict.h"
@@ -47,6 +50,7 @@ struct ig_fab_opts {
 	const char *save_baseline;
 	const char *baseline;
 	double tolerance;	   /* --tolerance PCT */
+	const char *topology;	   /* --topology FILE */
 	struct ig_repeat_opts rep; /* --repeat, --confidence */
 };
 
@@ -118,6 +122,12 @@ struct ig_fab_run {
 	 * (at least two ran), printed once; not among a node's own */
 	char shared[IG_FAB_NDR][40];
 	unsigned int nshared;
+	/* the blame (fab_blame.c), after the verdicts: topo NULL without
+	 * --topology (then groups); place[n] each rank's host vertex */
+	const struct ig_topo *topo;
+	int *place;
+	struct ig_blame blame;
+	bool blamed;
 };
 
 /* r->shared from r->find[0..nfind): the ids of the first node whose
@@ -126,6 +136,18 @@ struct ig_fab_run {
 void ig_fab_shared(struct ig_fab_run *r);
 /* Whether id is among r->shared. */
 bool ig_fab_is_shared(const struct ig_fab_run *r, const char *id);
+
+/*
+ * The blame (docs/fabric.md "Blame"), after the verdicts: places each rank
+ * on topo (a one-line warning to warn for each rank it does not name),
+ * blames links, switches and nodes (topo) or groups (topo NULL), and
+ * clears the flag of every node whose low pairs a blamed link, switch or
+ * group explains (the worst-first order again).  0, or -ENOMEM (nothing
+ * blamed).  Its parts of the report: */
+int ig_fab_blame(struct ig_fab_run *r, const struct ig_topo *topo, FILE *warn);
+void ig_fab_blame_free(struct ig_fab_run *r);
+json_object *ig_fab_blame_json(const struct ig_fab_run *r);
+void ig_fab_blame_text(FILE *f, const struct ig_fab_run *r);
 
 /* The "ibgap-fabric/1" document (NULL when out of memory). */
 json_object *ig_fab_doc(const struct ig_fab_run *r);

@@ -297,6 +297,8 @@ json_object *ig_fab_doc(const struct ig_fab_run *r)
 		json_object_array_add(nodes, node_json(r, i));
 	for (size_t i = 0; i < r->k; i++)
 		json_object_array_add(pairs, pair_json(r, &r->m[i]));
+	if (r->judged)
+		ig_json_add(d, "blamed", ig_fab_blame_json(r));
 	ig_json_add(d, "nodes", nodes);
 	ig_json_add(d, "pairs", pairs);
 	return d;
@@ -506,6 +508,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 				is_lat(t) ? "us (p50)" : "Gb/s");
 	text_repeats(f, r);
 	text_shared(f, r);
+	ig_fab_blame_text(f, r);
 	fprintf(f, "\nnodes, worst first (flagged share, then lowest "
 		   "bandwidth x median):\n");
 	for (unsigned int i = 0; i < r->n; i++) {

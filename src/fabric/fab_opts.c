@@ -104,6 +104,9 @@ static const struct ig_opt rows[] = {
 		  "than --tolerance" },
 	{ "tolerance", 0, IG_OPT_DOUBLE, F(tolerance), .lo = 0, .hi = 1000,
 	  .arg = "PCT", .help = "with --baseline: the percentage (default 5)" },
+	{ "topology", 0, IG_OPT_STRING, F(topology), .arg = "FILE",
+	  .help = "Slurm's topology.conf or ibnetdiscover's output: blame "
+		  "links and switches" },
 };
 /* clang-format on */
 

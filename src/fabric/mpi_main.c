@@ -47,8 +47,8 @@ static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
 }
 
 /* Rank 0, before any time is spent on tests: the files it will write
- * (else 2), and --baseline read and checked (else 3), kept for the
- * comparison at the end.  0, or the exit status after one line. */
+ * (else 2), --topology read (else 3), and --baseline read and checked
+ * (else 3), kept for the end.  0, or the exit status after one line. */
 static int rank0_files(struct ig_fab *f)
 {
 	char err[512];
@@ -59,6 +59,12 @@ static int rank0_files(struct ig_fab *f)
 		fprintf(stderr, "ibgap-fabric: %s\n", err);
 		return 2;
 	}
+	if (f->o.topology &&
+	    ig_topo_read(f->o.topology, &f->topo, err, sizeof(err))) {
+		fprintf(stderr, "ibgap-fabric: %s\n", err);
+		return 3;
+	}
+	f->have_topo = f->o.topology != NULL;
 	if (!f->o.baseline || !ig_fab_baseline_load(f->o.baseline, &f->baseline,
 						    err, sizeof(err)))
 		return 0;
@@ -155,6 +161,7 @@ int main(int argc, char **argv)
 	}
 	free(f.info);
 	json_object_put(f.baseline);
+	ig_topo_free(&f.topo);
 	MPI_Finalize();
 	return ret;
 }

@@ -296,6 +296,7 @@ static void state_free(struct state *s)
 	free(s->run.order);
 	free(s->run.outlier);
 	free((void *)s->run.find);
+	ig_fab_blame_free(&s->run);
 	free(s->run.m);
 }
 
@@ -337,6 +338,7 @@ static int finish(struct state *s)
 
 	s->run.round_overhead_ms = ig_fab_median(s->overhead, s->nover);
 	outliers(s);
+	ig_fab_blame(&s->run, s->f->have_topo ? &s->f->topo : NULL, stderr);
 	if (ig_fab_write(&s->run, stdout))
 		ret = 1;
 	if (ig_fab_nothing(&s->run, err, sizeof(err))) {

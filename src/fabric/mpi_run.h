@@ -19,6 +19,8 @@ struct ig_fab {
 	struct ig_run_server srv; /* its in-process server */
 	bool srv_up;
 	json_object *baseline; /* rank 0: --baseline's document, or NULL */
+	struct ig_topo topo;   /* rank 0: --topology's graph */
+	bool have_topo;
 };
 
 /* The rounds, the retests, the verdicts, the doctor on the nodes whose

@@ -1,0 +1,133 @@
+#!/bin/bash
+# t_fabric_topo.sh: ibgap-fabric's blame on a two-level tree of network
+# namespaces (issue 24): twelve nodes (tests/fabric/cluster.sh.inc), their
+# veths moved from the one bridge onto three leaf bridges of four, each
+# leaf joined to the first bridge (the spine) by a veth pair, its uplink.
+# - a bad --topology: exit 3, one line naming the file's line;
+# - leaf2's uplink throttled (tbf both ends): with a topology.conf of the
+#   tree (nodes by address) the report blames that link and flags no
+#   node; without it, it names the group behind the uplink;
+# - the uplink fine, node 6 throttled: node 6 flagged and blamed as the
+#   node, no link or switch blamed.
+# TCP only (no RDMA in namespaces).  Skipped (77) without root, ip netns,
+# mpirun or jq.
+#   bash tests/fabric/t_fabric_topo.sh /abs/path/to/ibgap-fabric
+# shellcheck disable=SC2015 # "cond && pass || fail": pass never fails
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) || exit 1
+# shellcheck source=tests/integ/lib.sh.inc
+source "$here/../integ/lib.sh.inc" || exit 1
+# shellcheck source=tests/fabric/cluster.sh.inc
+source "$here/cluster.sh.inc" || exit 1
+# shellcheck disable=SC2034 # ig_init's watchdog
+IG_LIMIT=${IG_LIMIT_FABRIC:-280}
+ig_init fabric_topo "$@"
+FABRIC=$IBGAP
+command -v jq >/dev/null || fc_skip "jq is not installed"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+# 6 pairs at once share the 2 CPUs here: a wide tolerance; the throttled
+# link is 20 times slower or more.
+RUN=(-t tcp_bw -D 0.3 --warmup 0.05 --timeout 5 --no-retest --bw-tol 0.5
+	--format json)
+
+fc_up 12 fabtopo
+
+# The tree: leaf bridge L1..L3 with nodes 1-4, 5-8, 9-12; uplink u<l>
+# (on the leaf) to d<l> (on the spine, the cluster's bridge).
+for l in 1 2 3; do
+	leaf=${FC_PREFIX}L$l
+	up=${FC_PREFIX}u$l
+	dn=${FC_PREFIX}d$l
+	printf 'link %s\nlink %s\n' "$leaf" "$up" >>"$FC_STATE"
+	ip link add "$leaf" type bridge &&
+		ip link set "$leaf" type bridge forward_delay 0 &&
+		ip link set "$leaf" up &&
+		ip link add "$up" type veth peer name "$dn" &&
+		ip link set "$up" master "$leaf" up &&
+		ip link set "$dn" master "$FC_BRIDGE" up ||
+		fc_die "cannot build leaf $l"
+	for ((i = (l - 1) * 4; i < l * 4; i++)); do
+		ip link set "${FC_VETHS[i]}" master "$leaf" ||
+			fc_die "cannot move node $((i + 1)) to leaf $l"
+	done
+done
+for ((j = 0; j < 50; j++)); do
+	n=$(bridge link show 2>/dev/null | grep "$FC_PREFIX" |
+		grep -c 'state forwarding')
+	((n >= 18)) && break
+	sleep 0.1
+done
+
+cat >"$TMP/tree.conf" <<EOF
+# the namespaces' tree, nodes by address
+SwitchName=spine Switches=leaf[1-3]
+SwitchName=leaf1 Nodes=$FC_NET.[1-4]
+SwitchName=leaf2 Nodes=$FC_NET.[5-8]
+SwitchName=leaf3 Nodes=$FC_NET.[9-12]
+EOF
+
+# fab RC_WANT TAG ARGS...: ibgap-fabric on the twelve nodes
+fab()
+{
+	local want=$1 tag=$2
+
+	shift 2
+	RC=0
+	fc_mpirun 12 "$FABRIC" "$@" >"$TMP/$tag.out" 2>"$TMP/$tag.err" ||
+		RC=$?
+	expect_rc "$want" "$tag: ibgap-fabric $*" ||
+		ig_log "stderr: $(head -c 3000 "$TMP/$tag.err")"
+}
+
+jqc()
+{
+	jq -c "$2" "$1" 2>&1
+}
+
+# ---------------------------------------------------- a bad --topology
+printf 'SwitchName=spine Switches=leaf[1-3]\nSwitchName=leaf1 Nodes=n[1-4\n' \
+	>"$TMP/bad.conf"
+fab 3 badtopo --topology "$TMP/bad.conf"
+line="ibgap-fabric: topology $TMP/bad.conf:2: an unterminated '[' in a hostlist: 'n[1-4'"
+n=$(grep -cxF "$line" "$TMP/badtopo.err")
+[[ $n == 1 ]] && pass "bad --topology: exit 3, its line once" ||
+	fail "bad --topology: the line $n times: $(cat "$TMP/badtopo.err")"
+
+# ------------------------------------------------ leaf2's uplink throttled
+uplink=("${FC_PREFIX}u2" "${FC_PREFIX}d2")
+for dev in "${uplink[@]}"; do
+	tc qdisc replace dev "$dev" root tbf rate 30mbit burst 64kb \
+		latency 200ms || fc_die "cannot shape $dev"
+done
+fab 0 uplink "${RUN[@]}" --topology "$TMP/tree.conf"
+got=$(jqc "$TMP/uplink.out" '[(.blamed.items | map([.kind, .name])),
+	([.nodes[] | select(.flagged)] | length), .blamed.unplaced,
+	(.blamed.items[0] | .low == .pairs and .pairs == 32)]')
+[[ $got == '[[["link","spine—leaf2"]],0,[],true]' ]] &&
+	pass "uplink: spine—leaf2 blamed (32 of 32 low), no node flagged" ||
+	fail "uplink: $got: $(jqc "$TMP/uplink.out" '.blamed')"
+
+ig_log "uplink: $(jqc "$TMP/uplink.out" '.blamed.items[0]')"
+
+fab 0 nogroup "${RUN[@]}"
+got=$(jqc "$TMP/nogroup.out" '[(.blamed.items | map(.kind)),
+	([.nodes[] | select(.flagged)] | length), .blamed.unflagged]')
+[[ $got == '[["group"],0,[4,5,6,7]]' ]] &&
+	pass "uplink, no topology: the group of leaf2 named, no node flagged" ||
+	fail "uplink, no topology: $got: $(jqc "$TMP/nogroup.out" '.blamed')"
+ig_log "uplink, no topology: $(jqc "$TMP/nogroup.out" '.blamed.items[0]')"
+
+# ------------------------------------------------ node 6 throttled
+for dev in "${uplink[@]}"; do
+	tc qdisc del dev "$dev" root 2>/dev/null
+done
+fc_slow 6 30mbit
+fab 0 node "${RUN[@]}" --topology "$TMP/tree.conf"
+got=$(jqc "$TMP/node.out" '[(.blamed.items | map(.kind)),
+	[.nodes[] | select(.flagged) | .rank]]')
+[[ $got == '[["node"],[5]]' ]] &&
+	pass "node 6 throttled: the node blamed and flagged, no link" ||
+	fail "node 6 throttled: $got: $(jqc "$TMP/node.out" '.blamed')"
+ig_log "node 6 throttled: $(jqc "$TMP/node.out" '.blamed.items[0]')"
+
+fc_down
+ig_done
