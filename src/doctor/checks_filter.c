@@ -32,15 +32,19 @@ static bool is_shaper(const struct ig_dr_q_qdisc *q)
 
 static struct ig_dr_finding *shaper_finding(struct ig_dr *d, const char *nd,
 					    const struct ig_dr_q_qdisc *q,
-					    bool ingress)
+					    bool ingress, bool soft)
 {
+	/* an HCA's verbs leave through the HCA, rxe's and siw's through the
+	 * netdev's queue, the qdisc included */
 	struct ig_dr_finding *f = ig_dr_add(
 		d, IG_DR_SEV_WARN, "qdisc.shaper",
 		"%s's %s qdisc (handle %s) %s: TCP through it is held to its "
-		"rate, verbs bypass it",
+		"rate, %s",
 		nd, q->kind, q->handle,
 		ingress ? "polices what arrives"
-			: "shapes or delays what leaves");
+			: "shapes or delays what leaves",
+		soft ? "and so is this software RDMA device's traffic"
+		     : "verbs bypass it");
 
 	ig_dr_fix(f, "tc qdisc del dev %s %s", nd,
 		  ingress ? "ingress" : "root");
@@ -70,7 +74,7 @@ void ig_dr_check_qdisc(struct ig_dr *d, struct ig_dr_pctx *c)
 		if (!is_shaper(&q[i]))
 			continue;
 		if (!f[in])
-			f[in] = shaper_finding(d, nd, &q[i], in);
+			f[in] = shaper_finding(d, nd, &q[i], in, c->soft);
 		rate[0] = 0;
 		if (q[i].rate)
 			snprintf(rate, sizeof(rate), ", rate %.6g Mbit/s",
