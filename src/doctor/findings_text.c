@@ -50,7 +50,7 @@ static void print_finding(FILE *f, const struct ig_dr_finding *x)
 	if (x->fix[0])
 		fprintf(f, "      fix: %s\n", x->fix);
 	for (unsigned int i = 0; i < x->trial.n; i++) {
-		char cmd[IG_TUNE_VAL_LEN + 128];
+		char cmd[IG_TUNE_CMD_LEN];
 
 		ig_tune_cmd(&x->trial.c[i], false, cmd, sizeof(cmd));
 		fprintf(f, "      trial: %s\n", cmd);

@@ -509,8 +509,9 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 	text_repeats(f, r);
 	text_shared(f, r);
 	ig_fab_blame_text(f, r);
-	fprintf(f, "\nnodes, worst first (flagged share, then lowest "
-		   "bandwidth x median):\n");
+	fprintf(f,
+		"\nnodes, worst first (flagged, then flagged share, then lowest "
+		"bandwidth x median):\n");
 	for (unsigned int i = 0; i < r->n; i++) {
 		text_node(f, r, r->order[i]);
 		nodes += r->nodes[r->order[i]].flagged;

@@ -587,7 +587,8 @@ static unsigned int dedupe(struct ig_topo_link *l, unsigned int n)
 {
 	unsigned int o = 0;
 
-	qsort(l, n, sizeof(*l), cmp_link);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(l, n, sizeof(*l), cmp_link);
 	for (unsigned int i = 0; i < n; i++)
 		if (l[i].a != l[i].b && (!o || cmp_link(&l[o - 1], &l[i])))
 			l[o++] = l[i];

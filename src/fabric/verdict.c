@@ -404,8 +404,10 @@ static double sort_ratio(const struct ig_fab_node *x)
 	return x->bw_ratio < 0 ? 1 : x->bw_ratio;
 }
 
-/* Worst first: measured ones first, the flagged share down, the lowest
- * bandwidth ratio up, then rank up. */
+/* Worst first: measured ones first, flagged ones first (a node flagged
+ * on one side may have a smaller share of all its measurements flagged
+ * than an unflagged one with a stray low pair), the flagged share down,
+ * the lowest bandwidth ratio up, then rank up. */
 static int cmp_worst(const void *pa, const void *pb, void *ctx)
 {
 	const struct ig_fab_node *nodes = ctx;
@@ -416,6 +418,8 @@ static int cmp_worst(const void *pa, const void *pb, void *ctx)
 
 	if (!a->npairs != !b->npairs)
 		return a->npairs ? -1 : 1;
+	if (a->flagged != b->flagged)
+		return a->flagged ? -1 : 1;
 	if (sa != sb)
 		return sa > sb ? -1 : 1;
 	if (sort_ratio(a) != sort_ratio(b))

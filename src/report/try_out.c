@@ -45,7 +45,7 @@ static void change_cmd(const struct ig_tune_change *c, bool revert, char *buf,
 
 static void plan_item(FILE *f, const struct ig_try_item *t)
 {
-	char cmd[IG_TUNE_VAL_LEN + 128];
+	char cmd[IG_TUNE_CMD_LEN];
 
 	fprintf(f, "  %s (%s):", t->id, ig_try_side_name(t->side));
 	if (t->not_tried[0]) {
@@ -114,7 +114,7 @@ static void row_change(const struct ig_try_item *t, char *buf, size_t len)
 /* A trial that changed something and did not put it back says so. */
 static void unrestored_lines(FILE *f, const struct ig_try_item *t)
 {
-	char cmd[IG_TUNE_VAL_LEN + 128];
+	char cmd[IG_TUNE_CMD_LEN];
 
 	for (unsigned int i = 0; t->ran && !t->kept && i < t->n; i++)
 		if (!t->restored[i]) {
@@ -141,7 +141,7 @@ static void figures(FILE *f, const struct ig_try_doc *d,
 static void result_row(FILE *f, const struct ig_try_doc *d,
 		       const struct ig_try_item *t)
 {
-	char chg[IG_TUNE_VAL_LEN + 128];
+	char chg[IG_TUNE_CMD_LEN];
 
 	row_change(t, chg, sizeof(chg));
 	fprintf(f, "%-22s %-9s %-40s ", t->id, ig_try_side_name(t->side), chg);

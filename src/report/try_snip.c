@@ -39,7 +39,7 @@ static bool in_part(const struct ig_tune_change *c, int part)
 static void snip(FILE *f, const struct ig_try_doc *d, int part,
 		 const char *head)
 {
-	char cmd[IG_TUNE_VAL_LEN + 128];
+	char cmd[IG_TUNE_CMD_LEN];
 
 	for (size_t i = 0; i < d->n; i++) {
 		const struct ig_try_item *t = &d->t[i];

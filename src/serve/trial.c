@@ -65,7 +65,7 @@ static int tried_fail(struct ig_trial *t, struct ig_ctrl *c, bool error,
 static void put_back(struct ig_trial *t, size_t first, const char *peer,
 		     struct undo *u)
 {
-	char cmd[640], err[256];
+	char cmd[IG_TUNE_CMD_LEN], err[256];
 
 	for (size_t i = t->j.n; i-- > first;) {
 		if (t->j.reverted[i])
@@ -115,7 +115,7 @@ static int apply_all(struct ig_trial *t, const char *peer,
 		     struct ig_tune_change *ch, size_t n, char *why, size_t len)
 {
 	struct undo u = { 0 };
-	char cmd[640], err[256];
+	char cmd[IG_TUNE_CMD_LEN], err[256];
 	size_t first, i;
 	int ret = 0;
 
@@ -175,7 +175,7 @@ static int refusal(const struct ig_trial *t, const struct ig_tune_change *ch,
 	for (size_t i = 0; i < n; i++) {
 		bool sys = ch[i].kind == IG_TUNE_GOVERNOR ||
 			   ch[i].kind == IG_TUNE_IRQ;
-		char cmd[640];
+		char cmd[IG_TUNE_CMD_LEN];
 
 		if (!ig_tune_allowed(&ch[i]))
 			continue;
@@ -219,7 +219,7 @@ static int serve_untry(struct ig_trial *t, struct ig_ctrl *c, json_object *body)
 {
 	const char *lines[UNDO_LINES];
 	struct undo u = { 0 };
-	char cmd[640];
+	char cmd[IG_TUNE_CMD_LEN];
 	size_t k;
 
 	if (t->open && ig_untry_keep(body)) {

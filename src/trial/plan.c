@@ -191,7 +191,7 @@ bool ig_trial_has_changes(const struct ig_try_doc *d, enum ig_try_side s)
 
 int ig_trial_allowed(const struct ig_try_doc *d, char *err, size_t len)
 {
-	char cmd[IG_TUNE_VAL_LEN + 128];
+	char cmd[IG_TUNE_CMD_LEN];
 
 	for (size_t i = 0; i < d->n; i++) {
 		const struct ig_try_item *t = &d->t[i];

@@ -335,7 +335,7 @@ static void remove_if_done(struct ig_journal *j)
  * back there. */
 static int revert_every(struct ig_journal *j, FILE *out, char *err, size_t len)
 {
-	char e[512], cmd[IG_TUNE_VAL_LEN + 128];
+	char e[512], cmd[IG_TUNE_CMD_LEN];
 	int first = 0, ret;
 
 	for (size_t i = j->n; i-- > 0;) {

@@ -40,6 +40,10 @@ enum ig_tune_kind {
 #define IG_TUNE_DEV_LEN 32
 #define IG_TUNE_NAME_LEN 64
 #define IG_TUNE_VAL_LEN 512
+/* what ig_tune_cmd() writes at most (a value, a netdev and a name in a
+ * command line) */
+#define IG_TUNE_CMD_LEN \
+	(IG_TUNE_VAL_LEN + IG_TUNE_DEV_LEN + IG_TUNE_NAME_LEN + 128)
 
 /* One change of one knob.  to is what the change sets; from is filled by
  * ig_tune_apply() (the value read just before) and is what a revert puts

@@ -128,7 +128,7 @@ void ig_tune_cmd(const struct ig_tune_change *c, bool revert, char *buf,
 json_object *ig_tune_to_json(const struct ig_tune_change *c)
 {
 	json_object *o = json_object_new_object();
-	char cmd[IG_TUNE_VAL_LEN + 128];
+	char cmd[IG_TUNE_CMD_LEN];
 	const char *kn = ig_tune_kind_name(c->kind);
 	int ret;
 

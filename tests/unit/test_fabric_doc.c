@@ -265,8 +265,8 @@ START_TEST(test_text)
 	/* the figures the order is by: node 3's 3 of 6 flagged, its
 	 * median 1 against the fabric's 5.5; then the three with one of
 	 * six flagged, each at 10 (10 / 5.5), by rank */
-	ck_assert_msg(strstr(buf, "nodes, worst first (flagged share, then "
-				  "lowest bandwidth x median):\n"
+	ck_assert_msg(strstr(buf, "nodes, worst first (flagged, then flagged "
+				  "share, then lowest bandwidth x median):\n"
 				  "  2   node3                10.9.9.3        "
 				  "FLAGGED  3/6 flagged  bw 0.18 x median  "
 				  "tcp_bw 1.00 Gb/s  tcp_lat 20.00 us\n"),

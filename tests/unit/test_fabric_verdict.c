@@ -369,6 +369,31 @@ START_TEST(rank_ties)
 }
 END_TEST
 
+/* A flagged node before an unflagged one of the same (or a larger)
+ * flagged share and a lower bandwidth (CI, integ/fabric: the node whose
+ * inbound is shaped, flagged on its receive side with 2 of 5, was listed
+ * after a healthy node with 2 of 5 from stray low pairs at 0.88 x). */
+START_TEST(rank_flagged_first)
+{
+	struct ig_fab_node nodes[3] = {
+		{ .rank = 0, .npairs = 5, .nflagged = 2, .bw_ratio = 0.88 },
+		{ .rank = 1,
+		  .npairs = 5,
+		  .nflagged = 2,
+		  .flagged = true,
+		  .dir = IG_FAB_DIR_RECV,
+		  .bw_ratio = 1.0 },
+		{ .rank = 2, .npairs = 5, .nflagged = 3, .bw_ratio = 0.9 },
+	};
+	unsigned int order[3];
+
+	ig_fab_rank_nodes(nodes, 3, order);
+	ck_assert_uint_eq(order[0], 1);
+	ck_assert_uint_eq(order[1], 2);
+	ck_assert_uint_eq(order[2], 0);
+}
+END_TEST
+
 /* The same flagged share: the lower bandwidth first, then the rank. */
 START_TEST(rank_share_then_bandwidth)
 {
@@ -1063,6 +1088,7 @@ static Suite *verdict_suite(void)
 	tcase_add_loop_test(tc, node_causes, 0, ARRAY_SIZE(cause_cases));
 	tcase_add_test(tc, rank_ties);
 	tcase_add_test(tc, rank_share_then_bandwidth);
+	tcase_add_test(tc, rank_flagged_first);
 	tcase_add_test(tc, cause_texts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fabrics");
