@@ -31,6 +31,18 @@ static void soft_dev(struct ig_dr *d, struct ig_dr_path *p)
 			   p->rdma_dev);
 }
 
+/* A netdev without RDMA: its Ethernet link speed (a veth says 10 Gb/s)
+ * is the path's rate, for the socket checks' bandwidth-delay product;
+ * none read (a tunnel, a driver without link settings): no rate. */
+static void plain_rate(struct ig_dr *d, struct ig_dr_path *p)
+{
+	struct ig_dr_q_link l = { 0 };
+
+	if (!d->q->ethtool_link(d->qctx, p->netdev, &l) && l.speed_mbps &&
+	    l.speed_mbps != UINT32_MAX)
+		p->rate_gbps = l.speed_mbps / 1000.0;
+}
+
 static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 {
 	struct ig_dr_path *p = c->p;
@@ -45,6 +57,7 @@ static void check_path(struct ig_dr *d, struct ig_dr_pctx *c)
 	ig_dr_check_netdev(d, c);
 	ig_dr_check_qdisc(d, c);
 	if (!rdma) {
+		plain_rate(d, p);
 		ig_dr_not_examined(d, "port",
 				   "%s has no RDMA device: no HCA port, PCIe "
 				   "link or interrupts to read",

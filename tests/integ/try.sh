@@ -6,10 +6,11 @@
 # control reno (a harmless setting: sock.cc's trial, bbr, must come out "no
 # effect" on tcp_bw).  GRO is off on a veth by default, and a veth has one
 # queue without RPS (offload.gro.off, queues.single, rps.off on both sides,
-# tried too: the server's through the server).  A small tcp_rmem on the
-# receiver is not planted: the doctor has no bandwidth-delay product for a
-# veth (no link rate), so it names no sock.*.small there; and a second
-# shaper would be masked by the first (one trial at a time).
+# tried too: the server's through the server).  Last, without the shaper
+# (which would mask it: one trial at a time), a small tcp_rmem on the
+# receiver, B (sock.tcp_rmem.small, the bandwidth-delay product from the
+# veth's 10 Gb/s; its trial, made by the server, must help);
+# net.core.rmem_max is read-only inside a namespace.
 #   - the plan (--dry-run) lists every change and its reverse, changes
 #     nothing;
 #   - --try on the findings whose changes stay in the namespaces ranks A's
@@ -322,5 +323,37 @@ if mid kill "$J3"; then
 	same "after SIGKILL and --undo"
 	check "--undo removed the journal" test ! -e "$J3"
 fi
+
+# ---- a small receive buffer on the server's side, without the shaper ----
+# (behind the shaper it would change nothing: one trial at a time)
+A tc qdisc del dev va root || die "cannot remove the shaper"
+B sysctl -qw net.ipv4.tcp_rmem="4096 8192 16384" || die "cannot set tcp_rmem"
+RMEM_B=$(B sysctl -n net.ipv4.tcp_rmem)
+RC=0
+T 90 doctor "$ADDR" -p "$PORT" --auth-file "$TMP/key" --repeat 3 -D 0.3 \
+	--warmup 0.05 --try sock.tcp_rmem.small --journal "$TMP/j5" \
+	--format json -o "$TMP/rmem.json" >"$TMP/rmem.out" \
+	2>"$TMP/rmem.err" || RC=$?
+expect_rc 0 "--try sock.tcp_rmem.small"
+ig_json_check "$TMP/rmem.json" <<'EOF'
+t = [t for t in d["trials"] if t["id"] == "sock.tcp_rmem.small"
+     and t["side"] == "remote"]
+check(t, "the server's small tcp_rmem is named and tried: %s"
+      % [(t["id"], t["side"]) for t in d["trials"]])
+check(t and t[0].get("verdict") == "helps",
+      "a larger tcp_rmem on the receiver helps tcp_bw: %s"
+      % str(t and (t[0].get("verdict"), t[0].get("change_pct"))))
+check(t and all(c["restored"] for c in t[0]["changes"]),
+      "the server put tcp_rmem back")
+EOF
+ig_log "the small tcp_rmem's trial: $(python3 -c "
+import json
+d = json.load(open('$TMP/rmem.json'))
+for t in d['trials']:
+    if t['id'] == 'sock.tcp_rmem.small' and 'verdict' in t:
+        print(t['verdict'], json.dumps(t['change_pct']['tcp_bw']))
+" 2>&1)"
+check "the server's tcp_rmem is as planted" \
+	test "$(B sysctl -n net.ipv4.tcp_rmem)" == "$RMEM_B"
 
 ig_done
