@@ -4,9 +4,9 @@
 # grow from session 5 to the last, its VmRSS grows by at most 10% + 2
 # MiB (not compared in an ASan build, whose LeakSanitizer looks at the
 # server's exit instead), afterwards it holds no RDMA objects (rdma
-# resource show), and it exits on SIGTERM.  In an ASan build 12 sessions
-# (three rounds of the four tests): LeakSanitizer names a leak of any one
-# session, the descriptors are compared from session 5 to 12, and each
+# resource show), and it exits on SIGTERM.  In an ASan build 10 sessions
+# (each of the four tests twice or more): LeakSanitizer names a leak of any one
+# session, the descriptors are compared from session 5 to 10, and each
 # session costs about 2 s of the CI's ASan guest (docs/design.md, "CI").
 #   tests/rxe/rxe-run bash tests/rxe/t_verbs_soak.sh /abs/path/to/ibgap
 # Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).  60-190 s in QEMU
@@ -20,7 +20,7 @@ rx_log "server pid $SRV_PID ($(<"/proc/$SRV_PID/comm"))"
 asan=
 [[ $(<"/proc/$SRV_PID/maps") == *libasan* ]] && asan=1
 SESSIONS=50
-[[ -n $asan ]] && SESSIONS=12
+[[ -n $asan ]] && SESSIONS=10
 
 # Waits until the server has logged N ended sessions and its handler
 # thread is gone (Threads back to 1), so that the session's resources are
