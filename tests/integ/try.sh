@@ -105,15 +105,9 @@ same()
 
 # the server in namespace B, started as the loopback tests start theirs
 REAL=$IBGAP
-for n in a b; do
-	ns=$NA
-	[[ $n == b ]] && ns=$NB
-	printf '#!/bin/sh\nexec ip netns exec %s %s "$@"\n' "$ns" "$REAL" \
-		>"$TMP/in-$n"
-	chmod +x "$TMP/in-$n"
-done
-head -c 32 /dev/urandom | base64 >"$TMP/key"
-chmod 600 "$TMP/key"
+ig_ns_wrap "$NA" "$TMP/in-a"
+ig_ns_wrap "$NB" "$TMP/in-b"
+ig_new_key "$TMP/key"
 # a server that does not allow trials (its port: OPEN), then the one that
 # does (PORT)
 IBGAP=$TMP/in-b IG_SRV_BIND=$ADDR ig_start_server

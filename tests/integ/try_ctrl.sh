@@ -53,15 +53,9 @@ ip -n "$NB" link set vb up
 ip -n "$NB" link set cb up
 
 REAL=$IBGAP
-for n in a b; do
-	ns=$NA
-	[[ $n == b ]] && ns=$NB
-	printf '#!/bin/sh\nexec ip netns exec %s %s "$@"\n' "$ns" "$REAL" \
-		>"$TMP/in-$n"
-	chmod +x "$TMP/in-$n"
-done
-head -c 32 /dev/urandom | base64 >"$TMP/key"
-chmod 600 "$TMP/key"
+ig_ns_wrap "$NA" "$TMP/in-a"
+ig_ns_wrap "$NB" "$TMP/in-b"
+ig_new_key "$TMP/key"
 # the server on every address of B (the control's and the data's)
 IBGAP=$TMP/in-b IG_SRV_BIND=0.0.0.0 ig_start_server --allow-try \
 	--auth-file "$TMP/key" --journal "$TMP/server.journal"
