@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "doctor/doctor.h"
 #include "mpi_run.h"
+#include "plan.h"
 #include "transports/transports.h"
 
 /* What a rank sends rank 0 at the end of a round. */
@@ -29,6 +30,8 @@ struct state {
 	double *overhead; /* per round, ms */
 	unsigned int nover;
 	struct round_out *all; /* n, rank 0's gather buffer */
+	/* rank 0: the rounds of a planned pattern (plan.h), else empty */
+	struct ig_fab_rounds plan;
 };
 
 static bool both_rdma(const struct ig_fab *f, unsigned int a, unsigned int b)
@@ -144,13 +147,30 @@ static void one_round(struct state *s, const struct ig_fab_pair *pairs,
 	}
 }
 
+/* Round r's pairs: rank 0 takes them from its plan, or computes them
+ * (sched.h), and hands them to every rank. */
+static unsigned int round_get(struct state *s, unsigned int r,
+			      struct ig_fab_pair *pairs)
+{
+	struct ig_fab *f = s->f;
+	unsigned int np = 0;
+
+	if (!f->me)
+		np = s->plan.nrounds ? ig_fab_rounds_get(&s->plan, r, pairs)
+				     : ig_fab_round(f->o.pattern, f->n,
+						    f->o.root, r, pairs);
+	MPI_Bcast(&np, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+	MPI_Bcast(pairs, (int)(np * sizeof(*pairs)), MPI_BYTE, 0,
+		  MPI_COMM_WORLD);
+	return np;
+}
+
 static void rounds(struct state *s, struct ig_fab_pair *pairs)
 {
 	struct ig_fab *f = s->f;
 
 	for (unsigned int r = 0; r < s->run.rounds_total; r++) {
-		unsigned int np =
-			ig_fab_round(f->o.pattern, f->n, f->o.root, r, pairs);
+		unsigned int np = round_get(s, r, pairs);
 
 		one_round(s, pairs, np, r, false);
 		if (f->o.both)
@@ -298,6 +318,7 @@ static void state_free(struct state *s)
 	free((void *)s->run.find);
 	ig_fab_blame_free(&s->run);
 	free(s->run.m);
+	ig_fab_rounds_free(&s->plan);
 }
 
 /* The fingerprint's field named key ("" when there is none). */
