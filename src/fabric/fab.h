@@ -128,6 +128,9 @@ struct ig_fab_run {
 	int *place;
 	struct ig_blame blame;
 	bool blamed;
+	/* --pattern leaves: each hop distance's reference (verdict.h) */
+	bool per_hop;
+	struct ig_fab_hopref hopref;
 };
 
 /* r->shared from r->find[0..nfind): the ids of the first node whose
@@ -145,6 +148,13 @@ bool ig_fab_is_shared(const struct ig_fab_run *r, const char *id);
  * group explains (the worst-first order again).  0, or -ENOMEM (nothing
  * blamed).  Its parts of the report: */
 int ig_fab_blame(struct ig_fab_run *r, const struct ig_topo *topo, FILE *warn);
+/* Its first step, also before the rounds (--pattern leaves): r->place
+ * (each rank's host vertex on topo, -1 and a one-line warning to warn
+ * for a rank it does not name) and r->topo; once.  0 or -ENOMEM. */
+int ig_fab_place(struct ig_fab_run *r, const struct ig_topo *topo, FILE *warn);
+/* After ig_fab_place: each measurement's hop distance (hops_known,
+ * hops).  0 or -ENOMEM. */
+int ig_fab_hops(struct ig_fab_run *r);
 void ig_fab_blame_free(struct ig_fab_run *r);
 json_object *ig_fab_blame_json(const struct ig_fab_run *r);
 void ig_fab_blame_text(FILE *f, const struct ig_fab_run *r);

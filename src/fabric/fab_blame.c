@@ -13,10 +13,11 @@
 #include "common/json.h"
 #include "fab.h"
 
-/* Places every rank on topo; a warning for each one it does not name. */
-static int place_ranks(struct ig_fab_run *r, const struct ig_topo *topo,
-		       FILE *warn)
+int ig_fab_place(struct ig_fab_run *r, const struct ig_topo *topo, FILE *warn)
 {
+	r->topo = topo;
+	if (r->place)
+		return 0;
 	r->place = calloc((size_t)r->n + 1, sizeof(*r->place));
 	if (!r->place)
 		return -ENOMEM;
@@ -57,7 +58,7 @@ int ig_fab_blame(struct ig_fab_run *r, const struct ig_topo *topo, FILE *warn)
 
 	r->topo = topo;
 	if (!ret && topo)
-		ret = place_ranks(r, topo, warn);
+		ret = ig_fab_place(r, topo, warn);
 	if (!ret && topo)
 		ret = ig_blame_topo(topo, r->place, r->n, p, (size_t)np,
 				    &r->blame);
@@ -69,6 +70,32 @@ int ig_fab_blame(struct ig_fab_run *r, const struct ig_topo *topo, FILE *warn)
 	r->blamed = true;
 	unflag_explained(r);
 	return 0;
+}
+
+static int one_hops(void *ctx, size_t i, unsigned int src,
+		    const unsigned int *links, int n)
+{
+	struct ig_fab_run *r = ctx;
+
+	(void)src;
+	r->m[i].hops_known = n >= 0;
+	r->m[i].hops = n < 0 ? 0
+			     : ig_topo_hops(r->topo, links, (unsigned int)n);
+	return 0;
+}
+
+int ig_fab_hops(struct ig_fab_run *r)
+{
+	struct ig_topo_pairs ps = { .t = r->topo,
+				    .place = r->place,
+				    .stride = sizeof(*r->m),
+				    .k = r->k };
+
+	if (!r->topo || !r->place || !r->k)
+		return 0;
+	ps.a = &r->m[0].a;
+	ps.b = &r->m[0].b;
+	return ig_topo_pair_paths(&ps, one_hops, r);
 }
 
 void ig_fab_blame_free(struct ig_fab_run *r)

@@ -66,6 +66,8 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	if (ig_fab_sender(m) >= 0)
 		ig_json_add_int(o, "sender", ig_fab_sender(m));
 	ig_json_add_str(o, "test", ig_test_name(IG_TESTS, m->test));
+	if (m->hops_known)
+		ig_json_add_int(o, "hops", (int)m->hops);
 	json_object_object_add(o, "ok", json_object_new_boolean(m->ok));
 	if (!m->ok)
 		ig_json_add_str(o, "error", m->why);
@@ -271,6 +273,56 @@ static json_object *shared_json(const struct ig_fab_run *r)
 	return a;
 }
 
+/* --pattern leaves: each test's medians by hop distance, and the
+ * reference a distance's pairs were held against (verdict.h). */
+static json_object *hops_json(const struct ig_fab_run *r)
+{
+	const struct ig_fab_hopref *h = &r->hopref;
+	json_object *a = json_object_new_array();
+
+	for (int t = 0; t < IG_TEST_COUNT; t++)
+		for (unsigned int d = 0; d < IG_FAB_HOPS_MAX; d++) {
+			json_object *o;
+
+			if (!h->n[t][d])
+				continue;
+			o = json_object_new_object();
+			ig_json_add_str(o, "test", ig_test_name(IG_TESTS, t));
+			ig_json_add_int(o, "hops", (int)d);
+			ig_json_add_int(o, "n", (int)h->n[t][d]);
+			ig_json_add_double(o, "median", h->median[t][d]);
+			ig_json_add_double(o, "reference",
+					   h->ref[t][d] > 0 ? h->ref[t][d]
+							    : r->medians[t]);
+			json_object_array_add(a, o);
+		}
+	return a;
+}
+
+/* The same in the text, a line per test. */
+static void text_hops(FILE *f, const struct ig_fab_run *r)
+{
+	const struct ig_fab_hopref *h = &r->hopref;
+
+	for (int t = 0; r->per_hop && t < IG_TEST_COUNT; t++) {
+		const char *unit = is_lat(t) ? "us" : "Gb/s";
+		bool any = false;
+
+		for (unsigned int d = 0; d < IG_FAB_HOPS_MAX; d++) {
+			if (!h->n[t][d])
+				continue;
+			fprintf(f, "%s%u hops %.2f %s (%u)",
+				any ? ", " : "  by hop distance: ", d,
+				h->median[t][d], unit, h->n[t][d]);
+			if (h->ref[t][d] > 0)
+				fprintf(f, " held against %.2f", h->ref[t][d]);
+			any = true;
+		}
+		if (any)
+			fprintf(f, " [%s]\n", ig_test_name(IG_TESTS, t));
+	}
+}
+
 json_object *ig_fab_doc(const struct ig_fab_run *r)
 {
 	json_object *d = json_object_new_object();
@@ -293,6 +345,8 @@ json_object *ig_fab_doc(const struct ig_fab_run *r)
 	ig_json_add_double(d, "round_overhead_ms", r->round_overhead_ms);
 	if (r->judged)
 		ig_json_add(d, "shared_findings", shared_json(r));
+	if (r->judged && r->per_hop)
+		ig_json_add(d, "medians_by_hops", hops_json(r));
 	for (unsigned int i = 0; i < r->n; i++)
 		json_object_array_add(nodes, node_json(r, i));
 	for (size_t i = 0; i < r->k; i++)
@@ -506,6 +560,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 			fprintf(f, "  median %-9s %.2f %s\n",
 				ig_test_name(IG_TESTS, t), r->medians[t],
 				is_lat(t) ? "us (p50)" : "Gb/s");
+	text_hops(f, r);
 	text_repeats(f, r);
 	text_shared(f, r);
 	ig_fab_blame_text(f, r);

@@ -49,7 +49,8 @@ static const char *const formats[] = { "text", "json", NULL };
 static const struct ig_opt rows[] = {
 	{ "pattern", 0, IG_OPT_ENUM, F(pattern), .names = ig_fab_pattern_names,
 	  .what = "a pattern", .arg = "P",
-	  .help = "pairs (default), ring, bisection, incast" },
+	  .help = "pairs (default), ring, bisection, incast, leaves (needs "
+		  "--topology)" },
 	{ "rounds", 0, IG_OPT_UINT, F(rounds), .lo = 1, .hi = 1u << 20,
 	  .arg = "K", .help = "only the first K rounds (pairs, ring)" },
 	{ "root", 0, IG_OPT_UINT, F(root), .lo = 0, .hi = 1u << 20, .arg = "R",
@@ -148,6 +149,10 @@ static int finish(const struct ig_optparse *ps, struct ig_fab_opts *o,
 		o->p.duration_ns = 0;
 	if (ig_opt_needs(ps, "tolerance", "baseline", err, errlen))
 		return -EINVAL;
+	if (o->pattern == IG_FAB_LEAVES && !o->topology)
+		return ig_fail(-EINVAL, err, errlen,
+			       "--pattern leaves needs --topology FILE: the "
+			       "leaves are the topology's");
 	if (ig_xport_opts_check(ps, o->tests, o->ntests, err, errlen))
 		return -EINVAL;
 	if (o->baseline && o->save_baseline &&

@@ -203,7 +203,11 @@ static void judge(struct state *s)
 {
 	struct ig_fab_run *r = &s->run;
 
-	ig_fab_judge_pairs(r->m, r->k, &s->f->o.tol, r->medians);
+	if (r->per_hop && !ig_fab_hops(r))
+		ig_fab_judge_pairs_hops(r->m, r->k, &s->f->o.tol, r->medians,
+					&r->hopref);
+	else
+		ig_fab_judge_pairs(r->m, r->k, &s->f->o.tol, r->medians);
 	ig_fab_judge_nodes(r->m, r->k, r->medians, r->nodes, r->n);
 	ig_fab_rank_nodes(r->nodes, r->n, r->order);
 	r->judged = true;
@@ -299,13 +303,10 @@ static int rank0_alloc(struct state *s)
 	unsigned int n = s->f->n;
 
 	s->all = calloc(n, sizeof(*s->all));
-	s->overhead = calloc(2 * (size_t)r->rounds_total + 1, sizeof(double));
 	r->nodes = calloc(n, sizeof(*r->nodes));
 	r->order = calloc(n, sizeof(*r->order));
 	r->outlier = calloc(n, sizeof(*r->outlier));
-	return s->all && s->overhead && r->nodes && r->order && r->outlier
-		       ? 0
-		       : -ENOMEM;
+	return s->all && r->nodes && r->order && r->outlier ? 0 : -ENOMEM;
 }
 
 static void state_free(struct state *s)
@@ -387,6 +388,58 @@ static int finish(struct state *s)
 	return ret;
 }
 
+/* Rank 0: the rounds of --pattern leaves into s->plan; 0, or 1 after
+ * one line. */
+static int plan_leaves(struct state *s)
+{
+	struct ig_fab *f = s->f;
+	struct ig_fab_pair *list = NULL;
+	size_t k = 0;
+	int ret = ig_fab_place(&s->run, &f->topo, stderr);
+
+	if (!ret)
+		ret = ig_fab_leaves(&f->topo, s->run.place, f->n, &list, &k);
+	if (!ret)
+		ret = ig_fab_pack(list, k, f->n, &s->plan);
+	free(list);
+	if (ret == -E2BIG)
+		fprintf(stderr,
+			"ibgap-fabric: --pattern leaves: the ranks are on "
+			"more than %d leaves: use --pattern pairs\n",
+			IG_FAB_LEAVES_MAX);
+	else if (ret)
+		fprintf(stderr, "ibgap-fabric: out of memory planning the "
+				"leaves pattern\n");
+	s->run.per_hop = true;
+	return ret ? 1 : 0;
+}
+
+/* Rank 0 plans a planned pattern's rounds; every rank learns how many
+ * (--rounds cuts them).  0, or 1 when rank 0 failed (said). */
+static int plan_rounds(struct state *s)
+{
+	struct ig_fab *f = s->f;
+	unsigned int total = s->run.rounds_total;
+	int bad = 0;
+
+	if (!f->me && f->o.pattern == IG_FAB_LEAVES) {
+		bad = plan_leaves(s);
+		total = s->plan.nrounds;
+		if (f->o.rounds && f->o.rounds < total)
+			total = f->o.rounds;
+	}
+	if (!f->me && !bad &&
+	    !(s->overhead = calloc(2 * (size_t)total + 1, sizeof(double)))) {
+		fprintf(stderr, "ibgap-fabric: out of memory for %u rounds\n",
+			total);
+		bad = 1;
+	}
+	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Bcast(&total, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+	s->run.rounds_total = total;
+	return bad;
+}
+
 int ig_fab_mpi_run(struct ig_fab *f)
 {
 	struct state s = { .f = f };
@@ -408,6 +461,11 @@ int ig_fab_mpi_run(struct ig_fab *f)
 				"ibgap-fabric: out of memory for %u "
 				"ranks\n",
 				f->n);
+		free(pairs);
+		state_free(&s);
+		return 1;
+	}
+	if (plan_rounds(&s)) {
 		free(pairs);
 		state_free(&s);
 		return 1;

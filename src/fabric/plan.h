@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "sched.h"
+#include "topo.h"
 
 struct ig_fab_rounds {
 	struct ig_fab_pair *p; /* every pair, round by round */
@@ -42,5 +43,29 @@ void ig_fab_rounds_free(struct ig_fab_rounds *r);
  * out of range). */
 unsigned int ig_fab_rounds_get(const struct ig_fab_rounds *r, unsigned int rnd,
 			       struct ig_fab_pair *out);
+
+/* ---- --pattern leaves (leaves.c) ---- */
+
+/*
+ * The leaves pattern's pairs, in the order they are to be measured, into
+ * *list (the caller frees it), *k of them.  place[rank] is the rank's host
+ * vertex on t (-1 unplaced); a rank's leaf is the first switch its host
+ * links to.  First the pairs inside each leaf: the circle method over
+ * its ranks (sched.h's pairs), round r of every leaf together.  Then the
+ * pairs between leaves: the circle method over the leaves gives rounds of
+ * leaf pairs; for leaves L and M the x-th rank of L with the x-th of M,
+ * x below the smaller size, from L to M for an even x and from M to L for
+ * an odd one (each uplink carries both ways).  The pairs between leaves
+ * go by hop distance (the switch-to-switch links between the leaves: 2
+ * via one spine, 4 via two levels), the nearer first.  The unplaced ranks
+ * are one leaf of their own, its distance to the others unknown: last.
+ * So each switch-to-switch link on a leaf's path is crossed by the leaf's
+ * size pairs in each of its leaf rounds.  0, -E2BIG with more than
+ * IG_FAB_LEAVES_MAX leaves (the distances between them are a table of
+ * their number squared), or -ENOMEM.
+ */
+#define IG_FAB_LEAVES_MAX 4096
+int ig_fab_leaves(const struct ig_topo *t, const int *place, unsigned int n,
+		  struct ig_fab_pair **list, size_t *k);
 
 #endif

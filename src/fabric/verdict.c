@@ -78,8 +78,55 @@ static void test_medians(const struct ig_fab_meas *m, size_t k, double *v,
 	}
 }
 
+/* Whether m is an ok measurement of test t at hop distance d. */
+static bool at_hops(const struct ig_fab_meas *m, int t, unsigned int d)
+{
+	return m->ok && m->test == (enum ig_test)t && m->hops_known &&
+	       m->hops == d;
+}
+
+/* h from the measurements at each distance (ig_fab_judge_pairs_hops);
+ * v has room for k. */
+static void hop_refs(const struct ig_fab_meas *m, size_t k, double *v,
+		     const double medians[IG_TEST_COUNT],
+		     struct ig_fab_hopref *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (int t = 0; t < IG_TEST_COUNT; t++)
+		for (unsigned int d = 0; d < IG_FAB_HOPS_MAX; d++) {
+			size_t nv = 0;
+			double q;
+
+			for (size_t i = 0; i < k; i++) {
+				double x = is_lat(t) ? m[i].lat_p50_us
+						     : m[i].bw_gbps;
+
+				if (at_hops(&m[i], t, d) && !isnan(x))
+					v[nv++] = x;
+			}
+			h->n[t][d] = (unsigned int)nv;
+			h->median[t][d] = ig_fab_median(v, nv);
+			if (!d || nv < IG_FAB_HOP_MIN || !(medians[t] > 0))
+				continue;
+			q = is_lat(t) ? v[(nv - 1) / 4] : v[3 * (nv - 1) / 4];
+			if (is_lat(t) ? q > medians[t] : q < medians[t])
+				h->ref[t][d] = q;
+		}
+}
+
+/* What x is held against: its distance's reference, or its median. */
+static double ref_of(const struct ig_fab_meas *x, const double *medians,
+		     const struct ig_fab_hopref *h)
+{
+	if (h && x->hops_known && x->hops < IG_FAB_HOPS_MAX &&
+	    h->ref[x->test][x->hops] > 0)
+		return h->ref[x->test][x->hops];
+	return medians[x->test];
+}
+
 /* Flags one measurement, or marks it transient; returns whether flagged. */
 static bool judge_one(struct ig_fab_meas *x, const double *medians,
+		      const struct ig_fab_hopref *h,
 		      const struct ig_fab_tol *tol)
 {
 	enum ig_test t = x->test;
@@ -88,7 +135,7 @@ static bool judge_one(struct ig_fab_meas *x, const double *medians,
 	x->flagged = x->transient = false;
 	if (!test_known(t))
 		return false;
-	med = medians[t];
+	med = ref_of(x, medians, h);
 	first = is_lat(t) ? x->lat_p50_us : x->bw_gbps;
 	again = is_lat(t) ? x->retest_p50_us : x->retest_bw_gbps;
 	if (x->ok && within(t, first, med, tol))
@@ -105,6 +152,14 @@ ssize_t ig_fab_judge_pairs(struct ig_fab_meas *m, size_t k,
 			   const struct ig_fab_tol *tol,
 			   double medians[IG_TEST_COUNT])
 {
+	return ig_fab_judge_pairs_hops(m, k, tol, medians, NULL);
+}
+
+ssize_t ig_fab_judge_pairs_hops(struct ig_fab_meas *m, size_t k,
+				const struct ig_fab_tol *tol,
+				double medians[IG_TEST_COUNT],
+				struct ig_fab_hopref *h)
+{
 	double *v;
 	size_t nflagged = 0;
 
@@ -118,9 +173,11 @@ ssize_t ig_fab_judge_pairs(struct ig_fab_meas *m, size_t k,
 	if (!v)
 		return -ENOMEM;
 	test_medians(m, k, v, medians);
+	if (h)
+		hop_refs(m, k, v, medians, h);
 	free(v);
 	for (size_t i = 0; i < k; i++)
-		nflagged += judge_one(&m[i], medians, tol);
+		nflagged += judge_one(&m[i], medians, h, tol);
 	return (ssize_t)nflagged;
 }
 

@@ -23,6 +23,10 @@ struct ig_fab_meas {
 	/* -R: b (the server) sent a bandwidth test's data; a otherwise (with
 	 * --bidir the figure is a's, a -> b, as without it) */
 	bool reverse;
+	/* with --topology: the pair's hop distance (ig_topo_pair_hops:
+	 * 0 same leaf, 2 via one spine, ...), set by rank 0 */
+	bool hops_known;
+	unsigned int hops;
 	bool ok;	   /* measured; false: the pair failed (why says) */
 	char why[96];	   /* the failure, one line ("" when ok) */
 	double bw_gbps;	   /* bandwidth tests */
@@ -65,6 +69,37 @@ struct ig_fab_tol {
 ssize_t ig_fab_judge_pairs(struct ig_fab_meas *m, size_t k,
 			   const struct ig_fab_tol *tol,
 			   double medians[IG_TEST_COUNT]);
+
+/* Hop distances told apart by ig_fab_judge_pairs_hops (a farther pair
+ * is held against its test's median), and the fewest ok measurements at
+ * one distance that give it a reference of its own. */
+#define IG_FAB_HOPS_MAX 8
+#define IG_FAB_HOP_MIN 4
+
+/* What each hop distance's pairs are held against, per test. */
+struct ig_fab_hopref {
+	unsigned int n[IG_TEST_COUNT][IG_FAB_HOPS_MAX]; /* ok measurements */
+	double median[IG_TEST_COUNT][IG_FAB_HOPS_MAX];	/* their median */
+	/* the reference: 0 for the test's median */
+	double ref[IG_TEST_COUNT][IG_FAB_HOPS_MAX];
+};
+
+/*
+ * ig_fab_judge_pairs with a reference per hop distance (--pattern leaves):
+ * h gets, for each test and each distance d below IG_FAB_HOPS_MAX, the
+ * count and median of the ok measurements with hops_known and hops d.
+ * For d > 0 with at least IG_FAB_HOP_MIN of them, the reference is their
+ * upper quartile (bandwidth; the lower quartile of p50 for latency) when
+ * that is worse than the test's median: an uplink level that every pair
+ * at that distance crosses alike (oversubscribed) slows them all, and is
+ * not a fault; one bad uplink that fewer than three quarters of them
+ * cross still is.  A measurement at such a distance is held against the
+ * reference instead of the median; every other against the median.
+ */
+ssize_t ig_fab_judge_pairs_hops(struct ig_fab_meas *m, size_t k,
+				const struct ig_fab_tol *tol,
+				double medians[IG_TEST_COUNT],
+				struct ig_fab_hopref *h);
 
 /* The rank that sent a measurement's data: a, or b when reverse; -1 for
  * a latency test (a ping-pong has no direction) or an unknown one. */

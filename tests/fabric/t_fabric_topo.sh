@@ -8,7 +8,10 @@
 #   tree (nodes by address) the report blames that link and flags no
 #   node; without it, it names the group behind the uplink;
 # - the uplink fine, node 6 throttled: node 6 flagged and blamed as the
-#   node, no link or switch blamed.
+#   node, no link or switch blamed;
+# - --pattern leaves (6 rounds, not 11): every uplink slow alike (an
+#   oversubscribed spine level) flags nothing; leaf2's uplink slower than
+#   the others is blamed.
 # TCP only (no RDMA in namespaces).  Skipped (77) without root, ip netns,
 # mpirun or jq.
 #   bash tests/fabric/t_fabric_topo.sh /abs/path/to/ibgap-fabric
@@ -128,6 +131,56 @@ got=$(jqc "$TMP/node.out" '[(.blamed.items | map(.kind)),
 	pass "node 6 throttled: the node blamed and flagged, no link" ||
 	fail "node 6 throttled: $got: $(jqc "$TMP/node.out" '.blamed')"
 ig_log "node 6 throttled: $(jqc "$TMP/node.out" '.blamed.items[0]')"
+
+# ------------------------------------------------ --pattern leaves
+fab 2 noleaf -t tcp_bw --pattern leaves
+line="ibgap-fabric: --pattern leaves needs --topology FILE: the leaves are the topology's"
+n=$(grep -c "^ibgap-fabric: " "$TMP/noleaf.err")
+[[ $n == 1 ]] && grep -qxF "$line" "$TMP/noleaf.err" &&
+	pass "--pattern leaves without --topology: exit 2, one line" ||
+	fail "--pattern leaves without --topology: $(cat "$TMP/noleaf.err")"
+
+# every uplink at 200 Mbit/s (an oversubscribed spine level): the pairs
+# between leaves are all slow alike, held against their distance's
+# reference, not flagged.  Tolerance 0.1: two flows share a tbf each way,
+# not always evenly.
+fc_clear 6
+shape_uplinks()
+{
+	for l in 1 2 3; do
+		for dev in "${FC_PREFIX}u$l" "${FC_PREFIX}d$l"; do
+			tc qdisc replace dev "$dev" root tbf rate "$1" \
+				burst 10kb latency 200ms ||
+				fc_die "cannot shape $dev"
+		done
+		shift
+	done
+}
+LEAVES=("${RUN[@]}" --bw-tol 0.1 --pattern leaves --topology "$TMP/tree.conf")
+shape_uplinks 200mbit 200mbit 200mbit
+fab 0 over "${LEAVES[@]}"
+got=$(jqc "$TMP/over.out" '[.rounds, ([.nodes[] | select(.flagged)] | length),
+	([.pairs[] | select(.flagged)] | length), (.blamed.items | length),
+	(.medians_by_hops | map(.hops)),
+	(.medians_by_hops | .[1].reference < .[0].median / 2)]')
+[[ $got == '[6,0,0,0,[0,2],true]' ]] &&
+	pass "leaves, spine level slow alike: 6 rounds, nothing flagged" ||
+	fail "leaves, spine level slow alike: $got: $(jqc "$TMP/over.out" \
+		'[.medians_by_hops, .medians, [.pairs[] | select(.flagged)]]')"
+ig_log "leaves, oversubscribed: $(jqc "$TMP/over.out" '.medians_by_hops')"
+
+# leaf2's uplink at 2 Mbit/s among the others at 200: 8 of the 12 pairs
+# between leaves cross it, the upper quartile is one of the others' 4
+# (which share a tbf two flows a way: seen 3 times apart)
+shape_uplinks 200mbit 2mbit 200mbit
+fab 0 leafbad "${LEAVES[@]}"
+got=$(jqc "$TMP/leafbad.out" '[(.blamed.items | map([.kind, .name])),
+	([.nodes[] | select(.flagged)] | length)]')
+[[ $got == '[[["link","spine—leaf2"]],0]' ]] &&
+	pass "leaves, leaf2's uplink slow: spine—leaf2 blamed, no node" ||
+	fail "leaves, leaf2's uplink slow: $got: $(jqc "$TMP/leafbad.out" \
+		'[.blamed, .medians_by_hops,
+		[.pairs[] | select(.hops == 2) | [.a, .b, .bw_gbps]]]')"
 
 fc_down
 ig_done

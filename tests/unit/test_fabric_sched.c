@@ -196,6 +196,9 @@ START_TEST(bad_inputs)
 	ck_assert_uint_eq(ig_fab_nrounds(IG_FAB_INCAST, 4, 4), 0);
 	ck_assert_uint_eq(ig_fab_nrounds(IG_FAB_INCAST, 4, 1000), 0);
 	ck_assert_uint_eq(ig_fab_round(IG_FAB_INCAST, 4, 4, 0, out), 0);
+	/* rank 0 plans the leaves (plan.h): no rounds here */
+	ck_assert_uint_eq(ig_fab_nrounds(IG_FAB_LEAVES, 16, 0), 0);
+	ck_assert_uint_eq(ig_fab_round(IG_FAB_LEAVES, 16, 0, 0, out), 0);
 	/* root matters to incast alone */
 	ck_assert_uint_eq(ig_fab_nrounds(IG_FAB_RING, 4, 9), 3);
 	ck_assert_uint_eq(ig_fab_nrounds(IG_FAB_PATTERN_COUNT, 4, 0), 0);
@@ -274,10 +277,9 @@ static const struct {
 	enum ig_fab_pattern p;
 	const char *name;
 } names[] = {
-	{ IG_FAB_PAIRS, "pairs" },
-	{ IG_FAB_RING, "ring" },
-	{ IG_FAB_BISECTION, "bisection" },
-	{ IG_FAB_INCAST, "incast" },
+	{ IG_FAB_PAIRS, "pairs" },	   { IG_FAB_RING, "ring" },
+	{ IG_FAB_BISECTION, "bisection" }, { IG_FAB_INCAST, "incast" },
+	{ IG_FAB_LEAVES, "leaves" },
 };
 
 START_TEST(pattern_names)
