@@ -181,6 +181,8 @@ got=$(jqc "$TMP/leafbad.out" '[(.blamed.items | map([.kind, .name])),
 	fail "leaves, leaf2's uplink slow: $got: $(jqc "$TMP/leafbad.out" \
 		'[.blamed, .medians_by_hops,
 		[.pairs[] | select(.hops == 2) | [.a, .b, .bw_gbps]]]')"
+ig_log "leaves, leaf2's uplink slow: $(jqc "$TMP/leafbad.out" \
+	'[.blamed.items[0], .medians_by_hops]')"
 
 fc_down
 ig_done
