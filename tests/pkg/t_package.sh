@@ -46,6 +46,7 @@ check "man -w ibgap finds the page" test -n "$(man -w ibgap 2>/dev/null)"
 check "the page has the client's options" grep -q -- '--baseline' <<<"$(MANWIDTH=200 man ibgap 2>/dev/null)"
 check "completion installed" test -r /usr/share/bash-completion/completions/ibgap
 check "ibgap-fabric installed" test -x /usr/bin/ibgap-fabric
+check "man -w ibgap-fabric finds its page" test -n "$(man -w ibgap-fabric 2>/dev/null)"
 for u in ibgap-server.service ibgap-server@18516.service; do
 	out=$(systemd-analyze verify "$u" 2>&1)
 	if [[ -z $out ]]; then ok "systemd-analyze verify $u"; else bad "systemd-analyze verify $u: $out"; fi
