@@ -28,7 +28,8 @@ struct state {
 	size_t cap;
 	double *overhead; /* per round, ms */
 	unsigned int nover;
-	struct round_out *all; /* n, rank 0's gather buffer */
+	struct round_out *all;	   /* n, rank 0's gather buffer */
+	struct ig_slurm_out drain; /* --drain's outcome */
 };
 
 static bool both_rdma(const struct ig_fab *f, unsigned int a, unsigned int b)
@@ -297,6 +298,7 @@ static void state_free(struct state *s)
 	free(s->run.outlier);
 	free((void *)s->run.find);
 	ig_fab_blame_free(&s->run);
+	ig_slurm_out_free(&s->drain);
 	free(s->run.m);
 }
 
@@ -339,6 +341,15 @@ static int finish(struct state *s)
 	s->run.round_overhead_ms = ig_fab_median(s->overhead, s->nover);
 	outliers(s);
 	ig_fab_blame(&s->run, s->f->have_topo ? &s->f->topo : NULL, stderr);
+	/* drained before the report is written: it says what was done */
+	if (o->drain && ig_fab_drain(&s->run, &s->drain, stderr)) {
+		fprintf(stderr, "ibgap-fabric: --drain: out of memory\n");
+		ret = 1;
+	}
+	if (o->drain)
+		s->run.drain = &s->drain;
+	if (s->drain.failed)
+		ret = 1;
 	if (ig_fab_write(&s->run, stdout))
 		ret = 1;
 	if (ig_fab_nothing(&s->run, err, sizeof(err))) {
