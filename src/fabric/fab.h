@@ -22,6 +22,7 @@
 #include "blame.h"
 #include "host/fingerprint.h"
 #include "sched.h"
+#include "slurm.h"
 #include "verdict.h"
 
 #define IG_FAB_DEFAULT_PORT (IG_DEFAULT_PORT + 1)
@@ -51,6 +52,8 @@ struct ig_fab_opts {
 	const char *baseline;
 	double tolerance;	   /* --tolerance PCT */
 	const char *topology;	   /* --topology FILE */
+	bool drain;		   /* --drain (slurm.h) */
+	bool resume;		   /* --resume: alone, no MPI */
 	struct ig_repeat_opts rep; /* --repeat, --confidence */
 };
 
@@ -70,6 +73,7 @@ struct ig_fab_info {
 	bool rdma;	   /* an active RDMA port behind addr */
 	int port;	   /* its in-process server's */
 	struct ig_fingerprint fp;
+	char node[64]; /* its Slurm node name (ig_fab_slurm_node) */
 };
 
 /* This rank's data address into i (addr, addr_why, rdma, fp): the first
@@ -131,6 +135,8 @@ struct ig_fab_run {
 	/* --pattern leaves: each hop distance's reference (verdict.h) */
 	bool per_hop;
 	struct ig_fab_hopref hopref;
+	/* --drain's outcome (ig_fab_drain), NULL before or without it */
+	const struct ig_slurm_out *drain;
 };
 
 /* r->shared from r->find[0..nfind): the ids of the first node whose
@@ -158,6 +164,19 @@ int ig_fab_hops(struct ig_fab_run *r);
 void ig_fab_blame_free(struct ig_fab_run *r);
 json_object *ig_fab_blame_json(const struct ig_fab_run *r);
 void ig_fab_blame_text(FILE *f, const struct ig_fab_run *r);
+
+/* Slurm (fab_slurm.c; slurm.h the rest).  The Slurm node name of a rank
+ * on host: SLURMD_NODENAME (srun sets it), else the host's short name. */
+void ig_fab_slurm_node(const char *host, char *out, size_t len);
+/* Why node i is flagged, for its drain reason (without "ibgap:"). */
+void ig_fab_drain_why(const struct ig_fab_run *r, unsigned int i, char *buf,
+		      size_t len);
+/* --drain: every flagged node of r (worst first; a node of several ranks
+ * once) drained through ig_slurm_drain(); out for r->drain.  0 or
+ * -ENOMEM; the failed calls counted in out->failed, one line each to
+ * log. */
+int ig_fab_drain(const struct ig_fab_run *r, struct ig_slurm_out *out,
+		 FILE *log);
 
 /* The "ibgap-fabric/1" document (NULL when out of memory). */
 json_object *ig_fab_doc(const struct ig_fab_run *r);

@@ -353,6 +353,8 @@ json_object *ig_fab_doc(const struct ig_fab_run *r)
 		json_object_array_add(pairs, pair_json(r, &r->m[i]));
 	if (r->judged)
 		ig_json_add(d, "blamed", ig_fab_blame_json(r));
+	if (r->drain)
+		ig_slurm_drain_json(d, r->drain);
 	ig_json_add(d, "nodes", nodes);
 	ig_json_add(d, "pairs", pairs);
 	return d;
@@ -589,6 +591,8 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 	if (ntrans)
 		fprintf(f, " (%zu more transient)", ntrans);
 	fprintf(f, "; overhead %.2f ms a round\n", r->round_overhead_ms);
+	if (r->drain)
+		ig_slurm_drain_text(f, r->drain);
 }
 
 /* "write_bw,send_lat": the tests of -t, into buf. */

@@ -108,13 +108,21 @@ static const struct ig_opt rows[] = {
 	{ "topology", 0, IG_OPT_STRING, F(topology), .arg = "FILE",
 	  .help = "Slurm's topology.conf or ibnetdiscover's output: blame "
 		  "links and switches" },
+	{ "drain", 0, IG_OPT_FLAG, F(drain),
+	  .help = "under srun: drain each flagged node (scontrol, reason "
+		  "\"ibgap: ...\"; never over someone else's reason)" },
+	{ "resume", 0, IG_OPT_FLAG, F(resume),
+	  .help = "alone, without mpirun or srun: return to service the "
+		  "nodes whose reason ibgap wrote" },
 };
 /* clang-format on */
 
 void ig_fab_usage(FILE *f)
 {
 	fputs("usage: mpirun -np N [--map-by node] ibgap-fabric [options]\n"
-	      "       srun -N N --ntasks-per-node=1 ibgap-fabric [options]\n"
+	      "       srun -N N --ntasks-per-node=1 --mpi=pmix ibgap-fabric "
+	      "[options] [--drain]\n"
+	      "       ibgap-fabric --resume\n"
 	      "Measures verbs and TCP between many host pairs at once and "
 	      "names the bad nodes.\n",
 	      f);
@@ -140,6 +148,24 @@ static void defaults(struct ig_fab_opts *o)
 	o->tolerance = 5;
 }
 
+/* --resume takes no other option: 0, or -EINVAL naming the first other. */
+static int resume_alone(const struct ig_optparse *ps, char *err, size_t errlen)
+{
+	char lb[64];
+
+	for (unsigned int i = 0; i < ps->ngiven; i++) {
+		const struct ig_opt *r = ps->given[i];
+
+		if (r->name && !strcmp(r->name, "resume"))
+			continue;
+		return ig_fail(-EINVAL, err, errlen,
+			       "--resume runs alone (ibgap-fabric --resume, "
+			       "without mpirun or srun): %s is not for it",
+			       ig_opt_label(r, lb, sizeof(lb)));
+	}
+	return 0;
+}
+
 static int finish(const struct ig_optparse *ps, struct ig_fab_opts *o,
 		  bool iters, char *err, size_t errlen)
 {
@@ -147,6 +173,8 @@ static int finish(const struct ig_optparse *ps, struct ig_fab_opts *o,
 
 	if (iters)
 		o->p.duration_ns = 0;
+	if (o->resume && resume_alone(ps, err, errlen))
+		return -EINVAL;
 	if (ig_opt_needs(ps, "tolerance", "baseline", err, errlen))
 		return -EINVAL;
 	if (o->pattern == IG_FAB_LEAVES && !o->topology)

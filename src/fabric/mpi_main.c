@@ -18,6 +18,7 @@
 #include "common/clock.h"
 #include "fab.h"
 #include "mpi_run.h"
+#include "slurm.h"
 
 /* The in-process server: the first free port from o->port. */
 static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
@@ -47,15 +48,17 @@ static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
 }
 
 /* Rank 0, before any time is spent on tests: the files it will write
- * (else 2), --topology read (else 3), and --baseline read and checked
- * (else 3), kept for the end.  0, or the exit status after one line. */
+ * and, for --drain, Slurm (else 2), --topology read (else 3), and --baseline
+ * read and checked (else 3), kept for the end.  0, or the exit status after one
+ * line. */
 static int rank0_files(struct ig_fab *f)
 {
 	char err[512];
 
 	if (f->me)
 		return 0;
-	if (ig_fab_opts_paths(&f->o, err, sizeof(err))) {
+	if (ig_fab_opts_paths(&f->o, err, sizeof(err)) ||
+	    (f->o.drain && ig_slurm_check(true, err, sizeof(err)))) {
 		fprintf(stderr, "ibgap-fabric: %s\n", err);
 		return 2;
 	}
@@ -114,6 +117,7 @@ static int bootstrap(struct ig_fab *f)
 	int bad = 0, any;
 
 	gethostname(me.host, sizeof(me.host) - 1);
+	ig_fab_slurm_node(me.host, me.node, sizeof(me.node));
 	if (ig_fab_addr(f->o.addr, &me, err, sizeof(err)) ||
 	    srv_start(f, &me.port, err, sizeof(err)))
 		bad = 1;
@@ -140,11 +144,71 @@ static int bootstrap(struct ig_fab *f)
 	return 0;
 }
 
+/* --resume runs once, not as a rank: 0, or 2 after one line. */
+static int not_launched(void)
+{
+	static const char *const launched[] = { "OMPI_COMM_WORLD_SIZE",
+						"PMIX_RANK", "PMI_RANK" };
+
+	for (size_t i = 0; i < sizeof(launched) / sizeof(*launched); i++) {
+		if (!getenv(launched[i]))
+			continue;
+		fprintf(stderr,
+			"ibgap-fabric: --resume runs once, as a plain process "
+			"(not under mpirun or srun): %s is set\n",
+			launched[i]);
+		return 2;
+	}
+	return 0;
+}
+
+/* --resume: one plain process, no MPI (docs/fabric.md "Slurm"); the exit
+ * status: 0 done, 1 a Slurm command failed, 2 bad usage or no Slurm. */
+static int resume(int argc, char **argv)
+{
+	struct ig_slurm_out out;
+	struct ig_fab_opts o;
+	char err[512];
+	int ret = ig_fab_opts_parse(argc, argv, &o, err, sizeof(err));
+
+	if (ret == 1) {
+		ig_fab_usage(stdout);
+		return 0;
+	}
+	if (!ret && ig_slurm_check(false, err, sizeof(err)))
+		ret = -ENOTSUP;
+	if (ret) {
+		fprintf(stderr, "ibgap-fabric: %s\n", err);
+		return 2;
+	}
+	if (not_launched())
+		return 2;
+	ret = ig_slurm_resume(&out, stderr);
+	if (ret == -ENOMEM)
+		fprintf(stderr, "ibgap-fabric: --resume: out of memory\n");
+	if (!ret)
+		ig_slurm_resume_text(stdout, &out);
+	ret = ret || out.failed ? 1 : 0;
+	ig_slurm_out_free(&out);
+	return ret;
+}
+
+/* Whether argv asks for --resume (before MPI: that runs without it). */
+static bool resume_asked(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--resume"))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct ig_fab f = { 0 };
 	int rank, size, ret;
 
+	if (resume_asked(argc, argv))
+		return resume(argc, argv);
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);

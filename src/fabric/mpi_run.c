@@ -29,7 +29,8 @@ struct state {
 	size_t cap;
 	double *overhead; /* per round, ms */
 	unsigned int nover;
-	struct round_out *all; /* n, rank 0's gather buffer */
+	struct round_out *all;	   /* n, rank 0's gather buffer */
+	struct ig_slurm_out drain; /* --drain's outcome */
 	/* rank 0: the rounds of a planned pattern (plan.h), else empty */
 	struct ig_fab_rounds plan;
 };
@@ -318,6 +319,7 @@ static void state_free(struct state *s)
 	free(s->run.outlier);
 	free((void *)s->run.find);
 	ig_fab_blame_free(&s->run);
+	ig_slurm_out_free(&s->drain);
 	free(s->run.m);
 	ig_fab_rounds_free(&s->plan);
 }
@@ -361,6 +363,15 @@ static int finish(struct state *s)
 	s->run.round_overhead_ms = ig_fab_median(s->overhead, s->nover);
 	outliers(s);
 	ig_fab_blame(&s->run, s->f->have_topo ? &s->f->topo : NULL, stderr);
+	/* drained before the report is written: it says what was done */
+	if (o->drain && ig_fab_drain(&s->run, &s->drain, stderr)) {
+		fprintf(stderr, "ibgap-fabric: --drain: out of memory\n");
+		ret = 1;
+	}
+	if (o->drain)
+		s->run.drain = &s->drain;
+	if (s->drain.failed)
+		ret = 1;
 	if (ig_fab_write(&s->run, stdout))
 		ret = 1;
 	if (ig_fab_nothing(&s->run, err, sizeof(err))) {

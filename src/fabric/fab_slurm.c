@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/* The fabric's verdicts to Slurm (fab.h): which node a rank is on, why a
+ * flagged node is drained, --drain over the flagged nodes. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fab.h"
+#include "slurm.h"
+
+void ig_fab_slurm_node(const char *host, char *out, size_t len)
+{
+	const char *env = getenv("SLURMD_NODENAME");
+
+	if (env && *env)
+		snprintf(out, len, "%s", env);
+	else
+		snprintf(out, len, "%.*s", (int)strcspn(host, "."), host);
+}
+
+void ig_fab_drain_why(const struct ig_fab_run *r, unsigned int i, char *buf,
+		      size_t len)
+{
+	static const char *const side[] = { "", ", send side", ", receive side",
+					    ", both sides" };
+	const struct ig_fab_node *nd = &r->nodes[i];
+	char bw[48] = "";
+
+	if (nd->bw_ratio >= 0)
+		snprintf(bw, sizeof(bw), ", bandwidth %.2f x the median",
+			 nd->bw_ratio);
+	snprintf(buf, len, "%u of %u measurements low%s%s: %s", nd->nflagged,
+		 nd->npairs,
+		 side[nd->dir & (IG_FAB_DIR_SEND | IG_FAB_DIR_RECV)], bw,
+		 ig_fab_cause_text(nd->cause));
+}
+
+#define WHY_LEN 160
+
+int ig_fab_drain(const struct ig_fab_run *r, struct ig_slurm_out *out,
+		 FILE *log)
+{
+	struct ig_slurm_want *w = calloc(r->n, sizeof(*w));
+	char(*why)[WHY_LEN] = calloc(r->n, WHY_LEN);
+	size_t k = 0;
+	int ret = -ENOMEM;
+
+	*out = (struct ig_slurm_out){ 0 };
+	if (w && why) {
+		for (unsigned int j = 0; j < r->n; j++) {
+			unsigned int i = r->order[j];
+
+			if (!r->nodes[i].flagged)
+				continue;
+			ig_fab_drain_why(r, i, why[k], WHY_LEN);
+			w[k] = (struct ig_slurm_want){ .node = r->info[i].node,
+						       .why = why[k] };
+			k++;
+		}
+		ret = ig_slurm_drain(w, k, out, log);
+	}
+	free(w);
+	free(why);
+	return ret;
+}
