@@ -15,6 +15,7 @@ const char *const ig_fab_pattern_names[IG_FAB_PATTERN_COUNT + 1] = {
 	[IG_FAB_RING] = "ring",
 	[IG_FAB_BISECTION] = "bisection",
 	[IG_FAB_INCAST] = "incast",
+	[IG_FAB_SAMPLE] = "sample", /* planned by rank 0 (sample.h) */
 	NULL,
 };
 

@@ -64,7 +64,7 @@ jqc()
 
 # ------------------------------------------------------------ bad options
 fab 2 badpat --pattern mesh
-n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, ring, bisection, incast$" "$TMP/badpat.err")
+n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, ring, bisection, incast, sample$" "$TMP/badpat.err")
 [[ $n == 1 ]] && pass "bad --pattern: its line once" ||
 	fail "bad --pattern: the line $n times: $(cat "$TMP/badpat.err")"
 fab 2 badroot --pattern incast --root 6

@@ -278,6 +278,8 @@ static const struct {
 	{ IG_FAB_RING, "ring" },
 	{ IG_FAB_BISECTION, "bisection" },
 	{ IG_FAB_INCAST, "incast" },
+	/* its rounds: test_fabric_sample */
+	{ IG_FAB_SAMPLE, "sample" },
 };
 
 START_TEST(pattern_names)
