@@ -502,7 +502,7 @@ static void announce(struct state *s, const struct ig_fab_est *e,
 	unsigned int np =
 		smp ? f->n / 2
 		    : ig_fab_round(f->o.pattern, f->n, f->o.root, 0, pairs);
-	char dur[64], how[160] = "";
+	char dur[64], how[160] = "", head[320];
 
 	r->plan_rounds = r->rounds_total;
 	r->estimate_s = r->rounds_total * e->round_s;
@@ -512,15 +512,14 @@ static void announce(struct state *s, const struct ig_fab_est *e,
 			 f->o.budget,
 			 r->sample.budget_fits ? "fits" : "fits: none does");
 	if (smp)
-		fprintf(stderr,
-			"ibgap-fabric: sample, seed %u: %u round(s) of %u "
-			"pairs (%u partner(s) a node%s) + up to %u suspect "
-			"rounds",
-			r->sample.seed, k, np, k, how, r->rounds_total - k);
+		snprintf(head, sizeof(head),
+			 "sample, seed %u: %u round(s) of %u pairs (%u "
+			 "partner(s) a node%s) + up to %u suspect rounds",
+			 r->sample.seed, k, np, k, how, r->rounds_total - k);
 	else
-		fprintf(stderr, "ibgap-fabric: %u round(s) of %u pairs", k, np);
-	fprintf(stderr, "%s, %u test(s) each: about %s%s%s\n",
-		f->o.both ? " and back" : "", e->tests, dur,
+		snprintf(head, sizeof(head), "%u round(s) of %u pairs", k, np);
+	fprintf(stderr, "ibgap-fabric: %s%s, %u test(s) each: about %s%s%s\n",
+		head, f->o.both ? " and back" : "", e->tests, dur,
 		smp ? " at most" : "",
 		e->timed ? " (retests not counted)"
 			 : " (-n: the tests' own time not counted)");

@@ -11,6 +11,8 @@
 #   text names it first, the flagged measurements were measured again,
 #   --baseline of the clean run: exit 1, node 3's regression named;
 #   --plot writes an SVG; an unreadable --baseline: exit 3;
+# - --pattern sample --per-node 2 with node 3 still slow: flagged; the
+#   estimate line, the JSON's plan and each pair's phase;
 # - node 5's inbound alone slow: flagged, "receive side", no other node;
 #   the doctor's findings every node has on one line;
 # - ring --rounds 2, bisection (both directions; and -R, where b sends)
@@ -159,6 +161,27 @@ expect_no_grep "$TMP/bad.out" "regression: node ${FC_NS[0]} tcp_bw" \
 	"--baseline: no bandwidth regression for node 1"
 check "planted: --plot wrote an SVG" grep -q '<svg' "$TMP/bad.svg"
 fc_clear 2
+
+# ------------------- --pattern sample: node 3 still slow, found in a sample
+# 2 partners a node (2 rounds of 3 pairs), then the suspects (node 3 and
+# its two partners) against the nodes known good; the estimate line
+# before the first round, the JSON's plan, each pair's phase.
+SECONDS=0
+fab 0 sample "${QUICK[@]}" -t tcp_bw --bw-tol 0.25 --pattern sample \
+	--per-node 2 --seed 11 --no-retest --format json -o "$TMP/sample.json"
+ig_log "sample: ${SECONDS} s"
+grep -qE '^ibgap-fabric: sample, seed 11: 2 round\(s\) of 3 pairs \(2 partner\(s\) a node\) \+ up to 9 suspect rounds, 1 test\(s\) each: about [0-9.]+ s at most \(retests not counted\)$' \
+	"$TMP/sample.err" && pass "sample: the estimate line" ||
+	fail "sample: no estimate line: $(head -c 3000 "$TMP/sample.err")"
+got=$(jqc "$TMP/sample.json" '[.pattern, .plan.pattern, .plan.rounds,
+	(.plan.estimate_s > 1), .plan.sample.per_node, .plan.sample.seed,
+	.plan.sample.suspects_from_round, ([.pairs[] | select(.phase ==
+	"sample")] | length), ([.pairs[] | select(.phase == "suspects") |
+	.round >= 2] | (length > 0 and all)),
+	([.nodes[] | select(.flagged) | .rank])]')
+want='["sample","sample",11,true,2,11,2,6,true,[2]]'
+[[ $got == "$want" ]] && pass "sample: node 3 flagged, the plan, the phases" ||
+	fail "sample: got $got, want $want: $(head -c 3000 "$TMP/sample.err")"
 fc_clear 3
 fab 3 nobase "${QUICK[@]}" --baseline "$TMP/nonexistent.json"
 expect_grep "$TMP/nobase.err" "--baseline: cannot read" "missing --baseline"
