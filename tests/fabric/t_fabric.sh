@@ -2,7 +2,8 @@
 # t_fabric.sh: ibgap-fabric on a cluster of six network namespaces (one
 # MPI rank each, tests/fabric/cluster.sh.inc), TCP only (no RDMA there):
 # - bad options: exit 2 and the one line, printed once (rank 0); -o and
-#   --save-baseline where they cannot be written: exit 2 at once;
+#   --save-baseline where they cannot be written: exit 2 at once; a
+#   --per-node beyond half of the ranks;
 # - -t write_bw without RDMA: nothing measured, exit 1 and why;
 # - pairs: every pair once in 5 rounds of 3, the JSON (-o) says so, each
 #   measurement ok, no node flagged; --save-baseline writes the same;
@@ -72,6 +73,11 @@ n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, r
 fab 2 badroot --pattern incast --root 6
 expect_grep "$TMP/badroot.err" "--root: '6' is not a rank: allowed 0 to 5" \
 	"--root 6 of 6 ranks"
+# --per-node: at most half of the ranks (known once MPI has started)
+fab 2 badk --pattern sample --per-node 4
+expect_grep "$TMP/badk.err" \
+	"--per-node: '4' is more than half of the 6 ranks: allowed 1 to 3" \
+	"--per-node 4 of 6 ranks"
 # rank 0's files, checked before the first round
 fab 2 badout -o /tmp
 expect_grep "$TMP/badout.err" "-o: '/tmp' is a directory" "-o /tmp"
