@@ -2,8 +2,8 @@
 /*
  * --pattern sample's second phase (sample.h): the suspects measured
  * again against nodes known good, and the flagged ones of a leaf in a
- * ring.  The good nodes are taken round-robin from a shuffled list, so
- * that each serves few suspects.
+ * ring (without a topology, all of them in two).  The good nodes are taken
+ * round-robin from a shuffled list, so that each serves few suspects.
  */
 #include <errno.h>
 #include <stdlib.h>
