@@ -34,8 +34,14 @@ struct ig_fab_opts {
 	enum ig_fab_pattern pattern;
 	unsigned int rounds; /* --rounds K; 0: all */
 	unsigned int root;   /* --root R (incast) */
-	bool both;	     /* --both-directions */
-	bool retest;	     /* --retest (default) / --no-retest */
+	/* --pattern sample (sample.h): --per-node K (0: the default, or
+	 * --budget's), --budget MINUTES (0: none), --seed S */
+	unsigned int per_node;
+	double budget;
+	unsigned int seed;
+	bool seed_given;
+	bool both;   /* --both-directions */
+	bool retest; /* --retest (default) / --no-retest */
 	struct ig_fab_tol tol;
 	enum ig_test tests[IG_TEST_COUNT];
 	unsigned int ntests;
@@ -113,6 +119,18 @@ struct ig_fab_run {
 	struct ig_fab_meas *m;		/* k measurements */
 	size_t k;
 	unsigned int rounds_done, rounds_total;
+	/* the estimate printed before the first round: the rounds planned
+	 * (a sample's: at most), about how long */
+	unsigned int plan_rounds;
+	double estimate_s;
+	/* --pattern sample: K, the seed, the suspects' phase from round
+	 * suspect_from (its rounds, the suspects, the good nodes) */
+	struct {
+		unsigned int per_node, seed, suspect_from, suspect_rounds;
+		unsigned int suspects, flagged, good, short_good;
+		bool by_budget;	  /* K picked by --budget */
+		bool budget_fits; /* and K + its suspects' rounds fit */
+	} sample;
 	double round_overhead_ms; /* median barrier + gather per round */
 	/* after the verdicts */
 	bool judged;
@@ -177,6 +195,13 @@ void ig_fab_drain_why(const struct ig_fab_run *r, unsigned int i, char *buf,
  * log. */
 int ig_fab_drain(const struct ig_fab_run *r, struct ig_slurm_out *out,
 		 FILE *log);
+/* The plan's part of the report (fab_plan.c): "sample" or "suspects",
+ * the phase of a measurement of --pattern sample (NULL for another
+ * pattern); the "plan" object; the text's line of the sample. */
+const char *ig_fab_phase(const struct ig_fab_run *r,
+			 const struct ig_fab_meas *m);
+json_object *ig_fab_plan_json(const struct ig_fab_run *r);
+void ig_fab_plan_text(FILE *f, const struct ig_fab_run *r);
 
 /* The "ibgap-fabric/1" document (NULL when out of memory). */
 json_object *ig_fab_doc(const struct ig_fab_run *r);

@@ -63,6 +63,8 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	ig_json_add_int(o, "round", (int)m->round);
 	ig_json_add_int(o, "a", (int)m->a);
 	ig_json_add_int(o, "b", (int)m->b);
+	if (ig_fab_phase(r, m))
+		ig_json_add_str(o, "phase", ig_fab_phase(r, m));
 	if (ig_fab_sender(m) >= 0)
 		ig_json_add_int(o, "sender", ig_fab_sender(m));
 	ig_json_add_str(o, "test", ig_test_name(IG_TESTS, m->test));
@@ -343,6 +345,7 @@ json_object *ig_fab_doc(const struct ig_fab_run *r)
 	json_object_object_add(d, "complete",
 			       json_object_new_boolean(r->judged));
 	ig_json_add_double(d, "round_overhead_ms", r->round_overhead_ms);
+	ig_json_add(d, "plan", ig_fab_plan_json(r));
 	if (r->judged)
 		ig_json_add(d, "shared_findings", shared_json(r));
 	if (r->judged && r->per_hop)
@@ -429,7 +432,10 @@ static void text_pair(FILE *f, const struct ig_fab_run *r,
 	const struct ig_fab_meas *o = other(r, m);
 	bool back = ig_fab_sender(m) == (int)m->b; /* -R: b sent */
 
-	fprintf(f, "  round %u  %s -> %s  ", m->round,
+	fprintf(f, "  round %u%s  %s -> %s  ", m->round,
+		ig_fab_phase(r, m) && !strcmp(ig_fab_phase(r, m), "suspects")
+			? " (suspects)"
+			: "",
 		r->info[back ? m->b : m->a].host,
 		r->info[back ? m->a : m->b].host);
 	text_figure(f, r, m);
@@ -553,6 +559,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 		r->rounds_total, r->k);
 	if (!rdma_nodes(r))
 		fprintf(f, "  no node has an active RDMA port: TCP only\n");
+	ig_fab_plan_text(f, r);
 	if (!r->judged) {
 		fprintf(f, "(incomplete: no verdicts yet)\n");
 		return;

@@ -50,11 +50,17 @@ static const struct ig_opt rows[] = {
 	{ "pattern", 0, IG_OPT_ENUM, F(pattern), .names = ig_fab_pattern_names,
 	  .what = "a pattern", .arg = "P",
 	  .help = "pairs (default), ring, bisection, incast, leaves (needs "
-		  "--topology)" },
+		  "--topology), sample" },
 	{ "rounds", 0, IG_OPT_UINT, F(rounds), .lo = 1, .hi = 1u << 20,
 	  .arg = "K", .help = "only the first K rounds (pairs, ring)" },
 	{ "root", 0, IG_OPT_UINT, F(root), .lo = 0, .hi = 1u << 20, .arg = "R",
 	  .help = "incast's target rank (default 0)" },
+	{ "per-node", 0, IG_OPT_UINT, F(per_node), .lo = 1, .hi = 1u << 20,
+	  .arg = "K", .help = "sample: K partners a node (default 3)" },
+	{ "budget", 0, IG_OPT_DOUBLE, F(budget), .lo = 0.1, .hi = 100000,
+	  .arg = "MIN", .help = "sample: the largest K that fits MIN minutes" },
+	{ "seed", 0, IG_OPT_UINT, F(seed), .lo = 0, .hi = 4294967295.0,
+	  .arg = "S", .help = "sample: the seed of its random pairs" },
 	{ "both-directions", 0, IG_OPT_FLAG, F(both),
 	  .help = "bandwidth tests a->b and b->a" },
 	{ "retest", 0, IG_OPT_FLAG, F(retest) },
@@ -166,11 +172,39 @@ static int resume_alone(const struct ig_optparse *ps, char *err, size_t errlen)
 	return 0;
 }
 
+/* --per-node, --budget, --seed: with --pattern sample alone, and one of
+ * the first two. */
+static int sample_opts(const struct ig_optparse *ps, struct ig_fab_opts *o,
+		       char *err, size_t errlen)
+{
+	static const char *const only[] = { "per-node", "budget", "seed" };
+
+	for (unsigned int i = 0; o->pattern != IG_FAB_SAMPLE && i < 3; i++)
+		if (ig_opt_given(ps, only[i]))
+			return ig_fail(-EINVAL, err, errlen,
+				       "--%s: only with --pattern sample (the "
+				       "pattern is %s)",
+				       only[i],
+				       ig_fab_pattern_name(o->pattern));
+	if (o->pattern == IG_FAB_SAMPLE && ig_opt_given(ps, "rounds"))
+		return ig_fail(-EINVAL, err, errlen,
+			       "--rounds: not with --pattern sample (its "
+			       "rounds are --per-node's)");
+	if (ig_opt_given(ps, "per-node") && ig_opt_given(ps, "budget"))
+		return ig_fail(-EINVAL, err, errlen,
+			       "--budget and --per-node: give one (--budget "
+			       "picks --per-node)");
+	o->seed_given = ig_opt_given(ps, "seed");
+	return 0;
+}
+
 static int finish(const struct ig_optparse *ps, struct ig_fab_opts *o,
 		  bool iters, char *err, size_t errlen)
 {
 	char why[256];
 
+	if (sample_opts(ps, o, err, errlen))
+		return -EINVAL;
 	if (iters)
 		o->p.duration_ns = 0;
 	if (o->resume && resume_alone(ps, err, errlen))

@@ -24,8 +24,7 @@ struct leaves {
 	unsigned int *start, *members;
 	int *sw;
 	unsigned char *hops;
-	struct ig_fab_pair *list;
-	size_t k, cap;
+	struct ig_fab_plist pl;
 };
 
 /* The first switch host vertex h links to, or -1. */
@@ -136,17 +135,7 @@ static int leaf_hops(struct leaves *lv, const struct ig_topo *t)
 
 static int put(struct leaves *lv, unsigned int a, unsigned int b)
 {
-	if (lv->k == lv->cap) {
-		size_t cap = lv->cap ? 2 * lv->cap : 64;
-		struct ig_fab_pair *p = realloc(lv->list, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		lv->list = p;
-		lv->cap = cap;
-	}
-	lv->list[lv->k++] = (struct ig_fab_pair){ a, b };
-	return 0;
+	return ig_fab_plist_add(&lv->pl, a, b);
 }
 
 static unsigned int size_of(const struct leaves *lv, unsigned int l)
@@ -225,7 +214,7 @@ static int between(struct leaves *lv, unsigned char h,
 	return 0;
 }
 
-/* Every pair of the pattern, in its order, into lv->list. */
+/* Every pair of the pattern, in its order, into lv->pl. */
 static int make_list(struct leaves *lv, struct ig_fab_pair *pairs)
 {
 	bool seen[NO_HOPS + 1] = { false };
@@ -266,12 +255,12 @@ int ig_fab_leaves(const struct ig_topo *t, const int *place, unsigned int n,
 	ret = -ENOMEM;
 	if (leaf_hops(&lv, t) || make_list(&lv, pairs))
 		goto out;
-	*list = lv.list;
-	*k = lv.k;
-	lv.list = NULL;
+	*list = lv.pl.p;
+	*k = lv.pl.k;
+	lv.pl.p = NULL;
 	ret = 0;
 out:
-	free(lv.list);
+	free(lv.pl.p);
 	leaves_free(&lv);
 	free(sw_of);
 	free(leaf_of_v);

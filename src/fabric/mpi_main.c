@@ -19,6 +19,7 @@
 #include "fab.h"
 #include "mpi_run.h"
 #include "slurm.h"
+#include "sample.h"
 
 /* The in-process server: the first free port from o->port. */
 static int srv_start(struct ig_fab *f, int *port, char *err, size_t errlen)
@@ -97,6 +98,13 @@ static int options(struct ig_fab *f, int argc, char **argv)
 		snprintf(err, sizeof(err),
 			 "--root: '%u' is not a rank: allowed 0 to %u",
 			 f->o.root, f->n - 1);
+		ret = -EINVAL;
+	}
+	if (!ret && f->o.per_node > ig_fab_per_node_max(f->n)) {
+		snprintf(err, sizeof(err),
+			 "--per-node: '%u' is more than half of the %u ranks: "
+			 "allowed 1 to %u",
+			 f->o.per_node, f->n, ig_fab_per_node_max(f->n));
 		ret = -EINVAL;
 	}
 	if (ret && !f->me)

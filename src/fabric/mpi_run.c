@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -13,6 +14,7 @@
 #include "doctor/doctor.h"
 #include "mpi_run.h"
 #include "plan.h"
+#include "sample.h"
 #include "transports/transports.h"
 
 /* What a rank sends rank 0 at the end of a round. */
@@ -33,6 +35,10 @@ struct state {
 	struct ig_slurm_out drain; /* --drain's outcome */
 	/* rank 0: the rounds of a planned pattern (plan.h), else empty */
 	struct ig_fab_rounds plan;
+	/* rank 0, --pattern sample: its planner, each rank's leaf (NULL
+	 * without --topology) */
+	struct ig_fab_sample smp;
+	int *leaf;
 };
 
 static bool both_rdma(const struct ig_fab *f, unsigned int a, unsigned int b)
@@ -148,16 +154,16 @@ static void one_round(struct state *s, const struct ig_fab_pair *pairs,
 	}
 }
 
-/* Round r's pairs: rank 0 takes them from its plan, or computes them
- * (sched.h), and hands them to every rank. */
-static unsigned int round_get(struct state *s, unsigned int r,
+/* Round r's pairs: rank 0 takes them from its plan (its round idx), or
+ * computes them (sched.h), and hands them to every rank. */
+static unsigned int round_get(struct state *s, unsigned int idx, unsigned int r,
 			      struct ig_fab_pair *pairs)
 {
 	struct ig_fab *f = s->f;
 	unsigned int np = 0;
 
 	if (!f->me)
-		np = s->plan.nrounds ? ig_fab_rounds_get(&s->plan, r, pairs)
+		np = s->plan.nrounds ? ig_fab_rounds_get(&s->plan, idx, pairs)
 				     : ig_fab_round(f->o.pattern, f->n,
 						    f->o.root, r, pairs);
 	MPI_Bcast(&np, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
@@ -166,17 +172,59 @@ static unsigned int round_get(struct state *s, unsigned int r,
 	return np;
 }
 
-static void rounds(struct state *s, struct ig_fab_pair *pairs)
+/* nr rounds, numbered from from on. */
+static void rounds(struct state *s, struct ig_fab_pair *pairs,
+		   unsigned int from, unsigned int nr)
 {
 	struct ig_fab *f = s->f;
 
-	for (unsigned int r = 0; r < s->run.rounds_total; r++) {
-		unsigned int np = round_get(s, r, pairs);
+	for (unsigned int i = 0; i < nr; i++) {
+		unsigned int np = round_get(s, i, from + i, pairs);
 
-		one_round(s, pairs, np, r, false);
+		one_round(s, pairs, np, from + i, false);
 		if (f->o.both)
-			one_round(s, pairs, np, r, true);
+			one_round(s, pairs, np, from + i, true);
 	}
+}
+
+/* Rank 0: the sample's verdicts so far, the suspects' rounds planned
+ * from them (sample.h); returns how many. */
+static unsigned int suspects_plan(struct state *s, unsigned int from)
+{
+	struct ig_fab_run *r = &s->run;
+
+	ig_fab_rounds_free(&s->plan);
+	ig_fab_judge_pairs(r->m, r->k, &s->f->o.tol, r->medians);
+	ig_fab_judge_nodes(r->m, r->k, r->medians, r->nodes, r->n);
+	if (ig_fab_sample_suspects(&s->smp, r->m, r->k, r->medians, r->nodes,
+				   &s->plan))
+		fprintf(stderr, "ibgap-fabric: out of memory for the "
+				"suspects' rounds: the sample's verdicts "
+				"alone\n");
+	r->sample.suspect_from = from;
+	r->sample.suspect_rounds = s->plan.nrounds;
+	r->sample.suspects = s->smp.nsuspects;
+	r->sample.flagged = s->smp.nflagged;
+	r->sample.good = s->smp.ngood;
+	r->sample.short_good = s->smp.short_good;
+	r->rounds_total = from + s->plan.nrounds;
+	fprintf(stderr,
+		"ibgap-fabric: sample: %u suspect(s) (%u flagged) measured "
+		"again against %u good node(s): %u round(s) of at most %u\n",
+		s->smp.nsuspects, s->smp.nflagged, s->smp.ngood,
+		s->plan.nrounds, ig_fab_suspect_rounds_max(r->n, s->leaf));
+	return s->plan.nrounds;
+}
+
+/* The sample's second phase: the suspects against nodes known good,
+ * rounds numbered from from on. */
+static void suspects(struct state *s, struct ig_fab_pair *pairs,
+		     unsigned int from)
+{
+	unsigned int nr = s->f->me ? 0 : suspects_plan(s, from);
+
+	MPI_Bcast(&nr, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+	rounds(s, pairs, from, nr);
 }
 
 /* One retest: rank a measures test again against b; the figures go to
@@ -307,7 +355,10 @@ static int rank0_alloc(struct state *s)
 	r->nodes = calloc(n, sizeof(*r->nodes));
 	r->order = calloc(n, sizeof(*r->order));
 	r->outlier = calloc(n, sizeof(*r->outlier));
-	return s->all && r->nodes && r->order && r->outlier ? 0 : -ENOMEM;
+	s->overhead = calloc(2 * (size_t)r->rounds_total + 1, sizeof(double));
+	return s->all && s->overhead && r->nodes && r->order && r->outlier
+		       ? 0
+		       : -ENOMEM;
 }
 
 static void state_free(struct state *s)
@@ -322,6 +373,7 @@ static void state_free(struct state *s)
 	ig_slurm_out_free(&s->drain);
 	free(s->run.m);
 	ig_fab_rounds_free(&s->plan);
+	free(s->leaf);
 }
 
 /* The fingerprint's field named key ("" when there is none). */
@@ -399,8 +451,8 @@ static int finish(struct state *s)
 	return ret;
 }
 
-/* Rank 0: the rounds of --pattern leaves into s->plan; 0, or 1 after
- * one line. */
+/* Rank 0: the rounds of --pattern leaves into s->plan, their number
+ * (--rounds cuts them); 0, or -errno after one line. */
 static int plan_leaves(struct state *s)
 {
 	struct ig_fab *f = s->f;
@@ -422,33 +474,99 @@ static int plan_leaves(struct state *s)
 		fprintf(stderr, "ibgap-fabric: out of memory planning the "
 				"leaves pattern\n");
 	s->run.per_hop = true;
-	return ret ? 1 : 0;
+	s->run.rounds_total = s->plan.nrounds;
+	if (f->o.rounds && f->o.rounds < s->plan.nrounds)
+		s->run.rounds_total = f->o.rounds;
+	return ret;
 }
 
-/* Rank 0 plans a planned pattern's rounds; every rank learns how many
- * (--rounds cuts them).  0, or 1 when rank 0 failed (said). */
-static int plan_rounds(struct state *s)
+/* Whether a pair may run verbs tests: two ranks have an RDMA port. */
+static bool rdma_pairs(const struct ig_fab *f)
+{
+	unsigned int c = 0;
+
+	for (unsigned int i = 0; i < f->n; i++)
+		c += f->info[i].rdma;
+	return c >= 2;
+}
+
+/* Rank 0: each rank's leaf on --topology (sample.h); NULL without. */
+static int *leaves(const struct ig_fab *f)
+{
+	int *leaf = f->have_topo ? calloc(f->n, sizeof(*leaf)) : NULL;
+
+	for (unsigned int i = 0; leaf && i < f->n; i++)
+		leaf[i] = ig_fab_leaf_of(
+			&f->topo, ig_topo_place(&f->topo, f->info[i].host,
+						f->info[i].addr));
+	return leaf;
+}
+
+/* Rank 0, --pattern sample: K (--per-node, or the most --budget
+ * fits), the seed, the sample's rounds planned.  0 or -errno. */
+static int sample_start(struct state *s, const struct ig_fab_est *e)
 {
 	struct ig_fab *f = s->f;
-	unsigned int total = s->run.rounds_total;
-	int bad = 0;
+	unsigned int m;
+	unsigned int kmax = ig_fab_per_node_max(f->n), k = f->o.per_node;
+	unsigned int seed =
+		f->o.seed_given
+			? f->o.seed
+			: (unsigned int)(ig_now_ns() ^ (uint64_t)getpid());
+	bool fits = true;
 
-	if (!f->me && f->o.pattern == IG_FAB_LEAVES) {
-		bad = plan_leaves(s);
-		total = s->plan.nrounds;
-		if (f->o.rounds && f->o.rounds < total)
-			total = f->o.rounds;
-	}
-	if (!f->me && !bad &&
-	    !(s->overhead = calloc(2 * (size_t)total + 1, sizeof(double)))) {
-		fprintf(stderr, "ibgap-fabric: out of memory for %u rounds\n",
-			total);
-		bad = 1;
-	}
-	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	MPI_Bcast(&total, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
-	s->run.rounds_total = total;
-	return bad;
+	s->leaf = leaves(f);
+	m = ig_fab_suspect_rounds_max(f->n, s->leaf);
+	if (f->o.budget > 0)
+		k = ig_fab_budget_k(f->o.budget * 60, e->round_s, m, kmax,
+				    &fits);
+	else if (!k)
+		k = IG_FAB_PER_NODE_DEFAULT < kmax ? IG_FAB_PER_NODE_DEFAULT
+						   : kmax;
+	s->smp = (struct ig_fab_sample){
+		.n = f->n, .per_node = k, .leaf = s->leaf, .rng = { seed }
+	};
+	s->run.sample.per_node = k;
+	s->run.sample.seed = seed;
+	s->run.sample.by_budget = f->o.budget > 0;
+	s->run.sample.budget_fits = fits;
+	s->run.rounds_total = k + m;
+	return ig_fab_sample_plan(&s->smp, &s->plan);
+}
+
+/* Rank 0, before the first round: how many rounds, about how long
+ * (sample.h's estimate), one line. */
+static void announce(struct state *s, const struct ig_fab_est *e,
+		     struct ig_fab_pair *pairs)
+{
+	struct ig_fab *f = s->f;
+	struct ig_fab_run *r = &s->run;
+	bool smp = f->o.pattern == IG_FAB_SAMPLE;
+	unsigned int k = smp ? r->sample.per_node : r->rounds_total;
+	unsigned int np = s->plan.nrounds ? s->plan.off[1] - s->plan.off[0]
+					  : ig_fab_round(f->o.pattern, f->n,
+							 f->o.root, 0, pairs);
+	char dur[64], how[160] = "", head[320];
+
+	r->plan_rounds = r->rounds_total;
+	r->estimate_s = r->rounds_total * e->round_s;
+	ig_fab_dur_text(r->estimate_s, dur, sizeof(dur));
+	if (smp && r->sample.by_budget)
+		snprintf(how, sizeof(how), ", the most --budget %g min %s",
+			 f->o.budget,
+			 r->sample.budget_fits ? "fits" : "fits: none does");
+	if (smp)
+		snprintf(head, sizeof(head),
+			 "sample, seed %u: %u round(s) of %u pairs (%u "
+			 "partner(s) a node%s) + up to %u suspect rounds",
+			 r->sample.seed, k, np, k, how, r->rounds_total - k);
+	else
+		snprintf(head, sizeof(head), "%u round(s) of %u pairs", k, np);
+	fprintf(stderr, "ibgap-fabric: %s%s, %u test(s) each: about %s%s%s\n",
+		head, f->o.both ? " and back" : "", e->tests, dur,
+		smp ? " at most" : "",
+		e->timed ? " (retests not counted)"
+			 : " (-n: the tests' own time not counted)");
 }
 
 int ig_fab_mpi_run(struct ig_fab *f)
@@ -456,6 +574,9 @@ int ig_fab_mpi_run(struct ig_fab *f)
 	struct state s = { .f = f };
 	struct ig_fab_pair *pairs = calloc(f->n, sizeof(*pairs));
 	unsigned int total = ig_fab_nrounds(f->o.pattern, f->n, f->o.root);
+	bool smp = f->o.pattern == IG_FAB_SAMPLE;
+	bool planned = smp || f->o.pattern == IG_FAB_LEAVES;
+	struct ig_fab_est e;
 	int ret = 0, bad = 0;
 
 	if (f->o.rounds && f->o.rounds < total)
@@ -463,11 +584,16 @@ int ig_fab_mpi_run(struct ig_fab *f)
 	s.run = (struct ig_fab_run){
 		.o = &f->o, .n = f->n, .info = f->info, .rounds_total = total
 	};
+	ig_fab_est_round(&f->o, rdma_pairs(f), &e);
+	if (!f->me && smp && sample_start(&s, &e))
+		bad = 1;
+	if (!f->me && f->o.pattern == IG_FAB_LEAVES && plan_leaves(&s))
+		bad = 2;
 	if (!pairs || (!f->me && rank0_alloc(&s)))
 		bad = 1;
 	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (bad) {
-		if (!f->me)
+		if (!f->me && bad == 1)
 			fprintf(stderr,
 				"ibgap-fabric: out of memory for %u "
 				"ranks\n",
@@ -476,12 +602,16 @@ int ig_fab_mpi_run(struct ig_fab *f)
 		state_free(&s);
 		return 1;
 	}
-	if (plan_rounds(&s)) {
-		free(pairs);
-		state_free(&s);
-		return 1;
-	}
-	rounds(&s, pairs);
+	if (!f->me)
+		announce(&s, &e, pairs);
+	/* a planned pattern's rounds (a sample's first phase): rank 0's */
+	if (planned && !f->me)
+		total = smp ? s.plan.nrounds : s.run.rounds_total;
+	if (planned)
+		MPI_Bcast(&total, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+	rounds(&s, pairs, 0, total);
+	if (smp)
+		suspects(&s, pairs, total);
 	if (f->o.retest)
 		retests(&s);
 	if (!f->me)

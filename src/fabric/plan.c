@@ -26,6 +26,21 @@ unsigned int ig_fab_rounds_get(const struct ig_fab_rounds *r, unsigned int rnd,
 	return np;
 }
 
+int ig_fab_plist_add(struct ig_fab_plist *l, unsigned int a, unsigned int b)
+{
+	if (l->k == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		struct ig_fab_pair *p = realloc(l->p, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		l->p = p;
+		l->cap = cap;
+	}
+	l->p[l->k++] = (struct ig_fab_pair){ a, b };
+	return 0;
+}
+
 /* The scratch of a packing: which pairs are placed, the round each rank
  * was last busy in (round + 1; 0 never). */
 struct pack {

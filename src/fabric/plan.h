@@ -39,6 +39,15 @@ int ig_fab_pack(const struct ig_fab_pair *list, size_t k, unsigned int n,
 		struct ig_fab_rounds *out);
 void ig_fab_rounds_free(struct ig_fab_rounds *r);
 
+/* A list of pairs that grows (the planners' lists). */
+struct ig_fab_plist {
+	struct ig_fab_pair *p;
+	size_t k, cap;
+};
+
+/* Appends (a, b) to l; 0 or -ENOMEM (l as it was).  Free l->p. */
+int ig_fab_plist_add(struct ig_fab_plist *l, unsigned int a, unsigned int b);
+
 /* Round r's pairs into out (room for n); returns how many (0 when r is
  * out of range). */
 unsigned int ig_fab_rounds_get(const struct ig_fab_rounds *r, unsigned int rnd,

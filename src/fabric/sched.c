@@ -11,9 +11,13 @@
 #include "sched.h"
 
 const char *const ig_fab_pattern_names[IG_FAB_PATTERN_COUNT + 1] = {
-	[IG_FAB_PAIRS] = "pairs",	  [IG_FAB_RING] = "ring",
-	[IG_FAB_BISECTION] = "bisection", [IG_FAB_INCAST] = "incast",
-	[IG_FAB_LEAVES] = "leaves",	  NULL,
+	[IG_FAB_PAIRS] = "pairs",
+	[IG_FAB_RING] = "ring",
+	[IG_FAB_BISECTION] = "bisection",
+	[IG_FAB_INCAST] = "incast",
+	[IG_FAB_LEAVES] = "leaves", /* planned by rank 0 (plan.h) */
+	[IG_FAB_SAMPLE] = "sample", /* planned by rank 0 (sample.h) */
+	NULL,
 };
 
 const char *ig_fab_pattern_name(enum ig_fab_pattern p)

@@ -16,6 +16,8 @@ enum ig_fab_pattern {
 	IG_FAB_BISECTION, /* first half -> second half, all at once */
 	IG_FAB_INCAST,	  /* every rank -> root, all at once */
 	IG_FAB_LEAVES,	  /* inside each leaf, then between (plan.h) */
+	IG_FAB_SAMPLE,	  /* K random partners a node, then the suspects
+			   * (planned by rank 0: sample.h) */
 	IG_FAB_PATTERN_COUNT
 };
 
@@ -36,7 +38,8 @@ extern const char *const ig_fab_pattern_names[IG_FAB_PATTERN_COUNT + 1];
  * Rounds of pattern p over n ranks (n >= 2; root < n for incast):
  * pairs n-1 (n even) or n (n odd: one rank rests each round), ring n-1,
  * bisection 1, incast 1.  0 when n < 2, for incast when root >= n, and
- * for an unknown pattern or one that rank 0 plans (leaves: plan.h); root
+ * for an unknown pattern or one that rank 0 plans (leaves: plan.h;
+ * sample: sample.h); root
  * matters to incast alone.
  */
 unsigned int ig_fab_nrounds(enum ig_fab_pattern p, unsigned int n,

@@ -2,7 +2,8 @@
 # t_fabric.sh: ibgap-fabric on a cluster of six network namespaces (one
 # MPI rank each, tests/fabric/cluster.sh.inc), TCP only (no RDMA there):
 # - bad options: exit 2 and the one line, printed once (rank 0); -o and
-#   --save-baseline where they cannot be written: exit 2 at once;
+#   --save-baseline where they cannot be written: exit 2 at once; a
+#   --per-node beyond half of the ranks;
 # - -t write_bw without RDMA: nothing measured, exit 1 and why;
 # - pairs: every pair once in 5 rounds of 3, the JSON (-o) says so, each
 #   measurement ok, no node flagged; --save-baseline writes the same;
@@ -11,6 +12,8 @@
 #   text names it first, the flagged measurements were measured again,
 #   --baseline of the clean run: exit 1, node 3's regression named;
 #   --plot writes an SVG; an unreadable --baseline: exit 3;
+# - --pattern sample --per-node 2 with node 3 still slow: flagged; the
+#   estimate line, the JSON's plan and each pair's phase;
 # - node 5's inbound alone slow: flagged, "receive side", no other node;
 #   the doctor's findings every node has on one line;
 # - ring --rounds 2, bisection (both directions; and -R, where b sends)
@@ -64,12 +67,17 @@ jqc()
 
 # ------------------------------------------------------------ bad options
 fab 2 badpat --pattern mesh
-n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, ring, bisection, incast$" "$TMP/badpat.err")
+n=$(grep -c "^ibgap-fabric: --pattern: 'mesh' is not a pattern: allowed pairs, ring, bisection, incast, leaves, sample$" "$TMP/badpat.err")
 [[ $n == 1 ]] && pass "bad --pattern: its line once" ||
 	fail "bad --pattern: the line $n times: $(cat "$TMP/badpat.err")"
 fab 2 badroot --pattern incast --root 6
 expect_grep "$TMP/badroot.err" "--root: '6' is not a rank: allowed 0 to 5" \
 	"--root 6 of 6 ranks"
+# --per-node: at most half of the ranks (known once MPI has started)
+fab 2 badk --pattern sample --per-node 4
+expect_grep "$TMP/badk.err" \
+	"--per-node: '4' is more than half of the 6 ranks: allowed 1 to 3" \
+	"--per-node 4 of 6 ranks"
 # rank 0's files, checked before the first round
 fab 2 badout -o /tmp
 expect_grep "$TMP/badout.err" "-o: '/tmp' is a directory" "-o /tmp"
@@ -159,6 +167,27 @@ expect_no_grep "$TMP/bad.out" "regression: node ${FC_NS[0]} tcp_bw" \
 	"--baseline: no bandwidth regression for node 1"
 check "planted: --plot wrote an SVG" grep -q '<svg' "$TMP/bad.svg"
 fc_clear 2
+
+# ------------------- --pattern sample: node 3 still slow, found in a sample
+# 2 partners a node (2 rounds of 3 pairs), then the suspects (node 3 and
+# its two partners) against the nodes known good; the estimate line
+# before the first round, the JSON's plan, each pair's phase.
+SECONDS=0
+fab 0 sample "${QUICK[@]}" -t tcp_bw --bw-tol 0.25 --pattern sample \
+	--per-node 2 --seed 11 --no-retest --format json -o "$TMP/sample.json"
+ig_log "sample: ${SECONDS} s"
+grep -qE '^ibgap-fabric: sample, seed 11: 2 round\(s\) of 3 pairs \(2 partner\(s\) a node\) \+ up to 9 suspect rounds, 1 test\(s\) each: about [0-9.]+ s at most \(retests not counted\)$' \
+	"$TMP/sample.err" && pass "sample: the estimate line" ||
+	fail "sample: no estimate line: $(head -c 3000 "$TMP/sample.err")"
+got=$(jqc "$TMP/sample.json" '[.pattern, .plan.pattern, .plan.rounds,
+	(.plan.estimate_s > 1), .plan.sample.per_node, .plan.sample.seed,
+	.plan.sample.suspects_from_round, ([.pairs[] | select(.phase ==
+	"sample")] | length), ([.pairs[] | select(.phase == "suspects") |
+	.round >= 2] | (length > 0 and all)),
+	([.nodes[] | select(.flagged) | .rank])]')
+want='["sample","sample",11,true,2,11,2,6,true,[2]]'
+[[ $got == "$want" ]] && pass "sample: node 3 flagged, the plan, the phases" ||
+	fail "sample: got $got, want $want: $(head -c 3000 "$TMP/sample.err")"
 fc_clear 3
 fab 3 nobase "${QUICK[@]}" --baseline "$TMP/nonexistent.json"
 expect_grep "$TMP/nobase.err" "--baseline: cannot read" "missing --baseline"

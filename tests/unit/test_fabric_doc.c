@@ -43,7 +43,7 @@ static const struct {
 	{ "", NULL },
 	{ "--pattern ring --rounds 3 -t tcp_bw -s 1M -D 0.5", NULL },
 	{ "--pattern mesh", "--pattern: 'mesh' is not a pattern: allowed "
-			    "pairs, ring, bisection, incast" },
+			    "pairs, ring, bisection, incast, leaves, sample" },
 	{ "--rounds 0", "--rounds: '0' is not a whole number from 1 to" },
 	{ "--bw-tol 1.5", "--bw-tol: '1.5' is not a number from 0.01 to 1" },
 	{ "--lat-tol 0.5", "--lat-tol: '0.5' is not a number from 1 to 1000" },
@@ -74,6 +74,25 @@ static const struct {
 	{ "--repeat 101", "--repeat: '101' is not a number of runs" },
 	{ "--confidence 90,5", "--confidence: '90,5' is not LEVEL,WIDTH" },
 	{ "--confidence 95", "--confidence: '95' is not LEVEL,WIDTH" },
+	/* --pattern sample's options: with it alone, one of --per-node and
+	 * --budget, their ranges */
+	{ "--pattern sample --per-node 2 --seed 7", NULL },
+	{ "--pattern sample --budget 10", NULL },
+	{ "--per-node 3", "--per-node: only with --pattern sample (the "
+			  "pattern is pairs)" },
+	{ "--pattern ring --budget 5", "--budget: only with --pattern sample "
+				       "(the pattern is ring)" },
+	{ "--seed 1", "--seed: only with --pattern sample" },
+	{ "--pattern sample --per-node 2 --budget 5",
+	  "--budget and --per-node: give one (--budget picks --per-node)" },
+	{ "--pattern sample --rounds 2",
+	  "--rounds: not with --pattern sample" },
+	{ "--pattern sample --per-node 0",
+	  "--per-node: '0' is not a whole number from 1 to" },
+	{ "--pattern sample --budget 0.01",
+	  "--budget: '0.01' is not a number from 0.1 to 100000" },
+	{ "--pattern sample --seed -1", "--seed: '-1' is not a whole number "
+					"from 0 to 4294967295" },
 };
 
 START_TEST(test_opts_table)

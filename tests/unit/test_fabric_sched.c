@@ -277,9 +277,13 @@ static const struct {
 	enum ig_fab_pattern p;
 	const char *name;
 } names[] = {
-	{ IG_FAB_PAIRS, "pairs" },	   { IG_FAB_RING, "ring" },
-	{ IG_FAB_BISECTION, "bisection" }, { IG_FAB_INCAST, "incast" },
+	{ IG_FAB_PAIRS, "pairs" },
+	{ IG_FAB_RING, "ring" },
+	{ IG_FAB_BISECTION, "bisection" },
+	{ IG_FAB_INCAST, "incast" },
+	/* their rounds: test_fabric_leaves, test_fabric_sample */
 	{ IG_FAB_LEAVES, "leaves" },
+	{ IG_FAB_SAMPLE, "sample" },
 };
 
 START_TEST(pattern_names)
