@@ -174,20 +174,16 @@ static int query(const char *node, struct ig_slurm_node *n, char *why,
 
 	if (ret) {
 		failure(err, sizeof(err), ret, out);
-		snprintf(why, len, "sinfo -n %s: %s", node, err);
-		return -EIO;
+		return ig_fail(-EIO, why, len, "sinfo -n %s: %s", node, err);
 	}
-	if (ig_slurm_parse(out, n, 1, &got, err, sizeof(err))) {
-		snprintf(why, len, "sinfo -n %s: %s", node, err);
-		return -EIO;
-	}
+	if (ig_slurm_parse(out, n, 1, &got, err, sizeof(err)))
+		return ig_fail(-EIO, why, len, "sinfo -n %s: %s", node, err);
 	if (got && !strcmp(n->name, node))
 		return 0;
-	snprintf(why, len,
-		 "sinfo -n %s: no such Slurm node (its rank's SLURMD_NODENAME, "
-		 "else its short host name)",
-		 node);
-	return -EIO;
+	return ig_fail(-EIO, why, len,
+		       "sinfo -n %s: no such Slurm node (its rank's "
+		       "SLURMD_NODENAME, else its short host name)",
+		       node);
 }
 
 /* scontrol update NodeName=node State=state [Reason=reason]: 0, or -EIO
@@ -208,8 +204,8 @@ static int update(const char *node, const char *state, const char *reason,
 	if (!ret)
 		return 0;
 	failure(err, sizeof(err), ret, out);
-	snprintf(why, len, "scontrol update %s %s: %s", nn, st, err);
-	return -EIO;
+	return ig_fail(-EIO, why, len, "scontrol update %s %s: %s", nn, st,
+		       err);
 }
 
 static bool done_before(const struct ig_slurm_out *o, const char *node)
