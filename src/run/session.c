@@ -28,7 +28,7 @@ int ig_run_connect(const struct ig_run_peer *peer, struct ig_ctrl *c,
 		return fd;
 	ig_ctrl_init(c, fd, peer->timeout_ms);
 	ig_fault_point(peer->fault, false, IG_FAULT_CONNECT);
-	ret = ig_hello(c, self, srv, peer->key);
+	ret = ig_hello_group(c, self, srv, peer->key, peer->group);
 	if (ret) {
 		snprintf(err, errlen, "%s", c->err);
 		ig_ctrl_close(c);
