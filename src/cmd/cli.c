@@ -479,11 +479,6 @@ static int local_words(const struct ig_optparse *ps,
 			       "takes options only; a command comes first "
 			       "(ibgap client HOST [options])",
 			       ps->positional[0]);
-	if (o->rails)
-		return ig_fail(-EINVAL, err, errlen,
-			       "--rails: the local run ('ibgap' alone) runs "
-			       "on one port; run 'ibgap server' on a peer and "
-			       "'ibgap client HOST --rails' against it");
 	if (o->port || o->also || o->auth_file)
 		return ig_fail(-EINVAL, err, errlen,
 			       "%s: the local run ('ibgap' alone) has a "

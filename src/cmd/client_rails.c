@@ -91,7 +91,13 @@ static void rail_opts(const struct ig_client_opts *o, struct ig_rail_run *r,
 	ro->local.fault = NULL;
 	ro->save_baseline = NULL;
 	ro->baseline = NULL;
-	r->cpu_node = o->local.cpu < 0 ? r->local.numa_node : -1;
+	r->cpu = o->local.cpu;
+	r->cpu_node = o->local.cpu < 0 && r->local.local_cpulist[0]
+			      ? r->local.numa_node
+			      : -1;
+	if (o->local.cpu < 0)
+		snprintf(ro->local.tcp_cpus, sizeof(ro->local.tcp_cpus), "%s",
+			 r->local.local_cpulist);
 	if (!ig_rail_no_addr(r))
 		return;
 	for (unsigned int t = 0; t < o->ntests; t++)

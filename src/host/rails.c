@@ -46,6 +46,8 @@ static void rail_of(const struct ig_inv *inv, const struct ig_inv_dev *d,
 	snprintf(r->device, sizeof(r->device), "%s", d->name);
 	r->port = p->num;
 	r->numa_node = d->numa_node;
+	snprintf(r->local_cpulist, sizeof(r->local_cpulist), "%s",
+		 d->local_cpulist);
 	snprintf(r->link_layer, sizeof(r->link_layer), "%s", p->link_layer);
 	ig_fingerprint_collect(inv->root, d->name, p->num, &r->fp);
 	snprintf(r->netdev, sizeof(r->netdev), "%s",

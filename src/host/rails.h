@@ -27,6 +27,9 @@ struct ig_rail {
 	int numa_node;		    /* the HCA's, -1 unknown */
 	char link_layer[16];
 	struct ig_fingerprint fp; /* fw_ver, link_rate, mtu, ipoib_mode */
+	/* the HCA's device/local_cpulist (this host's rails only; not in
+	 * RAILS_INFO) */
+	char local_cpulist[512];
 };
 
 struct ig_rails {

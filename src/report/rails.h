@@ -30,8 +30,9 @@ enum {
 struct ig_rail_run {
 	struct ig_rail local, remote; /* remote: the server's rail */
 	enum ig_rail_by by;	      /* IG_RAIL_NONE: no peer */
-	int cpu_node;		      /* threads placed on this NUMA node;
-				       * -1 not placed */
+	int cpu;		      /* --cpu, else -1 */
+	int cpu_node;		      /* threads placed on the HCA's local
+				       * CPUs, of this NUMA node; -1 not */
 	const struct ig_result *res;  /* this rail's results (each alone) */
 	size_t n;
 	char error[256]; /* the rail's session failed: why; "" ok */

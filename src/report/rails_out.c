@@ -52,12 +52,16 @@ static void text_head(FILE *f, const struct ig_rail_run *r)
 		fprintf(f, "  server: %s port %d: %s %s (paired by %s)\n",
 			s->device, s->port, or_dash(s->netdev),
 			or_dash(s->addr), ig_rail_by_name(r->by));
-	if (r->cpu_node >= 0)
-		fprintf(f, "  threads: on NUMA node %d (the HCA's)\n",
-			r->cpu_node);
+	if (r->cpu >= 0)
+		fprintf(f, "  threads: on CPU %d (--cpu)\n", r->cpu);
+	else if (l->local_cpulist[0])
+		fprintf(f,
+			"  threads: verbs and TCP on the HCA's local CPUs %s "
+			"(NUMA node %d)\n",
+			l->local_cpulist, l->numa_node);
 	else
-		fprintf(f, "  threads: not pinned (the HCA has no NUMA "
-			   "node)\n");
+		fprintf(f, "  threads: not pinned (the HCA names no local "
+			   "CPUs)\n");
 }
 
 /* Each pair: its row, verbs, TCP, TCP/verbs. */
@@ -216,6 +220,7 @@ static json_object *rail_json(const struct ig_rails_report *rep, size_t i)
 	     ig_json_add(o, "server", ig_rail_to_json(&r->remote))) ||
 	    ig_json_add_str(o, "paired_by", ig_rail_by_name(r->by)) ||
 	    ig_json_add_int(o, "cpu_numa_node", r->cpu_node) ||
+	    (r->cpu >= 0 && ig_json_add_int(o, "cpu", r->cpu)) ||
 	    ig_json_add_double(o, "verbs_gbps", r->verbs_gbps) ||
 	    (ig_rail_no_addr(r)
 		     ? ig_json_add_str(o, "tcp", "no IPoIB address")

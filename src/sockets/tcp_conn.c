@@ -18,6 +18,7 @@
 
 #include "common/clock.h"
 #include "engine/engine.h"
+#include "host/cpulist.h"
 #include "tcp_int.h"
 
 static void set_window(struct ig_session *s, int fd,
@@ -296,9 +297,13 @@ int ig_tcp_setup_client(struct ig_session *s, const struct ig_sock_calls *sc)
 		if (ret)
 			return ret;
 	}
-	/* --cpu pins TCP streams as it pins verbs ones (same pinning) */
+	/* --cpu pins TCP streams as it pins verbs ones (same pinning);
+	 * --rails puts them on the rail's HCA's CPUs */
 	for (unsigned int i = 0; i < s->nstreams; i++)
-		s->st[i].cpu = s->local.cpu;
+		s->st[i].cpu = s->local.cpu >= 0 || !s->local.tcp_cpus[0]
+				       ? s->local.cpu
+				       : ig_cpulist_nth(s->local.tcp_cpus,
+							(int)i, false);
 	read_window(s);
 	return 0;
 }

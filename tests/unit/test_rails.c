@@ -7,9 +7,11 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "host/cpulist.h"
 #include "host/rails.h"
 #include "report/rails.h"
 #include "testmain.h"
@@ -333,6 +335,35 @@ START_TEST(railmsg_round_trip)
 }
 END_TEST
 
+/* A rail's TCP threads take its HCA's local CPUs in turn: the allowed
+ * ones of the cpulist, wrapping; none allowed is -1. */
+START_TEST(cpulist_nth)
+{
+	cpu_set_t allowed;
+	int cpus[CPU_SETSIZE], n = 0;
+	char list[4096] = "";
+	size_t at = 0;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	for (int c = 0; c < CPU_SETSIZE && at < sizeof(list) - 16; c++)
+		if (CPU_ISSET(c, &allowed)) {
+			cpus[n++] = c;
+			at += (size_t)snprintf(list + at, sizeof(list) - at,
+					       "%s%d", n > 1 ? "," : "", c);
+		}
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(ig_cpulist_nth(list, 0, false), cpus[0]);
+	ck_assert_int_eq(ig_cpulist_nth(list, n, false), cpus[0]);
+	ck_assert_int_eq(ig_cpulist_nth(list, n - 1, false), cpus[n - 1]);
+	ck_assert_int_eq(ig_cpulist_nth(list, 0, true), cpus[n - 1]);
+	snprintf(list, sizeof(list), "%d-%d", cpus[0], cpus[0]);
+	ck_assert_int_eq(ig_cpulist_nth(list, 3, false), cpus[0]);
+	ck_assert_int_eq(ig_cpulist_nth("100000", 0, false), -1);
+	ck_assert_int_eq(ig_cpulist_nth("", 0, false), -1);
+	ck_assert_int_eq(ig_cpulist_nth("x", 0, false), -1);
+}
+END_TEST
+
 static Suite *rails_suite(void)
 {
 	Suite *s = suite_create("rails");
@@ -353,6 +384,7 @@ static Suite *rails_suite(void)
 	tcase_add_test(tc, figures);
 	tcase_add_test(tc, rails_json);
 	tcase_add_test(tc, railmsg_round_trip);
+	tcase_add_test(tc, cpulist_nth);
 	suite_add_tcase(s, tc);
 	return s;
 }
