@@ -149,6 +149,20 @@ static const char *unpaired(const struct ig_rail_run *r)
 	return NULL;
 }
 
+/* A rail without an address whose peer could not be reached: why. */
+static void no_addr_why(struct ig_rail_run *r)
+{
+	const char *nd = r->local.netdev[0] ? r->local.netdev : "its netdev";
+	char why[512];
+
+	snprintf(why, sizeof(why),
+		 "%s has no IPv4 address, and its verbs tests need one "
+		 "(rdma_cm reaches the server's rail by address: give %s "
+		 "one): %s",
+		 nd, nd, r->error);
+	snprintf(r->error, sizeof(r->error), "%.255s", why);
+}
+
 /* One rail's plan on a session of its own; the doctor's counters around
  * it.  0 or a negative errno (r->error says why). */
 static int rail_session(const struct ig_client_opts *ro,
@@ -171,6 +185,8 @@ static int rail_session(const struct ig_client_opts *ro,
 		ret = ig_run_connect(&peer, &c, &self, &srv, r->error,
 				     sizeof(r->error));
 	}
+	if (ret && ig_rail_no_addr(r))
+		no_addr_why(r);
 	if (ret) {
 		ig_run_fail(&plan, res, 0, r->error);
 		*done = ig_run_count(&plan);

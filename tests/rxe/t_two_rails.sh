@@ -13,7 +13,9 @@
 #    measured alone and all at once; rxe_a2 flagged "TCP low alone";
 #  - the text report of --rails (all) --rails-mode together, for
 #    docs/rails.md;
-#  - the local run, ibgap --rails: each rail against a server of its own.
+#  - the local run, ibgap --rails: each rail against a server of its own;
+#  - a rail without an IPv4 address (eth1's flushed): TCP "no IPoIB
+#    address", its verbs failed naming why, the other rail measured.
 # About 40 s with the two boots (the kernel cached).
 #   IG_RXE_WIRES=2 tests/rxe/rxe-run --two bash tests/rxe/t_two_rails.sh \
 #       /abs/path/to/ibgap
@@ -109,6 +111,29 @@ rails_json()
 		"${RAILS_ARGS[@]}" --format json
 }
 
+# A rail without an IPv4 address (eth1's taken away): paired by index,
+# "no IPoIB address" for TCP, its verbs failed saying why (rdma_cm needs
+# an address), the other rail measured; exit 1 (a rail failed).
+no_address()
+{
+	ip -4 addr flush dev eth1 || die "cannot take eth1's address away"
+	rx_run 60 noaddr "$IBGAP" client "$IG_PEER_ADDR" -p "$SRV_PORT" \
+		--rails -t write_bw,tcp_bw -s 16K -D 0.3 --warmup 0.3 \
+		--format json
+	expect_rc 1 "--rails, $IG_RDMA_DEV2 without an address" &&
+		rx_jq "$TMP/noaddr.out" "--rails, no address" '
+		def rail($d): [.rails[] | select(.device == $d)][0];
+		chk(rail($dev2).tcp == "no IPoIB address" and
+		    rail($dev2).paired_by == "index" and
+		    rail($dev2).server.device == $peer2;
+		    "\(rail($dev2) | {tcp, paired_by, server: .server.device})"),
+		chk(rail($dev2).error | test("eth1 has no IPv4 address");
+		    "error \(rail($dev2).error | tojson)"),
+		chk(rail($dev).verbs_gbps > 0 and rail($dev).tcp_gbps > 0;
+		    "\($dev) \(rail($dev) | [.verbs_gbps, .tcp_gbps])")' \
+			--arg dev2 "$IG_RDMA_DEV2" --arg peer2 "$IG_PEER_DEV2"
+}
+
 run_a()
 {
 	rx_two_wait_server
@@ -152,6 +177,7 @@ run_a()
 		chk(all(.rails[]; .verbs_gbps > 0 and .tcp_gbps > 0);
 		    "local figures \([.rails[] | [.verbs_gbps, .tcp_gbps]] | tojson)")' \
 			--arg dev2 "$IG_RDMA_DEV2"
+	no_address
 	rx_two_done
 }
 
