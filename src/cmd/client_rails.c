@@ -47,7 +47,10 @@ static struct ig_run_peer rail_peer(const struct ig_client_opts *o,
 	return (struct ig_run_peer){ .host = host,
 				     .port = o->port,
 				     .key = key,
-				     .timeout_ms = (int)o->p.timeout_ms };
+				     .timeout_ms = (int)o->p.timeout_ms,
+				     .src = o->local.src_addr[0]
+						    ? o->local.src_addr
+						    : NULL };
 }
 
 /* The server's rails, on a session of their own. */
@@ -88,6 +91,9 @@ static void rail_opts(const struct ig_client_opts *o, struct ig_rail_run *r,
 	snprintf(ro->local.verbs.device, sizeof(ro->local.verbs.device), "%s",
 		 r->local.device);
 	ro->local.verbs.ib_port = r->local.port;
+	/* both transports' connections leave from the rail's address */
+	snprintf(ro->local.src_addr, sizeof(ro->local.src_addr), "%s",
+		 r->local.addr);
 	ro->local.fault = NULL;
 	ro->save_baseline = NULL;
 	ro->baseline = NULL;

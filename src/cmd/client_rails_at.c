@@ -67,7 +67,10 @@ static void *rail_main(void *arg)
 				    .port = t->ro->port,
 				    .key = t->key,
 				    .timeout_ms = (int)t->ro->p.timeout_ms,
-				    .group = t->group };
+				    .group = t->group,
+				    .src = t->ro->local.src_addr[0]
+						   ? t->ro->local.src_addr
+						   : NULL };
 	struct ig_sysinfo self, srv;
 	struct ig_ctrl c;
 	int go;

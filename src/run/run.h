@@ -84,6 +84,9 @@ struct ig_run_peer {
 	/* HELLO's group (--rails-mode together: the sessions the server
 	 * runs side by side), or NULL */
 	const char *group;
+	/* the address the connection leaves from (--rails: the rail's), or
+	 * NULL: the routing table's choice */
+	const char *src;
 };
 
 /* Connects and says HELLO: self and srv filled.  0, or a negative errno

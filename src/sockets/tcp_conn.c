@@ -3,6 +3,7 @@
  * client, socket buffers read back for the report; every call on a data
  * socket through the table sc (kernel TCP or rsockets).  The control
  * connection is a kernel socket always. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -239,6 +240,19 @@ static int connect_fd(struct ig_session *s, const struct ig_sock_calls *sc,
 	return err;
 }
 
+/* --rails: the stream leaves from the rail's address (IPv4 to IPv4);
+ * 0 or an errno. */
+static int bind_src(struct ig_session *s, const struct ig_sock_calls *sc,
+		    int fd, const struct sockaddr_storage *to)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	if (!s->local.src_addr[0] || to->ss_family != AF_INET ||
+	    inet_pton(AF_INET, s->local.src_addr, &sin.sin_addr) != 1)
+		return 0;
+	return sc->bind(fd, (struct sockaddr *)&sin, sizeof(sin)) ? errno : 0;
+}
+
 static int connect_one(struct ig_session *s, const struct ig_sock_calls *sc,
 		       struct sockaddr_storage *ss, socklen_t sl,
 		       uint64_t cookie, unsigned int idx)
@@ -250,7 +264,9 @@ static int connect_one(struct ig_session *s, const struct ig_sock_calls *sc,
 	if (fd < 0)
 		return sock_fail(s, sc, "stream socket", ss, errno);
 	set_window(s, fd, sc);
-	err = connect_fd(s, sc, fd, ss, sl);
+	err = bind_src(s, sc, fd, ss);
+	if (!err)
+		err = connect_fd(s, sc, fd, ss, sl);
 	ig_stream_tag_put(h, cookie, idx);
 	if (!err && sc->send(fd, h, sizeof(h), 0) != sizeof(h))
 		err = errno ? errno : EIO;
