@@ -109,6 +109,37 @@ static int rails_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
+/* --rails-cpu CPUS: one CPU per rail, each one this process may run on. */
+static int rails_cpu_opt(struct ig_optparse *ps, const struct ig_opt *r,
+			 const char *arg, char *err, size_t errlen)
+{
+	struct ig_client_opts *o = ps->obj[IG_TO_CMD];
+	const char *p = arg;
+	char *end;
+
+	(void)r;
+	o->nrails_cpu = 0;
+	do {
+		long c = strtol(p, &end, 10);
+		char one[24];
+
+		if (end == p || (*end && *end != ',') || c < 0 ||
+		    o->nrails_cpu >= IG_RAILS_CPU_MAX)
+			return ig_fail(-EINVAL, err, errlen,
+				       "--rails-cpu: '%s' is not a list of "
+				       "CPUs, one per rail (at most %d): "
+				       "allowed e.g. 0,8",
+				       arg, IG_RAILS_CPU_MAX);
+		snprintf(one, sizeof(one), "%ld", c);
+		if (ig_testopt_cpu_check("--rails-cpu", one, (int)c, err,
+					 errlen))
+			return -EINVAL;
+		o->rails_cpu[o->nrails_cpu++] = (int)c;
+		p = end + 1;
+	} while (*end);
+	return 0;
+}
+
 /* A sweep that doubles from A to last never meets its B, hi: refused,
  * with the two ends it could have. */
 static int sweep_end(const char *arg, uint64_t last, uint64_t hi, char *err,
@@ -260,6 +291,10 @@ static const struct ig_opt client_rows[] = {
 	  .what = "a mode", .arg = "MODE",
 	  .help = "with --rails: each (default: each rail in turn) or "
 		  "together (then every rail at once)" },
+	{ "rails-cpu", 0, IG_OPT_STRING, .call = rails_cpu_opt, .arg = "CPUS",
+	  .help = "with --rails: rail i's client threads (verbs and TCP) on "
+		  "the i-th CPU of the list, one per rail (default: each "
+		  "rail's HCA's local CPUs)" },
 	IG_XPORT_OPT_ROWS,
 	IG_TESTOPT_ROW(CPU),
 	IG_TESTOPT_ROW(TIMEOUT),
@@ -356,8 +391,14 @@ static int rails_check(const struct ig_optparse *ps,
 			    : o->plot			  ? "--plot"
 							  : NULL;
 
-	if (ig_opt_needs(ps, "rails-mode", "rails", err, errlen))
+	if (ig_opt_needs(ps, "rails-mode", "rails", err, errlen) ||
+	    ig_opt_needs(ps, "rails-cpu", "rails", err, errlen))
 		return -EINVAL;
+	if (o->nrails_cpu && ig_opt_given(ps, "cpu"))
+		return ig_fail(-EINVAL, err, errlen,
+			       "--rails-cpu with --cpu: --cpu puts every "
+			       "rail's threads on one CPU, --rails-cpu each "
+			       "rail's on its own: leave out one");
 	if (!o->rails)
 		return 0;
 	if (other)

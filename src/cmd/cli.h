@@ -21,6 +21,9 @@
 /* "tcp@" and a numeric IPv6 address (INET6_ADDRSTRLEN) */
 #define IG_ALSO_LABEL_LEN 52
 
+/* --rails-cpu's CPUs: one per rail (host/rails.h's IG_RAILS_MAX) */
+#define IG_RAILS_CPU_MAX 16
+
 /* --rails-mode */
 enum ig_rails_mode {
 	IG_RAILS_EACH,	   /* each rail in turn */
@@ -61,6 +64,9 @@ struct ig_client_opts {
 	const char *rails_list;
 	bool rails_word; /* rails_list was the next word (maybe HOST) */
 	enum ig_rails_mode rails_mode;
+	/* --rails-cpu CPUS: rail i's client threads on CPU rails_cpu[i] */
+	int rails_cpu[IG_RAILS_CPU_MAX];
+	unsigned int nrails_cpu;
 	/* the transport name of this plan's results: NULL for the run's
 	 * own, also_label for --also's second connection */
 	const char *column;

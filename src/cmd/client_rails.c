@@ -79,10 +79,10 @@ static int server_rails(const struct ig_client_opts *o,
 	return 0;
 }
 
-/* Rail i's plan: its peer's address, its device and port; no tcp test
- * when it has no address. */
-static void rail_opts(const struct ig_client_opts *o, struct ig_rail_run *r,
-		      struct ig_client_opts *ro)
+/* Rail i's plan: its peer's address, its device and port, its CPUs; no
+ * tcp test when it has no address. */
+static void rail_opts(const struct ig_client_opts *o, size_t i,
+		      struct ig_rail_run *r, struct ig_client_opts *ro)
 {
 	unsigned int k = 0;
 
@@ -97,11 +97,13 @@ static void rail_opts(const struct ig_client_opts *o, struct ig_rail_run *r,
 	ro->local.fault = NULL;
 	ro->save_baseline = NULL;
 	ro->baseline = NULL;
-	r->cpu = o->local.cpu;
-	r->cpu_node = o->local.cpu < 0 && r->local.local_cpulist[0]
+	if (o->nrails_cpu)
+		ro->local.cpu = o->rails_cpu[i];
+	r->cpu = ro->local.cpu;
+	r->cpu_node = ro->local.cpu < 0 && r->local.local_cpulist[0]
 			      ? r->local.numa_node
 			      : -1;
-	if (o->local.cpu < 0)
+	if (ro->local.cpu < 0)
 		snprintf(ro->local.tcp_cpus, sizeof(ro->local.tcp_cpus), "%s",
 			 r->local.local_cpulist);
 	if (!ig_rail_no_addr(r))
@@ -123,6 +125,13 @@ int ig_client_rails_plan(const struct ig_client_opts *o,
 	struct ig_run_opts ro;
 	int ret = local_rails(o, &sel);
 
+	if (!ret && o->nrails_cpu && o->nrails_cpu != sel.n) {
+		fprintf(stderr,
+			"ibgap: --rails-cpu names %u CPUs for %zu rails: "
+			"give one per rail, in the rails' order\n",
+			o->nrails_cpu, sel.n);
+		ret = 2;
+	}
 	if (!ret)
 		ret = server_rails(o, key, &srv, env);
 	if (ret)
@@ -136,7 +145,7 @@ int ig_client_rails_plan(const struct ig_client_opts *o,
 		*r = (struct ig_rail_run){ .local = sel.r[i], .by = by[i] };
 		if (peer[i] >= 0)
 			r->remote = srv.r[peer[i]];
-		rail_opts(o, r, &cr->ro[i]);
+		rail_opts(o, i, r, &cr->ro[i]);
 		ig_client_run_opts(&cr->ro[i], &ro);
 		cr->count[i] = ig_run_count(&ro);
 		*total += cr->count[i];

@@ -53,7 +53,8 @@ static void text_head(FILE *f, const struct ig_rail_run *r)
 			s->device, s->port, or_dash(s->netdev),
 			or_dash(s->addr), ig_rail_by_name(r->by));
 	if (r->cpu >= 0)
-		fprintf(f, "  threads: on CPU %d (--cpu)\n", r->cpu);
+		fprintf(f, "  threads: on CPU %d (--cpu or --rails-cpu)\n",
+			r->cpu);
 	else if (l->local_cpulist[0])
 		fprintf(f,
 			"  threads: verbs and TCP on the HCA's local CPUs %s "

@@ -13,7 +13,8 @@
 #    measured alone and all at once; rxe_a2 flagged "TCP low alone";
 #  - the text report of --rails (all) --rails-mode together, for
 #    docs/rails.md;
-#  - the local run, ibgap --rails: each rail against a server of its own;
+#  - the local run, ibgap --rails --rails-cpu 0,0: each rail against a
+#    server of its own, its threads on CPU 0;
 #  - a rail without an IPv4 address (eth1's flushed): TCP "no IPoIB
 #    address", its verbs failed naming why, the other rail measured.
 # About 40 s with the two boots (the kernel cached).
@@ -168,14 +169,16 @@ run_a()
 	cat "$TMP/text.out" >&2
 	# The local run: each of A's rails against a server of its own
 	# (client and server on the rail's one rxe device).
-	rx_run 120 local "$IBGAP" --rails "${RAILS_ARGS[@]}" --format json
+	rx_run 120 local "$IBGAP" --rails --rails-cpu 0,0 "${RAILS_ARGS[@]}" \
+		--format json
 	expect_client_ok local "ibgap --rails (local run)" &&
 		rx_jq "$TMP/local.out" "ibgap --rails" '
 		chk([.rails[] | [.device, .server.device]] ==
 		    [[$dev, $dev], [$dev2, $dev2]];
 		    "local rails \([.rails[] | [.device, .server.device]] | tojson)"),
 		chk(all(.rails[]; .verbs_gbps > 0 and .tcp_gbps > 0);
-		    "local figures \([.rails[] | [.verbs_gbps, .tcp_gbps]] | tojson)")' \
+		    "local figures \([.rails[] | [.verbs_gbps, .tcp_gbps]] | tojson)"),
+		chk(all(.rails[]; .cpu == 0); "--rails-cpu 0,0: \([.rails[].cpu] | tojson)")' \
 			--arg dev2 "$IG_RDMA_DEV2"
 	no_address
 	rx_two_done

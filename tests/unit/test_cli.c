@@ -326,6 +326,15 @@ START_TEST(test_client_rails)
 	ck_assert_int_eq(client(&a, WORDS("client", "h"), &o, err, sizeof(err)),
 			 0);
 	ck_assert(!o.rails);
+	ck_assert_uint_eq(o.nrails_cpu, 0);
+	ck_assert_int_eq(
+		client(&a,
+		       WORDS("client", "h", "--rails", "--rails-cpu", "0,0"),
+		       &o, err, sizeof(err)),
+		0);
+	ck_assert_uint_eq(o.nrails_cpu, 2);
+	ck_assert_int_eq(o.rails_cpu[0], 0);
+	ck_assert_int_eq(o.rails_cpu[1], 0);
 }
 END_TEST
 
@@ -560,6 +569,19 @@ static const struct err_case client_errs[] = {
 	  "both",
 	  "--rails-mode" },
 	{ { "client", "--rails=", "h" }, "--rails", NULL },
+	{ { "client", "--rails-cpu", "0", "h" }, "--rails-cpu", "--rails" },
+	{ { "client", "--rails", "--rails-cpu", "0,x", "h" },
+	  "0,x",
+	  "--rails-cpu" },
+	{ { "client", "--rails", "--rails-cpu", "0,", "h" },
+	  "0,",
+	  "--rails-cpu" },
+	{ { "client", "--rails", "--rails-cpu", "100000", "h" },
+	  "100000",
+	  "allowed" },
+	{ { "client", "--rails", "--rails-cpu", "0", "--cpu", "0", "h" },
+	  "--rails-cpu",
+	  "--cpu" },
 	/* which is wrong, and how to write it */
 	{ { "client", "--cpu", "1023", "h" }, "1023", "allowed" },
 	{ { "client", "--reverse=1", "h" }, "--reverse=1", "alone" },
