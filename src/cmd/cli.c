@@ -84,6 +84,62 @@ static int zerocopy_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	return 0;
 }
 
+static const char *const rails_modes[] = { "each", "together", NULL };
+
+/* --rails, --rails=LIST or --rails LIST (the next word that is no
+ * option; when it is the only one, HOST: client_host gives it back). */
+static int rails_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		     const char *arg, char *err, size_t errlen)
+{
+	struct ig_client_opts *o = ps->obj[IG_TO_CMD];
+
+	(void)r;
+	o->rails = true;
+	o->rails_word = false;
+	if (!arg && optind < ps->argc && ps->argv[optind][0] != '-') {
+		arg = ps->argv[optind++];
+		o->rails_word = true;
+	}
+	if (arg && !arg[0])
+		return ig_fail(-EINVAL, err, errlen,
+			       "--rails: '' is no list: allowed all or "
+			       "device names separated by commas "
+			       "(rxe0,rxe1)");
+	o->rails_list = arg && strcmp(arg, "all") ? arg : NULL;
+	return 0;
+}
+
+/* --rails-cpu CPUS: one CPU per rail, each one this process may run on. */
+static int rails_cpu_opt(struct ig_optparse *ps, const struct ig_opt *r,
+			 const char *arg, char *err, size_t errlen)
+{
+	struct ig_client_opts *o = ps->obj[IG_TO_CMD];
+	const char *p = arg;
+	char *end;
+
+	(void)r;
+	o->nrails_cpu = 0;
+	do {
+		long c = strtol(p, &end, 10);
+		char one[24];
+
+		if (end == p || (*end && *end != ',') || c < 0 ||
+		    o->nrails_cpu >= IG_RAILS_CPU_MAX)
+			return ig_fail(-EINVAL, err, errlen,
+				       "--rails-cpu: '%s' is not a list of "
+				       "CPUs, one per rail (at most %d): "
+				       "allowed e.g. 0,8",
+				       arg, IG_RAILS_CPU_MAX);
+		snprintf(one, sizeof(one), "%ld", c);
+		if (ig_testopt_cpu_check("--rails-cpu", one, (int)c, err,
+					 errlen))
+			return -EINVAL;
+		o->rails_cpu[o->nrails_cpu++] = (int)c;
+		p = end + 1;
+	} while (*end);
+	return 0;
+}
+
 /* A sweep that doubles from A to last never meets its B, hi: refused,
  * with the two ends it could have. */
 static int sweep_end(const char *arg, uint64_t last, uint64_t hi, char *err,
@@ -225,6 +281,20 @@ static const struct ig_opt client_rows[] = {
 		  "the server (e.g. its Ethernet port): one more column, "
 		  "tcp@ADDR; ADDR:PORT or [IPV6]:PORT (default: HOST's "
 		  "port)" },
+	{ "rails", 0, IG_OPT_STRING, .optional = true, .call = rails_opt,
+	  .arg = "[all|LIST]",
+	  .help = "each ACTIVE RDMA port of this host (all, or LIST: its "
+		  "devices, rxe0,rxe1) against the server's port on its "
+		  "subnet (else of its index): verbs and TCP per rail, the odd "
+		  "rails flagged" },
+	{ "rails-mode", 0, IG_OPT_ENUM, C(rails_mode), .names = rails_modes,
+	  .what = "a mode", .arg = "MODE",
+	  .help = "with --rails: each (default: each rail in turn) or "
+		  "together (then every rail at once)" },
+	{ "rails-cpu", 0, IG_OPT_STRING, .call = rails_cpu_opt, .arg = "CPUS",
+	  .help = "with --rails: rail i's client threads (verbs and TCP) on "
+		  "the i-th CPU of the list, one per rail (default: each "
+		  "rail's HCA's local CPUs)" },
 	IG_XPORT_OPT_ROWS,
 	IG_TESTOPT_ROW(CPU),
 	IG_TESTOPT_ROW(TIMEOUT),
@@ -311,6 +381,40 @@ static int client_unused(const struct ig_optparse *ps,
 	return 0;
 }
 
+/* --rails and what cannot go with it. */
+static int rails_check(const struct ig_optparse *ps,
+		       const struct ig_client_opts *o, char *err, size_t errlen)
+{
+	const char *other = ig_opt_given(ps, "device")	  ? "--device"
+			    : ig_opt_given(ps, "ib-port") ? "--ib-port"
+			    : o->also			  ? "--also"
+			    : o->plot			  ? "--plot"
+							  : NULL;
+
+	if (ig_opt_needs(ps, "rails-mode", "rails", err, errlen) ||
+	    ig_opt_needs(ps, "rails-cpu", "rails", err, errlen))
+		return -EINVAL;
+	if (o->nrails_cpu && ig_opt_given(ps, "cpu"))
+		return ig_fail(-EINVAL, err, errlen,
+			       "--rails-cpu with --cpu: --cpu puts every "
+			       "rail's threads on one CPU, --rails-cpu each "
+			       "rail's on its own: leave out one");
+	if (!o->rails)
+		return 0;
+	if (other)
+		return ig_fail(-EINVAL, err, errlen,
+			       "--rails with %s: --rails runs each rail's "
+			       "own device and address (to choose devices: "
+			       "--rails DEV,DEV): leave out %s",
+			       other, other);
+	if (o->format == IG_FMT_CSV || o->format == IG_FMT_OPENMETRICS)
+		return ig_fail(-EINVAL, err, errlen,
+			       "--rails with --format %s: it has no place "
+			       "for the rail: allowed text or json",
+			       ig_format_names[o->format]);
+	return 0;
+}
+
 static int client_finish(const struct ig_optparse *ps, struct ig_client_opts *o,
 			 bool iters_given, char *err, size_t errlen)
 {
@@ -338,7 +442,8 @@ static int client_finish(const struct ig_optparse *ps, struct ig_client_opts *o,
 			       "and -t has neither tcp_bw nor tcp_lat: add "
 			       "one",
 			       o->also);
-	if (client_paths(o, err, errlen) || client_unused(ps, o, err, errlen))
+	if (client_paths(o, err, errlen) || client_unused(ps, o, err, errlen) ||
+	    rails_check(ps, o, err, errlen))
 		return -EINVAL;
 	if (iters_given)
 		o->p.duration_ns = 0;
@@ -380,6 +485,14 @@ static int client_host(const struct ig_optparse *ps, struct ig_client_opts *o,
 {
 	const char *const *w = ps->positional;
 
+	if (!ps->npositional && o->rails_word && o->rails_list) {
+		/* "--rails HOST": the word is HOST, the rails all */
+		const char *h = o->rails_list;
+
+		o->rails_list = NULL;
+		return ig_cli_hostport("HOST", h, &o->server, &o->host,
+				       &o->port, err, errlen);
+	}
 	if (!ps->npositional)
 		return ig_fail(
 			-EINVAL, err, errlen,

@@ -21,6 +21,15 @@
 /* "tcp@" and a numeric IPv6 address (INET6_ADDRSTRLEN) */
 #define IG_ALSO_LABEL_LEN 52
 
+/* --rails-cpu's CPUs: one per rail (host/rails.h's IG_RAILS_MAX) */
+#define IG_RAILS_CPU_MAX 16
+
+/* --rails-mode */
+enum ig_rails_mode {
+	IG_RAILS_EACH,	   /* each rail in turn */
+	IG_RAILS_TOGETHER, /* each in turn, then all at once */
+};
+
 struct ig_client_opts {
 	const char *host;
 	const char *port;
@@ -49,6 +58,15 @@ struct ig_client_opts {
 	const char *also_port; /* ADDR:PORT's, else NULL: HOST's port */
 	struct ig_hostport also_addr;
 	char also_label[IG_ALSO_LABEL_LEN];
+	/* --rails [all|LIST]: every ACTIVE RDMA port (rails_list NULL) or
+	 * those of LIST's devices, each against the server's rail */
+	bool rails;
+	const char *rails_list;
+	bool rails_word; /* rails_list was the next word (maybe HOST) */
+	enum ig_rails_mode rails_mode;
+	/* --rails-cpu CPUS: rail i's client threads on CPU rails_cpu[i] */
+	int rails_cpu[IG_RAILS_CPU_MAX];
+	unsigned int nrails_cpu;
 	/* the transport name of this plan's results: NULL for the run's
 	 * own, also_label for --also's second connection */
 	const char *column;

@@ -150,7 +150,8 @@ static int prepare(const struct ig_client_opts *o, struct ig_report_env *env,
 		   struct ig_result *res, size_t n, struct ig_client_diag *diag,
 		   struct ig_compare *cmp)
 {
-	int ret = ig_compare_build(res, n, cmp);
+	/* --rails: each rail pairs its own results (the rails' report) */
+	int ret = ig_compare_build(res, env->rails ? 0 : n, cmp);
 
 	if (ret) {
 		fprintf(stderr, "ibgap: out of memory comparing results\n");
@@ -205,8 +206,41 @@ static int finish(const struct ig_client_opts *o, FILE *f,
 	return ret ? 1 : verdict;
 }
 
+/* The results' count: the plan's, or --rails' (which asks the server for
+ * its rails: env's hosts filled); 0, or the exit status. */
+static int count(const struct ig_client_opts *o, const struct ig_auth_key *key,
+		 struct ig_client_rails **cr, struct ig_report_env *env,
+		 size_t *n)
+{
+	if (!o->rails) {
+		*n = plan_count(o);
+		return 0;
+	}
+	*cr = calloc(1, sizeof(**cr));
+	if (!*cr) {
+		fprintf(stderr, "ibgap: --rails: out of memory\n");
+		return 1;
+	}
+	env->rails = &(*cr)->rep;
+	return ig_client_rails_plan(o, key, *cr, env, n);
+}
+
+/* The run's own sessions: one, or one per rail (whose failure leaves the
+ * report standing: *failed). */
+static int sessions(const struct ig_client_opts *o, struct ig_report_env *env,
+		    struct ig_result *res, size_t *n,
+		    struct ig_client_diag *diag, const struct ig_auth_key *key,
+		    struct ig_client_rails *cr, int *failed)
+{
+	if (!cr)
+		return session(o, env, res, n, diag, key);
+	*failed = ig_client_rails_run(o, key, cr, res, n);
+	return 0;
+}
+
 static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 {
+	struct ig_client_rails *cr = NULL;
 	struct ig_client_opts o = *opts, a;
 	struct ig_report_env env = { .peer = opts->host };
 	struct ig_fault_env fault_env;
@@ -229,13 +263,20 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 		return 1;
 	}
 	default_tests(&o, &env.note);
-	n = plan_count(&o);
+	ret = count(&o, key, &cr, &env, &n);
+	if (ret) {
+		ig_client_out_close(&out, false);
+		json_object_put(old);
+		free(cr);
+		return ret;
+	}
 	if (o.also) {
 		ig_client_also_opts(&o, &a);
 		na = plan_count(&a);
 	}
 	res = calloc(n + na, sizeof(*res));
-	ret = res ? session(&o, &env, res, &n, &diag, key) : -ENOMEM;
+	ret = res ? sessions(&o, &env, res, &n, &diag, key, cr, &also)
+		  : -ENOMEM;
 	if (!res)
 		fprintf(stderr, "ibgap: out of memory for %zu results\n",
 			n + na);
@@ -261,6 +302,7 @@ static int run(const struct ig_client_opts *opts, const struct ig_auth_key *key)
 			    stands, with the reason) */
 	json_object_put(old);
 	free(res);
+	free(cr);
 	return ret;
 }
 

@@ -7,6 +7,8 @@
 #include "wire/ctrl.h"
 #include "engine/result.h"
 #include "doctor/doctor.h"
+#include "host/rails.h"
+#include "report/rails.h"
 #include "run/run.h"
 
 /* Runs every test of o against the server and writes the report.
@@ -38,6 +40,39 @@ void ig_client_diag_top(struct ig_client_diag *d, const struct ig_compare *c,
 			uint64_t window);
 /* The IPoIB mode of the path to the server, for the like-for-like pairs. */
 void ig_client_diag_ipoib(const struct ig_client_diag *d, struct ig_compare *c);
+
+/* client_rails.c: --rails (docs/design.md, "Rails") */
+struct ig_client_rails {
+	struct ig_rails_report rep;
+	struct ig_rail_run run[IG_RAILS_MAX];
+	struct ig_dr_finding f[IG_RAILS_MAX][IG_CLIENT_DIAG_MAX];
+	double verbs_together[IG_RAILS_MAX], tcp_together[IG_RAILS_MAX];
+	struct ig_client_opts ro[IG_RAILS_MAX]; /* each rail's plan */
+	size_t count[IG_RAILS_MAX];		/* its results */
+};
+/* This host's rails of o->rails_list, the server's (asked on a session of
+ * their own, which fills env's hosts) and their pairs, each rail's plan
+ * and its count in *total.  0, else the exit status after one line on
+ * stderr (2: a bad --rails list). */
+int ig_client_rails_plan(const struct ig_client_opts *o,
+			 const struct ig_auth_key *key,
+			 struct ig_client_rails *cr, struct ig_report_env *env,
+			 size_t *total);
+/* Runs each rail's plan in turn into res (each result's rail set), then
+ * flags the odd rails and asks the doctor about a rail whose TCP alone is
+ * low.  *n: the results filled.  0, or -1 when a rail failed (its error
+ * in the report). */
+int ig_client_rails_run(const struct ig_client_opts *o,
+			const struct ig_auth_key *key,
+			struct ig_client_rails *cr, struct ig_result *res,
+			size_t *n);
+
+/* client_rails_at.c: --rails-mode together: every paired rail's plan at
+ * once, one thread and session each (HELLO's group lets the server run
+ * them side by side), the rails starting each test together; fills
+ * cr->rep's together figures.  0, or -1 when a rail failed. */
+int ig_client_rails_together(const struct ig_auth_key *key,
+			     struct ig_client_rails *cr);
 
 /* client_out.c: -o FILE written whole or not at all (stdout without -o) */
 struct ig_client_out {

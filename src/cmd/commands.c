@@ -98,11 +98,12 @@ int ig_cmd_client(int argc, char **argv)
 }
 
 /* co (ig_cli_local's) against a server of our own on addr (port chosen
- * by the kernel); tcp_only: without -t, tcp_bw and tcp_lat, else the
- * client's default tests. */
+ * by the kernel; --rails: on every address, each rail's its own peer);
+ * tcp_only: without -t, tcp_bw and tcp_lat, else the client's default
+ * tests. */
 static int run_local(const char *addr, bool tcp_only, struct ig_client_opts *co)
 {
-	struct ig_server_opts so = { .bind = addr,
+	struct ig_server_opts so = { .bind = co->rails ? NULL : addr,
 				     .port = "0",
 				     .timeout_ms = IG_DEFAULT_TIMEOUT_MS };
 	struct ig_run_server ls;
@@ -149,7 +150,11 @@ int ig_cmd_local(int argc, char **argv)
 	if (!ig_inv_load("/", IG_INV_GIDS, &inv, err, sizeof(err)))
 		ret = ig_inv_active_addr(inv, addr, sizeof(addr), ifname,
 					 sizeof(ifname), &d, &p);
-	if (!ret)
+	if (!ret && co.rails)
+		fprintf(stderr,
+			"ibgap: comparing verbs and TCP on each rail, against "
+			"a server of our own on every address\n");
+	else if (!ret)
 		fprintf(stderr,
 			"ibgap: comparing verbs and TCP on %s through "
 			"%s\n",

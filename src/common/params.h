@@ -181,6 +181,13 @@ struct ig_fault;
  * connected to. */
 struct ig_local_opts {
 	int cpu; /* --cpu; -1 = near the HCA (verbs), unpinned (TCP) */
+	/* --rails (cpu -1): the rail's HCA's local CPUs (a cpulist), which
+	 * the client's TCP streams take in turn; "" unpinned */
+	char tcp_cpus[512];
+	/* --rails: this rail's IPv4 address, which the client's control
+	 * and data connections of both transports leave from; "" the
+	 * routing table's choice */
+	char src_addr[64];
 	struct ig_sock_local sock;
 	struct ig_verbs_local verbs;
 	/* set by the client's SIGINT handler: end the measurement early and

@@ -237,26 +237,34 @@ static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
 	}
 }
 
+int ig_testopt_cpu_check(const char *what, const char *arg, int cpu, char *err,
+			 size_t errlen)
+{
+	cpu_set_t set;
+	char list[256];
+
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set) &&
+	    (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set))) {
+		cpu_list(&set, list, sizeof(list));
+		return ig_fail(-EINVAL, err, errlen,
+			       "%s: '%s' is not a CPU this host lets ibgap "
+			       "run on: allowed %s",
+			       what, arg, list);
+	}
+	return 0;
+}
+
 /* --cpu N: a CPU this process may run on (its affinity mask), else the
  * line names the ones it may. */
 static int cpu_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		   const char *arg, char *err, size_t errlen)
 {
-	cpu_set_t set;
-	char list[256];
 	double v;
 
-	if (ig_opt_value(r, arg, &v, err, errlen))
+	if (ig_opt_value(r, arg, &v, err, errlen) ||
+	    ig_testopt_cpu_check("--cpu", arg, (int)v, err, errlen))
 		return -EINVAL;
-	CPU_ZERO(&set);
-	if (!sched_getaffinity(0, sizeof(set), &set) &&
-	    !CPU_ISSET((int)v, &set)) {
-		cpu_list(&set, list, sizeof(list));
-		return ig_fail(-EINVAL, err, errlen,
-			       "--cpu: '%s' is not a CPU this host lets ibgap "
-			       "run on: allowed %s",
-			       arg, list);
-	}
 	ig_opt_store(r, ps->obj[ig_opt_row(r)->obj], v);
 	return 0;
 }

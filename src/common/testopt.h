@@ -93,6 +93,11 @@ void ig_testopt_bind(struct ig_optparse *ps, struct ig_testopts *o);
  * need several of them (-n with -D, -R with --bidir, -R or --bidir with
  * no bandwidth test in -t).  0 or -EINVAL with one line.
  */
+/* CPU cpu (arg as written) is one this process may run on (its affinity
+ * mask): 0, else -EINVAL with one line naming what (the option), arg and
+ * the CPUs allowed. */
+int ig_testopt_cpu_check(const char *what, const char *arg, int cpu, char *err,
+			 size_t errlen);
 int ig_testopt_finish(const struct ig_optparse *ps, const struct ig_testopts *o,
 		      char *err, size_t errlen);
 /* --window's call (src/sockets' row): a list of windows, "default" the

@@ -27,6 +27,8 @@ struct ig_result {
 	struct ig_params params;
 	const char *test;      /* ig_test_name() */
 	const char *transport; /* "tcp", "verbs", "rsockets" or "tcp@ADDR" */
+	/* --rails: the client's device of the rail it ran on; else NULL */
+	const char *rail;
 	uint64_t iterations; /* messages (bw) or round trips (lat), all streams */
 	uint64_t bytes;
 	double seconds;

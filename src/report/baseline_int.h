@@ -14,7 +14,8 @@
 /* What identifies a result; idx is its place in its results array. */
 struct ig_bl_key {
 	const char *test;
-	const char *at; /* --also's column: "@ADDR" of "tcp@ADDR", else "" */
+	const char *at;	  /* --also's column: "@ADDR" of "tcp@ADDR", else "" */
+	const char *rail; /* --rails: the client's device, else "" */
 	uint64_t size;
 	uint64_t streams; /* 1 when absent */
 	uint64_t window;  /* window.requested; 0 (the default) when absent */

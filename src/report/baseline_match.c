@@ -28,16 +28,21 @@ const char *ig_bl_clean(const char *s, char *buf, size_t len)
 
 void ig_bl_label(const struct ig_bl_key *k, char *buf, size_t len)
 {
-	char test[64], at[64], size[32], win[48] = "";
+	char test[64], at[64], size[32], win[48] = "", rail[72] = "";
 
 	ig_size_str(k->size, size, sizeof(size));
 	if (k->window) {
 		memcpy(win, " window ", 8);
 		ig_size_str(k->window, win + 8, sizeof(win) - 8);
 	}
-	snprintf(buf, len, "%s%s %s streams %" PRIu64 "%s",
+	if (k->rail[0]) {
+		memcpy(rail, " rail ", 6);
+		ig_bl_clean(k->rail, rail + 6, sizeof(rail) - 6);
+	}
+	snprintf(buf, len, "%s%s %s streams %" PRIu64 "%s%s",
 		 ig_bl_clean(k->test, test, sizeof(test)),
-		 ig_bl_clean(k->at, at, sizeof(at)), size, k->streams, win);
+		 ig_bl_clean(k->at, at, sizeof(at)), size, k->streams, win,
+		 rail);
 }
 
 /* A result's key; a member absent or of another type takes its default. */
@@ -46,10 +51,14 @@ static void key_of(json_object *r, size_t idx, struct ig_bl_key *k)
 	const char *transport = NULL;
 	json_object *w;
 
-	*k = (struct ig_bl_key){
-		.test = "", .at = "", .size = 0, .streams = 1, .idx = idx
-	};
+	*k = (struct ig_bl_key){ .test = "",
+				 .at = "",
+				 .rail = "",
+				 .size = 0,
+				 .streams = 1,
+				 .idx = idx };
 	ig_json_get_str(r, "test", &k->test);
+	ig_json_get_str(r, "rail", &k->rail);
 	if (!ig_json_get_str(r, "transport", &transport) &&
 	    strchr(transport, '@'))
 		k->at = strchr(transport, '@');
@@ -65,6 +74,8 @@ static int key_cmp(const struct ig_bl_key *a, const struct ig_bl_key *b)
 
 	if (!c)
 		c = strcmp(a->at, b->at);
+	if (!c)
+		c = strcmp(a->rail, b->rail);
 	if (c)
 		return c;
 	if (a->size != b->size)

@@ -13,6 +13,7 @@
 #include "wire/codec.h"
 
 struct ig_compare;
+struct ig_rails_report;
 struct ig_dr_finding;
 
 struct ig_report_env {
@@ -30,6 +31,9 @@ struct ig_report_env {
 	 * NULL when there was no check; regressed when a metric was worse */
 	const char *baseline;
 	bool regressed;
+	/* --rails: the rails' report (text: its blocks instead of the
+	 * table; JSON: "rails"), or NULL */
+	const struct ig_rails_report *rails;
 };
 
 enum ig_format {

@@ -10,6 +10,7 @@
 #include "common/json.h"
 #include "compare.h"
 #include "doctor/doctor.h"
+#include "rails.h"
 #include "report_int.h"
 #include "transports/transports.h"
 
@@ -176,6 +177,7 @@ static json_object *failed_to_json(const struct ig_result *r)
 		return NULL;
 	if (ig_json_add_str(o, "test", ig_rep_test(r)) ||
 	    ig_json_add_str(o, "transport", ig_rep_transport(r)) ||
+	    (r->rail && ig_json_add_str(o, "rail", r->rail)) ||
 	    ig_json_add_u64(o, "size", r->params.size) ||
 	    ig_json_add_u64(o, "streams", r->params.streams) ||
 	    ig_json_add_str(o, "error", r->error)) {
@@ -196,6 +198,7 @@ json_object *ig_result_to_json(const struct ig_result *r)
 		return NULL;
 	if (ig_json_add_str(o, "test", ig_rep_test(r)) ||
 	    ig_json_add_str(o, "transport", ig_rep_transport(r)) ||
+	    (r->rail && ig_json_add_str(o, "rail", r->rail)) ||
 	    (ig_params_completion(IG_TESTS, &r->params) &&
 	     ig_json_add_str(o, "completion",
 			     ig_params_completion(IG_TESTS, &r->params))) ||
@@ -294,6 +297,12 @@ json_object *ig_report_json(const struct ig_report_env *env,
 	if (ig_json_add(root, "results", arr))
 		goto err_root;
 	if (env->nfindings && ig_json_add(root, "findings", findings_json(env)))
+		goto err_root;
+	if (env->rails && ig_json_add(root, "rails", ig_rails_json(env->rails)))
+		goto err_root;
+	if (env->rails && env->rails->together &&
+	    ig_json_add(root, "rails_together",
+			ig_rails_together_json(env->rails)))
 		goto err_root;
 	if (env->cmp && (env->cmp->npairs || env->cmp->nnhalf) &&
 	    ig_json_add(root, "comparison", ig_compare_to_json(env->cmp)))

@@ -9,6 +9,7 @@
 
 #include "compare.h"
 #include "doctor/doctor.h"
+#include "rails.h"
 #include "report_int.h"
 
 enum {
@@ -354,6 +355,11 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 	text_env(f, "client", &env->client);
 	text_env(f, "server", &env->server);
 	fputc('\n', f);
+	if (env->rails) {
+		ig_rails_text(f, env->rails);
+		text_findings(f, env);
+		return 0;
+	}
 	text_head(f, &l);
 	for (size_t i = 0; i < n; i++)
 		text_row(f, &res[i], &l);

@@ -81,6 +81,12 @@ struct ig_run_peer {
 	/* the tests' fault hook for the connect point (engine/fault.h);
 	 * NULL: none (production, --also's column) */
 	const struct ig_fault *fault;
+	/* HELLO's group (--rails-mode together: the sessions the server
+	 * runs side by side), or NULL */
+	const char *group;
+	/* the address the connection leaves from (--rails: the rail's), or
+	 * NULL: the routing table's choice */
+	const char *src;
 };
 
 /* Connects and says HELLO: self and srv filled.  0, or a negative errno

@@ -23,12 +23,13 @@ int ig_run_connect(const struct ig_run_peer *peer, struct ig_ctrl *c,
 		snprintf(port, sizeof(port), "%s", peer->port);
 	else
 		snprintf(port, sizeof(port), "%d", IG_DEFAULT_PORT);
-	fd = ig_net_connect(peer->host, port, peer->timeout_ms, err, errlen);
+	fd = ig_net_connect_from(peer->host, port, peer->src, peer->timeout_ms,
+				 err, errlen);
 	if (fd < 0)
 		return fd;
 	ig_ctrl_init(c, fd, peer->timeout_ms);
 	ig_fault_point(peer->fault, false, IG_FAULT_CONNECT);
-	ret = ig_hello(c, self, srv, peer->key);
+	ret = ig_hello_group(c, self, srv, peer->key, peer->group);
 	if (ret) {
 		snprintf(err, errlen, "%s", c->err);
 		ig_ctrl_close(c);

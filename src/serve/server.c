@@ -27,6 +27,7 @@
 
 #include "wire/auth.h"
 #include "common/clock.h"
+#include "common/json.h"
 #include "wire/ctrl.h"
 #include "doctor/doctor.h"
 #include "engine/engine.h"
@@ -34,6 +35,7 @@
 #include "engine/fault.h"
 #include "lobby.h"
 #include "wire/net.h"
+#include "wire/railmsg.h"
 #include "report/report.h"
 #include "server.h"
 #include "slog.h"
@@ -41,6 +43,10 @@
 #include "host/sysinfo.h"
 
 #define MAX_HANDLERS 16
+
+/* a HELLO group: up to 64 characters; sessions of one group */
+#define GROUP_LEN 65
+#define GROUP_MAX 16
 
 struct ig_server {
 	struct ig_server_opts o;
@@ -58,6 +64,12 @@ struct ig_server {
 	 * serves; set before the running session is cut */
 	atomic_int stop_sig;
 	char busy_peer[64];
+	/* HELLO's group (--rails-mode together): its sessions run beside
+	 * the first, at most GROUP_MAX; group_lock guards both and the
+	 * taking of a slot */
+	pthread_mutex_t group_lock;
+	char group[GROUP_LEN];
+	unsigned int group_n;
 	bool auth;	    /* --auth-file given: key holds its secret */
 	char journal[4096]; /* --allow-try: the sessions' journal */
 	struct ig_auth_key key;
@@ -149,6 +161,13 @@ static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof,
 			slog(srv, "%s: doctor findings sent", c->peer);
 			continue;
 		}
+		if (type == IG_MSG_RAILS) {
+			json_object_put(o);
+			if (ig_rails_serve(c))
+				goto out;
+			slog(srv, "%s: rails sent", c->peer);
+			continue;
+		}
 		if (type == IG_MSG_TRY || type == IG_MSG_UNTRY) {
 			int ret = ig_trial_serve(t, c, type, o);
 
@@ -160,7 +179,8 @@ static void session(struct ig_server *srv, struct ig_ctrl *c, const char *proof,
 		if (type != IG_MSG_SETUP) {
 			ig_ctrl_fail(
 				c, EPROTO,
-				"expected SETUP, DOCTOR, TRY, UNTRY or BYE, "
+				"expected SETUP, DOCTOR, TRY, UNTRY, RAILS or "
+				"BYE, "
 				"got %s",
 				ig_msg_type_name(type));
 			ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
@@ -259,17 +279,21 @@ static int authenticate(struct ig_server *srv, struct ig_ctrl *c, char *proof)
 /* HELLO and, with --auth-file, the handshake that fills proof.  -EACCES
  * when the client is refused, another negative errno when it is dropped;
  * c->err says why. */
-static int hello(struct ig_server *srv, struct ig_ctrl *c, char *proof)
+static int hello(struct ig_server *srv, struct ig_ctrl *c, char *proof,
+		 char *group)
 {
 	enum ig_msg_type type;
 	json_object *o;
 	int ret = ig_ctrl_recv(c, &type, &o);
 
 	proof[0] = 0;
+	group[0] = 0;
 	if (ret == -EPROTONOSUPPORT)
 		ig_ctrl_send_msg(c, IG_MSG_ERROR, c->err);
 	if (ret)
 		return ret;
+	if (type == IG_MSG_HELLO)
+		ig_json_copy_str_opt(o, "group", group, GROUP_LEN);
 	json_object_put(o);
 	if (type != IG_MSG_HELLO) {
 		ret = ig_ctrl_fail(c, EPROTO, "expected HELLO, got %s",
@@ -280,16 +304,36 @@ static int hello(struct ig_server *srv, struct ig_ctrl *c, char *proof)
 	return srv->auth ? authenticate(srv, c, proof) : 0;
 }
 
-/* A session slot: max_sessions at once (0 counts as 1). */
-static bool take_slot(struct ig_server *srv)
+/* A session slot: max_sessions at once (0 counts as 1), and beside
+ * them the sessions of the running group (group "" none). */
+static bool take_slot(struct ig_server *srv, const char *group)
 {
 	unsigned int max = srv->o.max_sessions ? srv->o.max_sessions : 1;
-	unsigned int n = atomic_load(&srv->busy);
+	bool mine, ok;
 
-	while (n < max)
-		if (atomic_compare_exchange_weak(&srv->busy, &n, n + 1))
-			return true;
-	return false;
+	pthread_mutex_lock(&srv->group_lock);
+	mine = group[0] && srv->group_n && !strcmp(group, srv->group);
+	ok = atomic_load(&srv->busy) < max ||
+	     (mine && srv->group_n < GROUP_MAX);
+	if (ok) {
+		atomic_fetch_add(&srv->busy, 1);
+		if (group[0] && !srv->group_n)
+			snprintf(srv->group, sizeof(srv->group), "%s", group);
+		if (group[0] && !strcmp(group, srv->group))
+			srv->group_n++;
+	}
+	pthread_mutex_unlock(&srv->group_lock);
+	return ok;
+}
+
+static void put_slot(struct ig_server *srv, const char *group)
+{
+	pthread_mutex_lock(&srv->group_lock);
+	if (group[0] && srv->group_n && !strcmp(group, srv->group) &&
+	    !--srv->group_n)
+		srv->group[0] = 0;
+	atomic_fetch_sub(&srv->busy, 1);
+	pthread_mutex_unlock(&srv->group_lock);
 }
 
 /* Why this session may not TRY (NULL: it may): --allow-try, and the
@@ -308,7 +352,7 @@ static void *handle(void *arg)
 {
 	struct handler *h = arg;
 	struct ig_server *srv = h->srv;
-	char proof[IG_AUTH_HEX_LEN + 1];
+	char proof[IG_AUTH_HEX_LEN + 1], group[GROUP_LEN];
 	struct ig_trial t;
 	struct ig_ctrl c;
 	int ret;
@@ -316,13 +360,13 @@ static void *handle(void *arg)
 	ig_ctrl_init(&c, h->fd, srv->o.timeout_ms);
 	free(h);
 	ig_fault_point(srv->fault, true, IG_FAULT_CONNECT);
-	ret = hello(srv, &c, proof);
+	ret = hello(srv, &c, proof, group);
 	if (ret) {
 		slog(srv, "%s: %s: %s", c.peer,
 		     ret == -EACCES ? "refused" : "dropped", c.err);
 		goto out;
 	}
-	if (!take_slot(srv)) {
+	if (!take_slot(srv, group)) {
 		char msg[160];
 
 		snprintf(msg, sizeof(msg),
@@ -342,7 +386,7 @@ static void *handle(void *arg)
 	ig_trial_end(&t, c.peer);
 	atomic_store(&srv->session_fd, -1);
 	atomic_fetch_add(&srv->sessions, 1);
-	atomic_fetch_sub(&srv->busy, 1);
+	put_slot(srv, group);
 out:
 	ig_ctrl_close(&c);
 	atomic_fetch_sub(&srv->handlers, 1);
@@ -394,6 +438,7 @@ struct ig_server *ig_server_new(const struct ig_server_opts *o, bool quiet,
 	if (o->max_sessions + 4 > MAX_HANDLERS)
 		srv->max_handlers = (int)o->max_sessions + 4;
 	atomic_init(&srv->session_fd, -1);
+	pthread_mutex_init(&srv->group_lock, NULL);
 	/* the secret first: a bad file must not open the port */
 	if (o->auth_file &&
 	    ig_auth_load(o->auth_file, &srv->key, err, errlen)) {
@@ -553,5 +598,6 @@ void ig_server_free(struct ig_server *srv)
 		return;
 	close(srv->lfd);
 	ig_auth_wipe(&srv->key);
+	pthread_mutex_destroy(&srv->group_lock);
 	free(srv);
 }

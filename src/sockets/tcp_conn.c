@@ -3,6 +3,7 @@
  * client, socket buffers read back for the report; every call on a data
  * socket through the table sc (kernel TCP or rsockets).  The control
  * connection is a kernel socket always. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 
 #include "common/clock.h"
 #include "engine/engine.h"
+#include "host/cpulist.h"
 #include "tcp_int.h"
 
 static void set_window(struct ig_session *s, int fd,
@@ -238,6 +240,19 @@ static int connect_fd(struct ig_session *s, const struct ig_sock_calls *sc,
 	return err;
 }
 
+/* --rails: the stream leaves from the rail's address (IPv4 to IPv4);
+ * 0 or an errno. */
+static int bind_src(struct ig_session *s, const struct ig_sock_calls *sc,
+		    int fd, const struct sockaddr_storage *to)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	if (!s->local.src_addr[0] || to->ss_family != AF_INET ||
+	    inet_pton(AF_INET, s->local.src_addr, &sin.sin_addr) != 1)
+		return 0;
+	return sc->bind(fd, (struct sockaddr *)&sin, sizeof(sin)) ? errno : 0;
+}
+
 static int connect_one(struct ig_session *s, const struct ig_sock_calls *sc,
 		       struct sockaddr_storage *ss, socklen_t sl,
 		       uint64_t cookie, unsigned int idx)
@@ -249,7 +264,9 @@ static int connect_one(struct ig_session *s, const struct ig_sock_calls *sc,
 	if (fd < 0)
 		return sock_fail(s, sc, "stream socket", ss, errno);
 	set_window(s, fd, sc);
-	err = connect_fd(s, sc, fd, ss, sl);
+	err = bind_src(s, sc, fd, ss);
+	if (!err)
+		err = connect_fd(s, sc, fd, ss, sl);
 	ig_stream_tag_put(h, cookie, idx);
 	if (!err && sc->send(fd, h, sizeof(h), 0) != sizeof(h))
 		err = errno ? errno : EIO;
@@ -296,9 +313,13 @@ int ig_tcp_setup_client(struct ig_session *s, const struct ig_sock_calls *sc)
 		if (ret)
 			return ret;
 	}
-	/* --cpu pins TCP streams as it pins verbs ones (same pinning) */
+	/* --cpu pins TCP streams as it pins verbs ones (same pinning);
+	 * --rails puts them on the rail's HCA's CPUs */
 	for (unsigned int i = 0; i < s->nstreams; i++)
-		s->st[i].cpu = s->local.cpu;
+		s->st[i].cpu = s->local.cpu >= 0 || !s->local.tcp_cpus[0]
+				       ? s->local.cpu
+				       : ig_cpulist_nth(s->local.tcp_cpus,
+							(int)i, false);
 	read_window(s);
 	return 0;
 }

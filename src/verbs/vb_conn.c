@@ -389,9 +389,14 @@ int ig_vb_setup_server(struct ig_session *s)
 int ig_vb_resolve(struct ig_session *s, struct rdma_cm_id *id,
 		  struct sockaddr *dst, const char *a, uint64_t deadline)
 {
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	bool from = s->local.src_addr[0] && dst->sa_family == AF_INET &&
+		    inet_pton(AF_INET, s->local.src_addr, &src.sin_addr) == 1;
 	int ret;
 
-	if (rdma_resolve_addr(id, NULL, dst, (int)s->p.timeout_ms))
+	/* --rails: from the rail's address, so through the rail's device */
+	if (rdma_resolve_addr(id, from ? (struct sockaddr *)&src : NULL, dst,
+			      (int)s->p.timeout_ms))
 		return ig_session_fail(s, errno,
 				       "rdma_cm cannot resolve %s "
 				       "to an RDMA device: %s",

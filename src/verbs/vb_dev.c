@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "host/cpulist.h"
 #include "host/rdma_inv.h"
 #include "verbs_int.h"
 
@@ -159,44 +160,6 @@ int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id)
 	return ret;
 }
 
-/* n-th CPU (from the front on the client, from the back on the server, so
- * that both ends of a single-host test do not share a CPU) of the device's
- * local_cpulist that this process may run on; -1 when none is known. */
-static int nth_local_cpu(const char *list, int n, bool from_back)
-{
-	cpu_set_t allowed, local;
-	int count = 0, lo, hi, pos = 0;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return -1;
-	CPU_ZERO(&local);
-	while (sscanf(list + pos, "%d", &lo) == 1) {
-		hi = lo;
-		while (list[pos] >= '0' && list[pos] <= '9')
-			pos++;
-		if (list[pos] == '-' && sscanf(list + pos + 1, "%d", &hi) == 1)
-			for (pos++; list[pos] >= '0' && list[pos] <= '9';)
-				pos++;
-		for (int c = lo; c <= hi && c < CPU_SETSIZE; c++)
-			if (c >= 0 && CPU_ISSET(c, &allowed))
-				CPU_SET(c, &local);
-		if (list[pos] != ',')
-			break;
-		pos++;
-	}
-	count = CPU_COUNT(&local);
-	if (!count)
-		return -1;
-	n %= count;
-	for (int c = 0, k = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &local))
-			continue;
-		if (k++ == (from_back ? count - 1 - n : n))
-			return c;
-	}
-	return -1;
-}
-
 int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 {
 	const struct ig_inv_dev *dev;
@@ -213,8 +176,8 @@ int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx)
 	/* e.g. Soft-RoCE: no PCI device, no locality */
 	if (dev && dev->local_cpulist[0]) {
 		for (unsigned int i = 0; i < s->nstreams; i++)
-			s->st[i].cpu = nth_local_cpu(dev->local_cpulist, (int)i,
-						     s->server);
+			s->st[i].cpu = ig_cpulist_nth(dev->local_cpulist,
+						      (int)i, s->server);
 		ig_vb_xinfo(s)->cpu = s->st[0].cpu;
 	}
 	ig_inv_free(inv);

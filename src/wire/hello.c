@@ -83,6 +83,13 @@ static int check_proof(struct ig_ctrl *c, json_object *w,
 int ig_hello(struct ig_ctrl *c, struct ig_sysinfo *self,
 	     struct ig_sysinfo *peer, const struct ig_auth_key *key)
 {
+	return ig_hello_group(c, self, peer, key, NULL);
+}
+
+int ig_hello_group(struct ig_ctrl *c, struct ig_sysinfo *self,
+		   struct ig_sysinfo *peer, const struct ig_auth_key *key,
+		   const char *group)
+{
 	struct hello_auth h = { .key = key };
 	json_object *o = json_object_new_object(), *w = NULL, *si;
 	enum ig_msg_type type;
@@ -90,6 +97,9 @@ int ig_hello(struct ig_ctrl *c, struct ig_sysinfo *self,
 
 	ig_sysinfo_get(self);
 	json_object_object_add(o, "sysinfo", ig_sysinfo_to_json(self));
+	if (group)
+		json_object_object_add(o, "group",
+				       json_object_new_string(group));
 	ret = ig_ctrl_send(c, IG_MSG_HELLO, o);
 	json_object_put(o);
 	if (!ret)

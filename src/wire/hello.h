@@ -14,5 +14,11 @@
  * -EACCES when authentication failed). */
 int ig_hello(struct ig_ctrl *c, struct ig_sysinfo *self,
 	     struct ig_sysinfo *peer, const struct ig_auth_key *key);
+/* The same, HELLO carrying group (NULL: none): a server that runs a
+ * session of the same group takes this one beside it (--rails-mode
+ * together's sessions, one per rail). */
+int ig_hello_group(struct ig_ctrl *c, struct ig_sysinfo *self,
+		   struct ig_sysinfo *peer, const struct ig_auth_key *key,
+		   const char *group);
 
 #endif

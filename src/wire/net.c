@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -15,7 +16,19 @@
 #include "ctrl.h"
 #include "net.h"
 
-static int connect_timed(const struct addrinfo *ai, int timeout_ms)
+/* Binds fd to the IPv4 address src (port 0) when ai is IPv4 too. */
+static int bind_src(int fd, const struct addrinfo *ai, const char *src)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	if (!src || ai->ai_family != AF_INET ||
+	    inet_pton(AF_INET, src, &sin.sin_addr) != 1)
+		return 0;
+	return bind(fd, (struct sockaddr *)&sin, sizeof(sin)) ? -errno : 0;
+}
+
+static int connect_timed(const struct addrinfo *ai, const char *src,
+			 int timeout_ms)
 {
 	struct pollfd pfd;
 	int fd, fl, err = 0, one = 1;
@@ -25,6 +38,11 @@ static int connect_timed(const struct addrinfo *ai, int timeout_ms)
 		    ai->ai_protocol);
 	if (fd < 0)
 		return -errno;
+	err = -bind_src(fd, ai, src);
+	if (err) {
+		close(fd);
+		return -err;
+	}
 	fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
@@ -48,6 +66,12 @@ static int connect_timed(const struct addrinfo *ai, int timeout_ms)
 int ig_net_connect(const char *host, const char *port, int timeout_ms,
 		   char *err, size_t errlen)
 {
+	return ig_net_connect_from(host, port, NULL, timeout_ms, err, errlen);
+}
+
+int ig_net_connect_from(const char *host, const char *port, const char *src,
+			int timeout_ms, char *err, size_t errlen)
+{
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
 	int ret, fd = -ECONNREFUSED;
 
@@ -58,14 +82,15 @@ int ig_net_connect(const char *host, const char *port, int timeout_ms,
 		return -EHOSTUNREACH;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
-		fd = connect_timed(ai, timeout_ms);
+		fd = connect_timed(ai, src, timeout_ms);
 		if (fd >= 0)
 			break;
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		snprintf(err, errlen, "cannot connect to %s port %s: %s%s",
-			 host, port, strerror(-fd),
+		snprintf(err, errlen, "cannot connect to %s port %s%s%s: %s%s",
+			 host, port, src ? " from " : "", src ? src : "",
+			 strerror(-fd),
 			 fd == -ECONNREFUSED ? " (is 'ibgap server' running "
 					       "there?)"
 					     : "");

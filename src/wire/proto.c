@@ -35,6 +35,8 @@ static const char *const type_names[IG_MSG_TYPE_MAX] = {
 	[IG_MSG_TRIED] = "TRIED",
 	[IG_MSG_UNTRY] = "UNTRY",
 	[IG_MSG_UNTRIED] = "UNTRIED",
+	[IG_MSG_RAILS] = "RAILS",
+	[IG_MSG_RAILS_INFO] = "RAILS_INFO",
 };
 
 const char *ig_msg_type_name(unsigned int type)

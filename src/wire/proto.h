@@ -48,6 +48,8 @@ enum ig_msg_type {
 	IG_MSG_TRIED,	   /* s->c  {changes} with from, {refused}, {error} */
 	IG_MSG_UNTRY,	   /* c->s  {keep} put back the session's changes */
 	IG_MSG_UNTRIED,	   /* s->c  {restored, errors} */
+	IG_MSG_RAILS,	   /* c->s  {} the server's rails (railmsg.h) */
+	IG_MSG_RAILS_INFO, /* s->c  {rails: [...]} */
 	IG_MSG_TYPE_MAX,
 };
 

@@ -82,49 +82,10 @@ two_client()
 	expect_client_ok "$tag" "client $IG_PEER_ADDR $*"
 }
 
-# Guest B: the server on B's wire address; its port in IG_TWO_DIR/port
-# tells A that it listens.  Then waits for A's verdict (IG_TWO_DIR/done),
-# ends the server with SIGTERM and checks that it exited cleanly.
-serve_b()
-{
-	local verdict=""
-
-	rx_start_server -B "$IG_RDMA_ADDR" --timeout 10
-	echo "$SRV_PORT" >"$IG_TWO_DIR/port.tmp"
-	mv "$IG_TWO_DIR/port.tmp" "$IG_TWO_DIR/port"
-	rx_log "serving on $IG_RDMA_ADDR port $SRV_PORT, waiting for A"
-	while [[ ! -s $IG_TWO_DIR/done ]] && rx_server_alive; do
-		sleep 0.2
-	done
-	rx_server_alive || fail "server on B died: $(tail -n 5 "$SRV_LOG")"
-	read -r verdict <"$IG_TWO_DIR/done" 2>/dev/null || :
-	rx_log "A says: ${verdict:-nothing}"
-	rx_stop_server "server on B"
-	# A's failure: B's logs help find why (the harness prints them).
-	[[ $verdict == ok ]] || rx_dump_logs
-	rx_done
-}
-
-# Waits up to 180 s for B's server (B boots at the same time as A).
-wait_for_b()
-{
-	local i
-
-	for ((i = 0; i < 1800; i++)); do
-		[[ -s $IG_TWO_DIR/port ]] && break
-		sleep 0.1
-	done
-	read -r SRV_PORT <"$IG_TWO_DIR/port" 2>/dev/null ||
-		die "guest B's server did not start within 180 s"
-	rx_log "B ($IG_PEER_ADDR, $IG_PEER_DEV) serves on port $SRV_PORT"
-}
-
 # Guest A: the client runs and their checks; the verdict to B.
 run_a()
 {
-	local verdict=ok
-
-	wait_for_b
+	rx_two_wait_server
 	two_client cmp -t "$TWO_TESTS" &&
 		two_jq "$TMP/cmp.out" "-t $TWO_TESTS" '
 		, ([.results[].test] | sort) as $got |
@@ -148,9 +109,7 @@ run_a()
 		two_jq "$TMP/bidir.out" "write_bw --bidir" '
 		, (.results[] | chk(.bidir.reverse_bytes > 0 and .bidir.reverse_gbps > 0;
 		      pre + "no server -> client traffic: \(.bidir | tojson)"))'
-	((RX_FAILS)) && verdict=fail
-	echo "$verdict" >"$IG_TWO_DIR/done"
-	rx_done
+	rx_two_done
 }
 
 rx_init t_two_hosts 300 "$@"
@@ -160,6 +119,6 @@ if [[ -z ${IG_TWO_ROLE:-} || ! -d ${IG_TWO_DIR:-} || -z ${IG_PEER_ADDR:-} ]]; th
 fi
 case $IG_TWO_ROLE in
 a) run_a ;;
-b) serve_b ;;
+b) rx_two_serve -B "$IG_RDMA_ADDR" --timeout 10 ;;
 *) die "IG_TWO_ROLE=$IG_TWO_ROLE: expected a or b" ;;
 esac

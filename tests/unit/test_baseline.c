@@ -387,6 +387,49 @@ START_TEST(also_column_matched)
 }
 END_TEST
 
+static void add_rail(json_object *doc, const char *test, const char *rail,
+		     double bw)
+{
+	json_object *r = add_result(doc, test, 65536, 1, bw);
+
+	json_object_object_add(r, "rail", json_object_new_string(rail));
+}
+
+/* --rails: a result's rail is part of its key, so each rail is held
+ * against the same device's rail of the other run, whatever the order;
+ * a rail's regression is named with its device. */
+START_TEST(rails_matched_by_device)
+{
+	static const char *const want[] = {
+		"write_bw 64K streams 1 rail mlx5_0 bw_gbps 90.00 -> 90.00 "
+		"(+0.0%) ok\n",
+		"write_bw 64K streams 1 rail mlx5_1 bw_gbps 90.00 -> 45.00 "
+		"(-50.0%) REGRESSION\n",
+		"tcp_bw 64K streams 1 rail mlx5_1 bw_gbps 30.00 -> 30.00 "
+		"(+0.0%) ok\n",
+		"tcp_bw 64K streams 1 rail mlx5_2 only in the new run\n",
+	};
+	json_object *a = load_ok("baseline/no_results.json");
+	json_object *b = load_ok("baseline/no_results.json");
+	char *text;
+
+	add_rail(a, "write_bw", "mlx5_0", 90);
+	add_rail(a, "write_bw", "mlx5_1", 90);
+	add_rail(a, "tcp_bw", "mlx5_1", 30);
+	add_rail(b, "tcp_bw", "mlx5_1", 30);
+	add_rail(b, "write_bw", "mlx5_1", 45); /* the rail that fell */
+	add_rail(b, "write_bw", "mlx5_0", 90);
+	add_rail(b, "tcp_bw", "mlx5_2", 30);
+	ck_assert_int_eq(compare(a, b, 5, &text), IG_DIFF_REGRESSION);
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++)
+		ck_assert_msg(strstr(text, want[i]), "no '%s' in:\n%s", want[i],
+			      text);
+	free(text);
+	json_object_put(a);
+	json_object_put(b);
+}
+END_TEST
+
 /* The same key twice pairs up in file order; absent metrics are named. */
 START_TEST(duplicates_and_absent_metrics)
 {
@@ -810,6 +853,7 @@ static Suite *baseline_suite(void)
 	tcase_add_test(tc, results_in_one_file_only);
 	tcase_add_test(tc, windows_matched);
 	tcase_add_test(tc, also_column_matched);
+	tcase_add_test(tc, rails_matched_by_device);
 	tcase_add_test(tc, duplicates_and_absent_metrics);
 	tcase_add_test(tc, nothing_compared);
 	tcase_add_test(tc, load_errors);

@@ -292,6 +292,52 @@ START_TEST(test_client_also)
 }
 END_TEST
 
+/* --rails: alone, =LIST, LIST as the next word, or before HOST alone. */
+START_TEST(test_client_rails)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "h", "--rails"), &o, err,
+				sizeof(err)),
+			 0);
+	ck_assert(o.rails);
+	ck_assert_ptr_null(o.rails_list);
+	ck_assert_int_eq(o.rails_mode, IG_RAILS_EACH);
+	ck_assert_str_eq(o.host, "h");
+	ck_assert_int_eq(client(&a,
+				WORDS("client", "--rails", "rxe0,rxe1", "h",
+				      "--rails-mode", "together"),
+				&o, err, sizeof(err)),
+			 0);
+	ck_assert_str_eq(o.rails_list, "rxe0,rxe1");
+	ck_assert_str_eq(o.host, "h");
+	ck_assert_int_eq(o.rails_mode, IG_RAILS_TOGETHER);
+	ck_assert_int_eq(client(&a, WORDS("client", "--rails", "h"), &o, err,
+				sizeof(err)),
+			 0);
+	ck_assert_ptr_null(o.rails_list);
+	ck_assert_str_eq(o.host, "h");
+	ck_assert_int_eq(client(&a, WORDS("client", "--rails=all", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_ptr_null(o.rails_list);
+	ck_assert_int_eq(client(&a, WORDS("client", "h"), &o, err, sizeof(err)),
+			 0);
+	ck_assert(!o.rails);
+	ck_assert_uint_eq(o.nrails_cpu, 0);
+	ck_assert_int_eq(
+		client(&a,
+		       WORDS("client", "h", "--rails", "--rails-cpu", "0,0"),
+		       &o, err, sizeof(err)),
+		0);
+	ck_assert_uint_eq(o.nrails_cpu, 2);
+	ck_assert_int_eq(o.rails_cpu[0], 0);
+	ck_assert_int_eq(o.rails_cpu[1], 0);
+}
+END_TEST
+
 START_TEST(test_client_long_opts)
 {
 	struct ig_client_opts o;
@@ -504,6 +550,38 @@ static const struct err_case client_errs[] = {
 	  "127.0.0.2",
 	  "--also" },
 	{ { "client", "h", "--also" }, "--also", NULL },
+	/* --rails: not with what picks one device, nor with a format
+	 * without a place for the rail */
+	{ { "client", "--rails", "--device", "rxe0", "h" },
+	  "--device",
+	  "--rails" },
+	{ { "client", "--rails=rxe0", "--ib-port", "1", "h" },
+	  "--ib-port",
+	  "--rails" },
+	{ { "client", "--rails", "--also", "127.0.0.2", "h" },
+	  "--also",
+	  "--rails" },
+	{ { "client", "--rails", "--format", "csv", "h" }, "csv", "--rails" },
+	{ { "client", "--rails-mode", "together", "h" },
+	  "--rails-mode",
+	  "--rails" },
+	{ { "client", "--rails", "--rails-mode", "both", "h" },
+	  "both",
+	  "--rails-mode" },
+	{ { "client", "--rails=", "h" }, "--rails", NULL },
+	{ { "client", "--rails-cpu", "0", "h" }, "--rails-cpu", "--rails" },
+	{ { "client", "--rails", "--rails-cpu", "0,x", "h" },
+	  "0,x",
+	  "--rails-cpu" },
+	{ { "client", "--rails", "--rails-cpu", "0,", "h" },
+	  "0,",
+	  "--rails-cpu" },
+	{ { "client", "--rails", "--rails-cpu", "100000", "h" },
+	  "100000",
+	  "allowed" },
+	{ { "client", "--rails", "--rails-cpu", "0", "--cpu", "0", "h" },
+	  "--rails-cpu",
+	  "--cpu" },
 	/* which is wrong, and how to write it */
 	{ { "client", "--cpu", "1023", "h" }, "1023", "allowed" },
 	{ { "client", "--reverse=1", "h" }, "--reverse=1", "alone" },
@@ -959,6 +1037,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_reverse);
 	tcase_add_test(tc, test_client_outs);
 	tcase_add_test(tc, test_client_also);
+	tcase_add_test(tc, test_client_rails);
 	tcase_add_test(tc, test_client_long_opts);
 	tcase_add_test(tc, test_client_iterations);
 	tcase_add_test(tc, test_client_used);

@@ -455,13 +455,15 @@ START_TEST(test_type_name)
 		[13] = "KEEPALIVE", [14] = "BYE",    [15] = "DOCTOR",
 		[16] = "FINDINGS",  [17] = "AUTH",   [18] = "AUTH_REPLY",
 		[19] = "TRY",	    [20] = "TRIED",  [21] = "UNTRY",
-		[22] = "UNTRIED",
+		[22] = "UNTRIED",   [23] = "RAILS",  [24] = "RAILS_INFO",
 	};
 	static const unsigned int unknown[] = { 0,	IG_MSG_TYPE_MAX,
-						24,	255,
+						26,	255,
 						0xffff, 0xffffffffu };
 
-	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 23);
+	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 25);
+	ck_assert_uint_eq(IG_MSG_RAILS, 23);
+	ck_assert_uint_eq(IG_MSG_RAILS_INFO, 24);
 	ck_assert_uint_eq(IG_MSG_TRY, 19);
 	ck_assert_uint_eq(IG_MSG_UNTRIED, 22);
 	ck_assert_uint_eq(IG_MSG_AUTH, 17);

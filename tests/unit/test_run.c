@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "wire/railmsg.h"
 #include "testmain.h"
 #include "transports/transports.h"
 
@@ -224,6 +225,51 @@ START_TEST(test_run_at_refused)
 }
 END_TEST
 
+/* --rails-mode together: HELLOs of one group run side by side; another
+ * group, or none, is told BUSY until the group's sessions end; RAILS
+ * answers with this host's rails (none here: no RDMA device needed). */
+START_TEST(test_group_sessions)
+{
+	struct ig_server_opts so = { .bind = "127.0.0.1",
+				     .port = "0",
+				     .timeout_ms = 10000 };
+	struct ig_run_server s;
+	struct ig_ctrl c[3];
+	struct ig_rails *rails = calloc(1, sizeof(*rails));
+	char port[16], err[256];
+	struct ig_run_peer g1 = { .host = "127.0.0.1",
+				  .port = port,
+				  .timeout_ms = 5000,
+				  .group = "g1" };
+	struct ig_run_peer g2 = g1, none = g1;
+	struct ig_sysinfo me, srv;
+
+	g2.group = "g2";
+	none.group = NULL;
+	ck_assert_ptr_nonnull(rails);
+	ck_assert_msg(!ig_run_server_start(&s, &so, err, sizeof(err)), "%s",
+		      err);
+	snprintf(port, sizeof(port), "%d", ig_run_server_port(&s));
+	ck_assert_msg(!ig_run_connect(&g1, &c[0], &me, &srv, err, sizeof(err)),
+		      "%s", err);
+	ck_assert_msg(!ig_run_connect(&g1, &c[1], &me, &srv, err, sizeof(err)),
+		      "second of group g1: %s", err);
+	ck_assert_int_ne(
+		ig_run_connect(&g2, &c[2], &me, &srv, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "another session"), "%s", err);
+	ck_assert_int_ne(
+		ig_run_connect(&none, &c[2], &me, &srv, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_rails_remote(&c[0], rails, err, sizeof(err)), 0);
+	ig_run_bye(&c[0], true, true);
+	ig_run_bye(&c[1], true, true);
+	ck_assert_msg(!ig_run_connect(&g2, &c[2], &me, &srv, err, sizeof(err)),
+		      "g2 after g1 ended: %s", err);
+	ig_run_bye(&c[2], true, true);
+	ig_run_server_stop(&s);
+	free(rails);
+}
+END_TEST
+
 static Suite *run_suite_make(void)
 {
 	Suite *s = suite_create("run");
@@ -237,6 +283,7 @@ static Suite *run_suite_make(void)
 	tc = tcase_create("loopback");
 	tcase_add_test(tc, test_run_at_local);
 	tcase_add_test(tc, test_run_at_refused);
+	tcase_add_test(tc, test_group_sessions);
 	suite_add_tcase(s, tc);
 	return s;
 }
