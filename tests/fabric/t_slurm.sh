@@ -44,6 +44,12 @@ SRUN=(-N 4 --ntasks-per-node=1 --mpi=pmix --chdir=/)
 fc_up 4 slurm
 fc_slurm_up
 N=("${FC_NS[@]}")
+# slurmd's steps see their node's own /tmp (a tmpfs): a binary built
+# under /tmp (a clone in /tmp, as CI's may be) is not there for them, so
+# they run a copy in the Slurm dir (under /var/tmp)
+mkdir -p "$FC_SLURM_DIR/bin" && cp "$IBGAP" "$FC_SLURM_DIR/bin/" ||
+	fc_die "cannot copy $IBGAP to $FC_SLURM_DIR/bin"
+FABRIC=$FC_SLURM_DIR/bin/${IBGAP##*/}
 
 jqc()
 {
