@@ -22,6 +22,8 @@
  *                        the clock falls back to CLOCK_MONOTONIC (false)
  */
 #define IG_LCLK_WINDOW_NS 20000000ull /* 20 ms: pair error < 0.01% */
+#define IG_LCLK_COST_READS 1000
+#define IG_LCLK_COST_TRIES 5
 
 struct ig_lclk {
 	const char *name;	/* "tsc", "cntvct" or "monotonic" */
@@ -29,6 +31,10 @@ struct ig_lclk {
 	double ns_per_tick;	/* 1 for the monotonic clock */
 	double ghz;		/* calibrated counter rate; 0: monotonic */
 	double drift;		/* end check: end rate / start rate - 1 */
+	/* what one read of it costs, ns: IG_LCLK_COST_READS reads back to
+	 * back at the start (and of CLOCK_MONOTONIC again when the counter
+	 * fails its check), the least of IG_LCLK_COST_TRIES */
+	double read_ns;
 	struct ig_cal_pair a, b;
 	char why[240]; /* why CLOCK_MONOTONIC ran; "" when the counter did */
 };

@@ -39,7 +39,8 @@ struct ig_result {
 	/* latency tests: the samples' clock, "tsc", "cntvct" or "monotonic"
 	 * ("mixed" when pooled runs differ); NULL for bandwidth tests */
 	const char *clock;
-	double clock_ghz; /* the counter's calibrated rate; 0: monotonic */
+	double clock_ghz;     /* the counter's calibrated rate; 0: monotonic */
+	double clock_read_ns; /* one read of that clock, at the start */
 	struct ig_cpu_usage cpu_client;
 	struct ig_cpu_usage cpu_server;
 	bool has_cpu_server;

@@ -221,6 +221,8 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    (r->clock && ig_json_add_str(o, "clock", r->clock)) ||
 	    (r->clock_ghz > 0 &&
 	     ig_json_add_double(o, "clock_ghz", r->clock_ghz)) ||
+	    (r->clock_read_ns > 0 &&
+	     ig_json_add_double(o, "clock_read_ns", r->clock_read_ns)) ||
 	    ig_json_add(o, "cpu", cpu_pair_to_json(r)) ||
 	    (ig_rep_has_window(r) &&
 	     ig_json_add(o, "window", window_to_json(r))) ||

@@ -318,6 +318,8 @@ static void text_clock(FILE *f, const struct ig_result *res, size_t n, size_t i)
 		fprintf(f, " at %.4f GHz", lo);
 	if (lo > 0)
 		fprintf(f, ", checked against CLOCK_MONOTONIC");
+	if (r->clock_read_ns > 0)
+		fprintf(f, "; a read costs %.1f ns", r->clock_read_ns);
 	fputc('\n', f);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/clockcal.h"
+#include "engine/lat_clock.h"
 #include "testmain.h"
 
 /*
@@ -181,6 +182,23 @@ static const struct {
 	{ "", false },
 };
 
+/* The latency clock says what one read of it costs, measured at the start
+ * (a figure, never a bound on it: only that it was measured), and again
+ * for CLOCK_MONOTONIC when the counter is given up. */
+START_TEST(t_read_cost)
+{
+	struct ig_lclk c;
+
+	ig_lclk_start(&c, "/");
+	ck_assert_msg(c.read_ns > 0 && isfinite(c.read_ns), "%s: %g", c.name,
+		      c.read_ns);
+	/* a /proc without cpuinfo: no invariant counter, CLOCK_MONOTONIC */
+	ig_lclk_start(&c, "/nonexistent");
+	ck_assert_str_eq(c.name, "monotonic");
+	ck_assert_msg(c.read_ns > 0 && isfinite(c.read_ns), "%g", c.read_ns);
+}
+END_TEST
+
 START_TEST(t_flags)
 {
 	ck_assert_msg(ig_cal_flags_invariant(flags[_i].text) ==
@@ -228,6 +246,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, t_pair_tightest);
 	tcase_add_loop_test(tc, t_drift, 0, sizeof(drifts) / sizeof(drifts[0]));
 	tcase_add_test(tc, t_rate_invalid);
+	tcase_add_test(tc, t_read_cost);
 	tcase_add_loop_test(tc, t_flags, 0, sizeof(flags) / sizeof(flags[0]));
 	tcase_add_loop_test(tc, t_may_use, 0, sizeof(uses) / sizeof(uses[0]));
 	suite_add_tcase(s, tc);

@@ -1132,12 +1132,21 @@ START_TEST(test_text_clock_once)
 	r[3].clock = "monotonic";
 	r[3].clock_ghz = 0;
 	r[4].test = "tcp_lat";
+	r[4].clock_read_ns = 14.25;
 	s = render(IG_FMT_TEXT, &env, r, 5);
 	ck_assert_msg(strstr(s, "\nclock: send_lat: tsc at 2.9000 to 2.9002 "
 				"GHz, checked against CLOCK_MONOTONIC\n"
 				"clock: send_lat: monotonic\n"
 				"clock: tcp_lat: tsc at 2.9000 GHz, checked "
-				"against CLOCK_MONOTONIC\n"),
+				"against CLOCK_MONOTONIC; a read costs 14.2 "
+				"ns\n"),
+		      "%s", s);
+	free(s);
+	/* the JSON: clock_read_ns where it was measured, none where not */
+	s = render(IG_FMT_JSON, &env, r, 5);
+	ck_assert_msg(strstr(s, "\"clock_read_ns\":14.25") &&
+			      !strstr(strstr(s, "\"clock_read_ns\"") + 1,
+				      "\"clock_read_ns\""),
 		      "%s", s);
 	free(s);
 }
