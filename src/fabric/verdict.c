@@ -85,6 +85,16 @@ static bool at_hops(const struct ig_fab_meas *m, int t, unsigned int d)
 	       m->hops == d;
 }
 
+/* The median of the best quarter of v[0..n), sorted up: of its highest
+ * n/4 (bandwidth), or its lowest (latency); one noisy figure among them
+ * moves it less than it moves a quartile. */
+static double best_quarter(const double *v, size_t n, bool low)
+{
+	size_t q = n / 4 ? n / 4 : 1;
+
+	return median_sorted(low ? v : v + (n - q), q);
+}
+
 /* h from the measurements at each distance (ig_fab_judge_pairs_hops);
  * v has room for k. */
 static void hop_refs(const struct ig_fab_meas *m, size_t k, double *v,
@@ -108,7 +118,7 @@ static void hop_refs(const struct ig_fab_meas *m, size_t k, double *v,
 			h->median[t][d] = ig_fab_median(v, nv);
 			if (!d || nv < IG_FAB_HOP_MIN || !(medians[t] > 0))
 				continue;
-			q = is_lat(t) ? v[(nv - 1) / 4] : v[3 * (nv - 1) / 4];
+			q = best_quarter(v, nv, is_lat(t));
 			if (is_lat(t) ? q > medians[t] : q < medians[t])
 				h->ref[t][d] = q;
 		}

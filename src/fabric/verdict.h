@@ -88,13 +88,15 @@ struct ig_fab_hopref {
  * ig_fab_judge_pairs with a reference per hop distance (--pattern leaves):
  * h gets, for each test and each distance d below IG_FAB_HOPS_MAX, the
  * count and median of the ok measurements with hops_known and hops d.
- * For d > 0 with at least IG_FAB_HOP_MIN of them, the reference is their
- * upper quartile (bandwidth; the lower quartile of p50 for latency) when
- * that is worse than the test's median: an uplink level that every pair
- * at that distance crosses alike (oversubscribed) slows them all, and is
- * not a fault; one bad uplink that fewer than three quarters of them
- * cross still is.  A measurement at such a distance is held against the
- * reference instead of the median; every other against the median.
+ * For d > 0 with at least IG_FAB_HOP_MIN of them, the reference is the
+ * median of their best quarter (the highest n/4 bandwidths; the lowest
+ * n/4 p50s for latency) when that is worse than the test's median: an
+ * uplink level that every pair at that distance crosses alike
+ * (oversubscribed) slows them all, and is not a fault; one bad uplink
+ * that fewer than three quarters of them cross still is, and one noisy
+ * pair among those that avoid it does not hide it.  A measurement at such a
+ * distance is held against the reference instead of the median; every other
+ * against the median.
  */
 ssize_t ig_fab_judge_pairs_hops(struct ig_fab_meas *m, size_t k,
 				const struct ig_fab_tol *tol,

@@ -163,8 +163,23 @@ expect_grep "$TMP/bad.out" "regression: node ${FC_NS[2]} tcp_bw" \
 	"--baseline: node 3's regression"
 # (node 1's bandwidth: its p50 latency was seen 4 times its baseline's
 # from the shared CPUs alone, 13.5 -> 54.5 us on one of its pairs)
-expect_no_grep "$TMP/bad.out" "regression: node ${FC_NS[0]} tcp_bw" \
-	"--baseline: no bandwidth regression for node 1"
+# Only when the pairs without node 3 kept half their baseline's median:
+# under CI's load node 1 once regressed beyond the 80% tolerance too
+# (that run's median 0.48 Gb/s; fresh clone of d618f81), which a
+# baseline rightly reports when the whole fabric is slower.
+slower=$(jq -n --slurpfile a "$TMP/base.json" --slurpfile b "$TMP/bad.json" '
+	def med: map(select(.test == "tcp_bw" and .ok and .a != 2 and .b != 2)
+		| .bw_gbps) | sort | .[length / 2 | floor];
+	($b[0].pairs | med) / ($a[0].pairs | med) < 0.5')
+if [[ $slower == false ]]; then
+	expect_no_grep "$TMP/bad.out" "regression: node ${FC_NS[0]} tcp_bw" \
+		"--baseline: no bandwidth regression for node 1"
+elif [[ $slower == true ]]; then
+	ig_log "the pairs without node 3 ran at less than half the" \
+		"baseline's median: node 1's check not made this run"
+else
+	fail "the pairs' medians against the baseline's: $slower"
+fi
 check "planted: --plot wrote an SVG" grep -q '<svg' "$TMP/bad.svg"
 fc_clear 2
 

@@ -173,7 +173,7 @@ got=$(jqc "$TMP/over.out" '[.rounds, ([.nodes[] | select(.flagged)] | length),
 ig_log "leaves, oversubscribed: $(jqc "$TMP/over.out" '.medians_by_hops')"
 
 # leaf2's uplink at 2 Mbit/s among the others at 200: 8 of the 12 pairs
-# between leaves cross it, the upper quartile is one of the others' 4
+# between leaves cross it, the best quarter is of the others' 4
 # (which share a tbf two flows a way: seen 3 times apart)
 shape_uplinks 200mbit 2mbit 200mbit
 fab 0 leafbad "${LEAVES[@]}"
