@@ -112,7 +112,10 @@ ig_log "uplink, no topology: $(jqc "$TMP/nogroup.out" '.blamed.items[0]')"
 
 # with the topology, by leaves (6 rounds, not the pairs' 11): the pairs
 # between leaf2 and the others, 8, cross the uplink
-LEAVES=("${RUN[@]}" --pattern leaves --topology "$TMP/tree.conf")
+# --bw-tol 0.2: by leaves a node has 5 pairs, not 11, and two of them
+# at 0.4-0.5 x the median under CI's load flagged two nodes (fresh
+# clone of 9258e88); the uplink's and node 6's pairs are at 0.01
+LEAVES=("${RUN[@]}" --bw-tol 0.2 --pattern leaves --topology "$TMP/tree.conf")
 fab 0 uplink "${LEAVES[@]}"
 got=$(jqc "$TMP/uplink.out" '[(.blamed.items | map([.kind, .name])),
 	([.nodes[] | select(.flagged)] | length), .blamed.unplaced,
