@@ -96,8 +96,10 @@ check "-t write_bw without RDMA: no baseline written" \
 
 # ------------------------------------ a clean fabric, saved as baseline
 # Tolerances: 3 pairs at once share the 2 CPUs here; the planted node
-# below is 20 times slower, the noise within 2x.
-TOL=(--bw-tol 0.5 --lat-tol 4)
+# below is 20 times slower.  The noise: within 2x on a quiet machine, and
+# a node of the clean fabric flagged at 0.5 and 4 under CI's load (its
+# retest too; fresh clone of 7459b38).
+TOL=(--bw-tol 0.25 --lat-tol 8)
 fab 0 clean "${QUICK[@]}" "${TOL[@]}" --format json -o "$TMP/clean.json" \
 	--save-baseline "$TMP/base.json"
 check "clean: stdout empty with -o" test ! -s "$TMP/clean.out"
