@@ -27,21 +27,6 @@ struct leaves {
 	struct ig_fab_plist pl;
 };
 
-/* The first switch host vertex h links to, or -1. */
-static int leaf_switch(const struct ig_topo *t, int h)
-{
-	if (h < 0 || (unsigned int)h >= t->nv)
-		return -1;
-	for (unsigned int j = t->off[h]; j < t->off[h + 1]; j++) {
-		const struct ig_topo_link *l = &t->l[t->adj[j]];
-		unsigned int w = l->a == (unsigned int)h ? l->b : l->a;
-
-		if (t->v[w].kind == IG_TOPO_SWITCH)
-			return (int)w;
-	}
-	return -1;
-}
-
 static void leaves_free(struct leaves *lv)
 {
 	free(lv->start);
@@ -60,7 +45,7 @@ static int find_leaves(struct leaves *lv, const struct ig_topo *t,
 	for (unsigned int v = 0; v < t->nv; v++)
 		leaf_of_v[v] = -1;
 	for (unsigned int i = 0; i < lv->n; i++) {
-		sw_of[i] = leaf_switch(t, place[i]);
+		sw_of[i] = ig_topo_leaf(t, place[i]);
 		if (sw_of[i] < 0)
 			unplaced = true;
 		else

@@ -496,9 +496,9 @@ static int *leaves(const struct ig_fab *f)
 	int *leaf = f->have_topo ? calloc(f->n, sizeof(*leaf)) : NULL;
 
 	for (unsigned int i = 0; leaf && i < f->n; i++)
-		leaf[i] = ig_fab_leaf_of(
-			&f->topo, ig_topo_place(&f->topo, f->info[i].host,
-						f->info[i].addr));
+		leaf[i] = ig_topo_leaf(&f->topo,
+				       ig_topo_place(&f->topo, f->info[i].host,
+						     f->info[i].addr));
 	return leaf;
 }
 

@@ -54,19 +54,6 @@ unsigned int ig_fab_suspect_rounds_max(unsigned int n, bool topo)
 	return 2 * d - 1;
 }
 
-int ig_fab_leaf_of(const struct ig_topo *t, int v)
-{
-	unsigned int w;
-	const struct ig_topo_link *l;
-
-	if (!t || v < 0 || (unsigned int)v >= t->nv ||
-	    t->off[v] == t->off[v + 1])
-		return -1;
-	l = &t->l[t->adj[t->off[v]]];
-	w = l->a == (unsigned int)v ? l->b : l->a;
-	return t->v[w].kind == IG_TOPO_SWITCH ? (int)w : -1;
-}
-
 /* ---- groups ---- */
 
 unsigned int ig_fab_leaf_groups(const int *leaf, unsigned int n,

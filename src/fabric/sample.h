@@ -84,8 +84,6 @@ int ig_fab_sample_suspects(struct ig_fab_sample *s, const struct ig_fab_meas *m,
 			   const struct ig_fab_node *nodes,
 			   struct ig_fab_rounds *out);
 
-/* A host vertex's leaf: the switch of its first link, or -1. */
-int ig_fab_leaf_of(const struct ig_topo *t, int v);
 /* Each rank's group into grp[0..n): 0 for an unplaced rank (leaf -1;
  * every rank when leaf is NULL), else its leaf's number from 1, in the
  * order of first sight.  Returns the number of groups (0 included), or

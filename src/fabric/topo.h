@@ -68,6 +68,10 @@ int ig_topo_place(const struct ig_topo *t, const char *host, const char *addr);
 
 /* ---- paths (topo_path.c) ---- */
 
+/* A host vertex's leaf: the first switch it links to (in the order of
+ * its links), or -1 (v not a vertex, or no switch among its links). */
+int ig_topo_leaf(const struct ig_topo *t, int v);
+
 #define IG_TOPO_PATH_MAX 64 /* links on a path, at most */
 
 /* A breadth-first search from one host: the shortest paths from it,

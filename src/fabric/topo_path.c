@@ -11,6 +11,20 @@
 
 #include "topo.h"
 
+int ig_topo_leaf(const struct ig_topo *t, int v)
+{
+	if (!t || v < 0 || (unsigned int)v >= t->nv)
+		return -1;
+	for (unsigned int j = t->off[v]; j < t->off[v + 1]; j++) {
+		const struct ig_topo_link *l = &t->l[t->adj[j]];
+		unsigned int w = l->a == (unsigned int)v ? l->b : l->a;
+
+		if (t->v[w].kind == IG_TOPO_SWITCH)
+			return (int)w;
+	}
+	return -1;
+}
+
 int ig_topo_bfs_init(struct ig_topo_bfs *b, const struct ig_topo *t)
 {
 	size_t n = (size_t)t->nv + 1;

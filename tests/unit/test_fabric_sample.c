@@ -444,7 +444,7 @@ START_TEST(planted_10000)
 		sm.bad[pl->bad[i]] = true;
 	tree(&t, place);
 	for (unsigned int i = 0; i < NODES; i++)
-		leaf[i] = ig_fab_leaf_of(&t, place[i]);
+		leaf[i] = ig_topo_leaf(&t, place[i]);
 	ck_assert_int_eq(leaf[0], ig_topo_vertex(&t, IG_TOPO_SWITCH, "leaf1"));
 	s.leaf = pl->topo ? leaf : NULL;
 	/* the sample, judged; the suspects' rounds from its verdicts */
