@@ -102,12 +102,13 @@ bool ig_cal_may_use(const struct ig_cal_facts *f, char *why, size_t len)
 			 "ibgap can read (only x86-64 and aarch64)");
 		return false;
 	}
-	if (f->invariant || f->pinned)
+	if (f->invariant || f->pinned || f->ordered)
 		return true;
 	snprintf(why, len,
 		 "the %s is not flagged invariant (constant_tsc and "
-		 "nonstop_tsc not both in /proc/cpuinfo) and the latency "
-		 "thread is not pinned (--cpu N pins it)",
-		 f->counter);
+		 "nonstop_tsc not both in /proc/cpuinfo), the latency "
+		 "thread is not pinned (--cpu N pins it)%s%s",
+		 f->counter, f->order_why ? ", and " : "",
+		 f->order_why ? f->order_why : "");
 	return false;
 }

@@ -57,13 +57,17 @@ struct ig_cal_facts {
 	const char *counter; /* "tsc", "cntvct", or NULL: none on this CPU */
 	bool invariant;	     /* flags promise it (aarch64: always) */
 	bool pinned;	     /* the sampling thread is pinned to one CPU */
+	/* its value never went back between the CPUs the thread may run
+	 * on (host/cpusync.h); order_why: why not, or NULL (not checked) */
+	bool ordered;
+	const char *order_why;
 };
 
 /*
  * Why the counter must not be used: writes one line into why (without
  * the "clock: monotonic" prefix) and returns false; returns true with
  * why empty when the counter may be used (invariant, or pinned so that the
- * start/end check can vouch for it).
+ * start/end check can vouch for it, or ordered across its CPUs).
  */
 bool ig_cal_may_use(const struct ig_cal_facts *f, char *why, size_t len);
 

@@ -29,6 +29,8 @@ static void fill_clock(struct ig_session *s, struct ig_result *r)
 	r->clock = s->st[0].clk.name;
 	r->clock_ghz = s->st[0].clk.ghz;
 	r->clock_read_ns = s->st[0].clk.read_ns;
+	r->clock_basis = s->st[0].clk.basis;
+	r->clock_cpus = s->st[0].clk.cpus;
 	for (unsigned int i = 0; i < s->nstreams; i++) {
 		if (!s->st[i].clk.why[0])
 			continue;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "host/cpusync.h"
 #include "lat_clock.h"
 
 static uint64_t read_cycles(void)
@@ -35,6 +36,13 @@ static uint64_t src_ns(void *ctx)
 }
 
 static const struct ig_cal_src real_src = { .cyc = src_cyc, .ns = src_ns };
+
+static uint64_t sync_cyc(void *ctx, int side)
+{
+	(void)ctx;
+	(void)side;
+	return ig_cycles();
+}
 
 /* The "flags" line of /proc/cpuinfo promises an invariant TSC. */
 static bool cpuinfo_invariant(const char *root)
@@ -92,12 +100,32 @@ static void use_monotonic(struct ig_lclk *c)
 	c->read = read_mono;
 	c->ns_per_tick = 1;
 	c->ghz = 0;
+	c->basis = NULL;
 	c->read_ns = read_cost(read_mono);
+}
+
+/* Neither flagged invariant nor pinned: is the counter ordered across
+ * the CPUs this thread may run on? */
+static void check_order(struct ig_lclk *c, struct ig_cal_facts *f, char *why,
+			size_t len)
+{
+	if (!f->counter || f->invariant || f->pinned)
+		return;
+	f->ordered = !ig_sync_check(sync_cyc, NULL, &c->cpus, why, len);
+	f->order_why = f->ordered ? NULL : why;
+}
+
+static const char *basis_of(const struct ig_cal_facts *f)
+{
+	if (f->invariant)
+		return "invariant";
+	return f->pinned ? "pinned" : "ordered";
 }
 
 void ig_lclk_start(struct ig_lclk *c, const char *root)
 {
 	struct ig_cal_facts f = { .counter = IG_CYCLES_NAME };
+	char order_why[120];
 
 	memset(c, 0, sizeof(*c));
 	use_monotonic(c);
@@ -107,9 +135,11 @@ void ig_lclk_start(struct ig_lclk *c, const char *root)
 	f.invariant = f.counter && cpuinfo_invariant(root);
 #endif
 	f.pinned = thread_pinned();
+	check_order(c, &f, order_why, sizeof(order_why));
 	if (!ig_cal_may_use(&f, c->why, sizeof(c->why)))
 		return;
 	c->name = f.counter;
+	c->basis = basis_of(&f);
 	c->read = read_cycles;
 	c->read_ns = read_cost(read_cycles);
 	ig_cal_pair_take(&real_src, IG_CAL_TRIES, &c->a);

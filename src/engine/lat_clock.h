@@ -35,6 +35,11 @@ struct ig_lclk {
 	 * back at the start (and of CLOCK_MONOTONIC again when the counter
 	 * fails its check), the least of IG_LCLK_COST_TRIES */
 	double read_ns;
+	/* why the counter may time this thread: "invariant" (flagged),
+	 * "pinned", "ordered" (across its cpus: host/cpusync.h); NULL for
+	 * the monotonic clock */
+	const char *basis;
+	unsigned int cpus;
 	struct ig_cal_pair a, b;
 	char why[240]; /* why CLOCK_MONOTONIC ran; "" when the counter did */
 };

@@ -81,6 +81,9 @@ void ig_result_pool(struct ig_result *acc, const struct ig_result *r)
 	ig_hist_merge(&acc->lat, &r->lat);
 	if (acc->clock && r->clock && strcmp(acc->clock, r->clock))
 		acc->clock = "mixed";
+	if (acc->clock_basis &&
+	    (!r->clock_basis || strcmp(acc->clock_basis, r->clock_basis)))
+		acc->clock_basis = NULL;
 	for (unsigned int i = 0; i < IG_MAX_STREAMS; i++)
 		acc->stream_msgs[i] += r->stream_msgs[i];
 	cpu_add(&acc->cpu_client, &r->cpu_client);

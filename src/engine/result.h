@@ -41,6 +41,10 @@ struct ig_result {
 	const char *clock;
 	double clock_ghz;     /* the counter's calibrated rate; 0: monotonic */
 	double clock_read_ns; /* one read of that clock, at the start */
+	/* why the counter was trusted (lat_clock.h's basis), NULL for the
+	 * monotonic clock; cpus: how many CPUs "ordered" checked */
+	const char *clock_basis;
+	unsigned int clock_cpus;
 	struct ig_cpu_usage cpu_client;
 	struct ig_cpu_usage cpu_server;
 	bool has_cpu_server;

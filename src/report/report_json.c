@@ -219,6 +219,8 @@ json_object *ig_result_to_json(const struct ig_result *r)
 	    ig_json_add_double(o, "msg_rate", r->msg_rate) ||
 	    (r->has_lat && ig_json_add(o, "lat_us", lat_to_json(r))) ||
 	    (r->clock && ig_json_add_str(o, "clock", r->clock)) ||
+	    (r->clock_basis &&
+	     ig_json_add_str(o, "clock_basis", r->clock_basis)) ||
 	    (r->clock_ghz > 0 &&
 	     ig_json_add_double(o, "clock_ghz", r->clock_ghz)) ||
 	    (r->clock_read_ns > 0 &&

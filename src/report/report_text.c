@@ -293,6 +293,20 @@ static bool same_clock(const struct ig_result *r, const struct ig_result *q)
 	       !strcmp(ig_rep_at(q), ig_rep_at(r));
 }
 
+/* Why the counter could time the samples (docs/design.md, "Clock"). */
+static void text_basis(FILE *f, const struct ig_result *r)
+{
+	if (!r->clock_basis)
+		return;
+	if (!strcmp(r->clock_basis, "ordered"))
+		fprintf(f, " (ordered across the thread's %u CPUs)",
+			r->clock_cpus);
+	else if (!strcmp(r->clock_basis, "pinned"))
+		fprintf(f, " (the thread pinned)");
+	else
+		fprintf(f, " (flagged invariant)");
+}
+
 /* The clock of a latency test's samples: one line per test and clock
  * (a sweep's results share it), with the range of its calibrated rates. */
 static void text_clock(FILE *f, const struct ig_result *res, size_t n, size_t i)
@@ -312,6 +326,7 @@ static void text_clock(FILE *f, const struct ig_result *res, size_t n, size_t i)
 		hi = fmax(hi, res[j].clock_ghz);
 	}
 	fprintf(f, "clock: %s%s: %s", ig_rep_test(r), ig_rep_at(r), r->clock);
+	text_basis(f, r);
 	if (lo > 0 && hi - lo >= 5e-5)
 		fprintf(f, " at %.4f to %.4f GHz", lo, hi);
 	else if (lo > 0)

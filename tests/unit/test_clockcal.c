@@ -192,9 +192,19 @@ START_TEST(t_read_cost)
 	ig_lclk_start(&c, "/");
 	ck_assert_msg(c.read_ns > 0 && isfinite(c.read_ns), "%s: %g", c.name,
 		      c.read_ns);
-	/* a /proc without cpuinfo: no invariant counter, CLOCK_MONOTONIC */
+	/* a /proc without cpuinfo: not flagged invariant, so the counter
+	 * only when pinned or ordered across this thread's CPUs; given up
+	 * (a drifted rate), CLOCK_MONOTONIC, its read measured again */
 	ig_lclk_start(&c, "/nonexistent");
+	if (strcmp(c.name, "monotonic")) {
+		ck_assert_msg(c.basis && (!strcmp(c.basis, "pinned") ||
+					  !strcmp(c.basis, "ordered")),
+			      "basis %s", c.basis);
+		ig_lclk_calibrate(&c);
+		ck_assert(!ig_lclk_check(&c, 2.0));
+	}
 	ck_assert_str_eq(c.name, "monotonic");
+	ck_assert_ptr_null(c.basis);
 	ck_assert_msg(c.read_ns > 0 && isfinite(c.read_ns), "%g", c.read_ns);
 }
 END_TEST
@@ -212,13 +222,21 @@ static const struct {
 	bool ok;
 	const char *why; /* a part of the reason */
 } uses[] = {
-	{ { "tsc", true, false }, true, "" },
-	{ { "tsc", false, true }, true, "" },
-	{ { "tsc", true, true }, true, "" },
-	{ { "cntvct", true, false }, true, "" },
-	{ { "tsc", false, false }, false, "--cpu N" },
-	{ { "tsc", false, false }, false, "constant_tsc and nonstop_tsc" },
-	{ { NULL, true, true }, false, "only x86-64 and aarch64" },
+	{ { "tsc", true, false, false, NULL }, true, "" },
+	{ { "tsc", false, true, false, NULL }, true, "" },
+	{ { "tsc", true, true, false, NULL }, true, "" },
+	{ { "cntvct", true, false, false, NULL }, true, "" },
+	{ { "tsc", false, false, false, NULL }, false, "--cpu N" },
+	{ { "tsc", false, false, false, NULL },
+	  false,
+	  "constant_tsc and nonstop_tsc" },
+	{ { NULL, true, true, false, NULL }, false, "only x86-64 and aarch64" },
+	/* neither flagged nor pinned: ordered across the thread's CPUs */
+	{ { "tsc", false, false, true, NULL }, true, "" },
+	{ { "tsc", false, false, false, "CPU 1 read 9 ticks behind" },
+	  false,
+	  "pinned (--cpu N pins it), and CPU 1 read 9 ticks behind" },
+	{ { NULL, false, false, true, NULL }, false, "only x86-64" },
 };
 
 START_TEST(t_may_use)
