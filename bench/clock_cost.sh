@@ -5,7 +5,8 @@
 # (lfence;rdtsc) and of clock_gettime(CLOCK_MONOTONIC), here and, with
 # --guest, inside the Soft-RoCE guest (tests/rxe/rxe-run), N reads per run
 # (default 200000; the guest's clock_gettime is a system call: use fewer).
-# Prints the guest's clocksource too.  docs/performance.md has the figures.
+# Prints the guest's clocksource too.  docs/lab/2026-11-30-performance.md
+# ("The latency clock") has the figures.
 set -eu -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)

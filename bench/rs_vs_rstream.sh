@@ -7,6 +7,7 @@
 # NIC).
 #
 #   bash bench/rs_vs_rstream.sh [ROUNDS [COUNT [SIZE_BYTES]]]   (3, 400, 65536)
+#   bash bench/rs_vs_rstream.sh --lat [ROUNDS [ITERS [SIZE_BYTES]]] (3, 1000, 64)
 #
 # rstream custom test: `rstream -s ADDR -S SIZE -C COUNT` sends COUNT
 # messages, then the server sends COUNT back (nonblocking, spinning); its
@@ -16,22 +17,45 @@
 # one direction, delivery confirmed (docs/design.md, "Metric
 # definitions").  Prints per round both figures and ibgap/rstream; asserts
 # nothing about them.  Soft-RoCE under TCG says nothing about hardware:
-# only the ratio within a round means anything, and little.  Exit 1 when
-# a run failed, 77 when rxe-run has no device.
+# only the ratio within a round means anything, and little.
+#
+# --lat: ibgap's rs_lat next to rstream's ping-pong, `rstream -S SIZE -C 1
+# -I ITERS -T n`: one message each way per iteration, non-blocking calls
+# retried at once (rstream's default, named), which is how ibgap's rs
+# streams wait too (rpoll(..., 0) between non-blocking calls).  rstream's
+# figure is its usec/xfer, elapsed / (ITERS x 2): the mean half round
+# trip, no warm-up; so ibgap's is its mean (lat_us.mean, half round trip,
+# --warmup 0, -n ITERS).  64 B: the first size of rstream's own latency
+# table and rsockets' default inline size, which both tools keep (rstream
+# sets RDMA_INLINE only in its built-in tests).  Columns: round,
+# ibgap_rs_lat_mean_us, rstream_us, ratio (ibgap/rstream: <= 1 is good).
+# Exit 1 when a run failed, 77 when rxe-run has no device.
 set -u -o pipefail
 SELF=${0##*/}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
+MODE=bw
+if [[ ${1:-} == --lat ]]; then
+	MODE=lat
+	shift
+fi
 ROUNDS=${1:-3}
-COUNT=${2:-400}
-SIZE=${3:-65536}
+if [[ $MODE == lat ]]; then
+	COUNT=${2:-1000}
+	SIZE=${3:-64}
+	MODE_ARGS=(--lat)
+else
+	COUNT=${2:-400}
+	SIZE=${3:-65536}
+	MODE_ARGS=()
+fi
 
 if [[ -z ${IG_RDMA_DEV:-} ]]; then
 	IBGAP=${IBGAP:-$ROOT/build/ibgap}
 	command -v rstream >/dev/null ||
 		{ echo "$SELF: rstream not found (Debian: rdmacm-utils)" >&2; exit 2; }
-	exec env IBGAP="$IBGAP" "$ROOT/tests/rxe/rxe-run" bash "$0" "$ROUNDS" \
-		"$COUNT" "$SIZE"
+	exec env IBGAP="$IBGAP" "$ROOT/tests/rxe/rxe-run" bash "$0" \
+		"${MODE_ARGS[@]}" "$ROUNDS" "$COUNT" "$SIZE"
 fi
 
 IBGAP=${IBGAP:?}
@@ -45,6 +69,50 @@ trap 'kill $SPID 2>/dev/null; rm -rf "$TMP"' EXIT
 SPID=$!
 sleep 2
 fail=0
+
+# rs_lat_round R: one round of --lat; prints its table line.
+rs_lat_round() {
+	local r=$1 ig=NA rst=NA rpid
+
+	if timeout 120 "$IBGAP" client "$IG_RDMA_ADDR" -p $PORT -t rs_lat \
+		-s "$SIZE" -n "$COUNT" --warmup 0 --timeout 60 \
+		--format json >"$TMP/ig.$r.json" 2>"$TMP/ig.$r.err"; then
+		ig=$(jq -r '.results[0].lat_us.mean' "$TMP/ig.$r.json")
+		echo "# round $r ibgap rs_lat: $(jq -c '.results[0].lat_us |
+			{min, p50, mean, p99}' "$TMP/ig.$r.json")" >&2
+	else
+		fail=1
+		echo "$SELF: round $r: ibgap: $(cat "$TMP/ig.$r.err")" >&2
+	fi
+	timeout 120 rstream -p $RPORT -S "$SIZE" -C 1 -I "$COUNT" -T n \
+		-f ip >"$TMP/rs.srv.$r" 2>&1 &
+	rpid=$!
+	sleep 1
+	if timeout 120 rstream -s "$IG_RDMA_ADDR" -p $RPORT -S "$SIZE" -C 1 \
+		-I "$COUNT" -T n -f ip >"$TMP/rs.$r" 2>&1; then
+		# name bytes xfers iters total time Gb/sec usec/xfer
+		rst=$(awk '$1 == "custom" && $8 + 0 > 0 { print $8 }' \
+			"$TMP/rs.$r")
+		[[ -n $rst ]] || rst=NA
+		echo "# round $r rstream: $(grep -E '^(name|custom)' "$TMP/rs.$r" |
+			tr -s ' ' | paste -sd '|')" >&2
+	else
+		fail=1
+		echo "$SELF: round $r: rstream: $(cat "$TMP/rs.$r")" >&2
+	fi
+	wait "$rpid" 2>/dev/null
+	printf '%s\t%s\t%s\t%s\n' "$r" "$ig" "$rst" "$(awk -v a="$ig" \
+		-v b="$rst" 'BEGIN { if (a == "NA" || b == "NA" || b + 0 == 0)
+			print "NA"; else printf "%.3f\n", a / b }')"
+}
+
+if [[ $MODE == lat ]]; then
+	printf 'round\tibgap_rs_lat_mean_us\trstream_us\tratio\n'
+	for ((r = 1; r <= ROUNDS; r++)); do
+		rs_lat_round "$r"
+	done
+	exit $fail
+fi
 printf 'round\tibgap_rs_bw_gbps\trstream_gbps\tratio\n'
 for ((r = 1; r <= ROUNDS; r++)); do
 	ig=NA rst=NA

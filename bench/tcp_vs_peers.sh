@@ -13,6 +13,9 @@
 #   (--qperf)             qperf tcp_bw / tcp_lat as a third reference
 #   (-R)                  tcp_bw reversed in both tools (ibgap -R, iperf3
 #                         -R: the server sends, the client receives)
+#   (-P 1,4)              tcp_bw with each number of streams in turn (ibgap
+#                         -P N, iperf3 -P N; test "bw" for 1, "bw_PN" else)
+#   (-T bw or lat)        only the bandwidth or the latency tests
 #
 # Every server is started once and left running through all rounds; within a
 # round the tools alternate (ibgap, peer).  Every figure goes to a TSV; the
@@ -36,6 +39,8 @@ BASE_PORT=18710
 WITH_QPERF=0
 REVERSE=0
 R_ARGS=()
+STREAMS=1
+TESTS=bw,lat
 
 usage() {
 	cat <<EOF
@@ -56,6 +61,11 @@ usage: $SELF [options]
       --qperf          also run qperf tcp_bw and tcp_lat
   -R, --reverse        tcp_bw server -> client in both tools (ibgap -R,
                        iperf3 -R); qperf has no reverse, so not with --qperf
+  -P, --streams LIST   tcp_bw's stream counts, each run in every round
+                       (ibgap -P N, iperf3 -P N; qperf only at 1): test
+                       "bw" in the TSV for 1, "bw_PN" for N (default
+                       $STREAMS)
+  -T, --tests LIST     bw, lat or bw,lat (default $TESTS)
   -h, --help           this text
 EOF
 }
@@ -89,6 +99,8 @@ parse_args() {
 		-o | --outdir) OUTDIR=${2-} ; shift ;;
 		-p | --base-port) BASE_PORT=${2-} ; shift ;;
 		-b | --ibgap) IBGAP=${2-} ; shift ;;
+		-P | --streams) STREAMS=${2-} ; shift ;;
+		-T | --tests) TESTS=${2-} ; shift ;;
 		--qperf) WITH_QPERF=1 ;;
 		-R | --reverse) REVERSE=1 ;;
 		-h | --help) usage; exit 0 ;;
@@ -114,8 +126,37 @@ parse_args() {
 	((REVERSE && WITH_QPERF)) &&
 		die "-R and --qperf: qperf's tcp_bw has no reverse direction"
 	((REVERSE)) && R_ARGS=(-R)
+	check_lists
 	[[ -x $IBGAP ]] || die "no ibgap binary at '$IBGAP' (build it:" \
 		"cmake -S . -B build && cmake --build build, or pass -b)"
+}
+
+# -P: stream counts 1..128, each once; -T: bw and/or lat.
+check_lists() {
+	local n t seen=,
+
+	[[ $STREAMS =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+		die "-P wants a comma list of stream counts, not '$STREAMS'"
+	for n in ${STREAMS//,/ }; do
+		((n >= 1 && n <= 128)) ||
+			die "-P: $n streams: allowed 1 to 128"
+		[[ $seen != *,$n,* ]] || die "-P: $n twice in '$STREAMS'"
+		seen+=$n,
+	done
+	case $TESTS in
+	bw | lat | bw,lat | lat,bw) ;;
+	*) die "-T wants bw, lat or bw,lat, not '$TESTS'" ;;
+	esac
+}
+
+# has_test bw|lat: whether -T asks for it
+has_test() {
+	[[ ,$TESTS, == *,$1,* ]]
+}
+
+# bw_test N: the TSV's test name of tcp_bw with N streams
+bw_test() {
+	if (($1 == 1)); then echo bw; else echo "bw_P$1"; fi
 }
 
 # Installs the Debian packages of missing tools when root, else says which.
@@ -214,8 +255,8 @@ ibgap_bw() {
 	# HOST after the options: `client HOST -p ...` is refused by this
 	# build's getopt string ("+..." stops at the first non-option).
 	run_tool "$tag" "$IBGAP" client -p "$BASE_PORT" -t tcp_bw \
-		-s "$BW_BYTES" -D "$DUR" --warmup "$WARMUP" --format json \
-		"${R_ARGS[@]}" 127.0.0.1 || return 1
+		-s "$BW_BYTES" -P "$NSTREAMS" -D "$DUR" --warmup "$WARMUP" \
+		--format json "${R_ARGS[@]}" 127.0.0.1 || return 1
 	if ((REVERSE)) && ! jq -e '.results[0].direction == "reverse"' \
 		"$RAW/$tag.out" >/dev/null; then
 		echo "  $tag: ibgap's result does not say direction" \
@@ -241,8 +282,8 @@ iperf3_bw() {
 	local tag=$1
 
 	run_tool "$tag" iperf3 -c 127.0.0.1 -p $((BASE_PORT + 1)) \
-		-l "$BW_BYTES" -t "$DUR" -O "$WARMUP" -J "${R_ARGS[@]}" ||
-		return 1
+		-l "$BW_BYTES" -P "$NSTREAMS" -t "$DUR" -O "$WARMUP" -J \
+		"${R_ARGS[@]}" || return 1
 	jq -er '.end.sum_received.bits_per_second / 1e9' "$RAW/$tag.out"
 }
 
@@ -318,50 +359,79 @@ measure() {
 	done
 }
 
-one_round() {
-	local r=$1 a b c la lb lc load
+# round_bw ROUND N: tcp_bw with N streams in both tools (and qperf at 1).
+round_bw() {
+	local r=$1 t a b c NSTREAMS=$2
 
-	load=$(cut -d' ' -f1 /proc/loadavg)
-	record "$r" host host loadavg1 "$load" x
-	measure "$r" bw ibgap ibgap_bw gbps:Gb/s
+	t=$(bw_test "$2")
+	measure "$r" "$t" ibgap ibgap_bw gbps:Gb/s
 	a=$FIRST
-	measure "$r" bw iperf3 iperf3_bw gbps:Gb/s
+	measure "$r" "$t" iperf3 iperf3_bw gbps:Gb/s
 	b=$FIRST
+	record "$r" "$t" ratio ibgap/iperf3 "$(ratio "$a" "$b")" x
+	printf '  tcp_bw x%s: ibgap %s iperf3 %s Gb/s (ratio %s)' "$2" \
+		"$(fmt 2 "$a")" "$(fmt 2 "$b")" "$(ratio "$a" "$b")"
+	if ((WITH_QPERF && $2 == 1)); then
+		measure "$r" bw qperf qperf_bw gbps:Gb/s
+		c=$FIRST
+		printf '; qperf %s Gb/s' "$(fmt 2 "$c")"
+	fi
+	echo
+}
+
+# round_lat ROUND: tcp_lat, sockperf (and qperf).
+round_lat() {
+	local r=$1 la lb lc
+
 	measure "$r" lat ibgap ibgap_lat p50:us mean:us p99:us
 	la=$FIRST
 	measure "$r" lat sockperf sockperf_lat p50:us mean:us p99:us
 	lb=$FIRST
-	record "$r" bw ratio ibgap/iperf3 "$(ratio "$a" "$b")" x
 	record "$r" lat ratio ibgap/sockperf "$(ratio "$la" "$lb")" x
-	printf 'round %d (load %s): tcp_bw ibgap %s iperf3 %s Gb/s' \
-		"$r" "$load" "$(fmt 2 "$a")" "$(fmt 2 "$b")"
-	printf ' (ratio %s) | tcp_lat p50 ibgap %s sockperf %s us' \
-		"$(ratio "$a" "$b")" "$(fmt 3 "$la")" "$(fmt 3 "$lb")"
-	printf ' (ratio %s)\n' "$(ratio "$la" "$lb")"
-	((WITH_QPERF)) || return 0
-	measure "$r" bw qperf qperf_bw gbps:Gb/s
-	c=$FIRST
-	measure "$r" lat qperf qperf_lat mean:us
-	lc=$FIRST
-	printf '         qperf tcp_bw %s Gb/s, tcp_lat (mean) %s us\n' \
-		"$(fmt 2 "$c")" "$(fmt 3 "$lc")"
+	printf '  tcp_lat p50: ibgap %s sockperf %s us (ratio %s)' \
+		"$(fmt 3 "$la")" "$(fmt 3 "$lb")" "$(ratio "$la" "$lb")"
+	if ((WITH_QPERF)); then
+		measure "$r" lat qperf qperf_lat mean:us
+		lc=$FIRST
+		printf '; qperf mean %s us' "$(fmt 3 "$lc")"
+	fi
+	echo
 }
 
-summary() {
-	local bw_i bw_p la_i la_s
+one_round() {
+	local r=$1 n load
 
-	bw_i=$(column bw ibgap gbps | median)
-	bw_p=$(column bw iperf3 gbps | median)
-	la_i=$(column lat ibgap p50 | median)
-	la_s=$(column lat sockperf p50 | median)
-	echo
-	echo "medians over $ROUNDS rounds:"
-	printf '  tcp_bw  %s B:  ibgap %s Gb/s, iperf3 %s Gb/s\n' \
-		"$BW_BYTES" "$bw_i" "$bw_p"
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	record "$r" host host loadavg1 "$load" x
+	echo "round $r (load $load):"
+	if has_test bw; then
+		for n in ${STREAMS//,/ }; do
+			round_bw "$r" "$n"
+		done
+	fi
+	has_test lat && round_lat "$r"
+	return 0
+}
+
+summary_bw() {
+	local t bw_i bw_p
+
+	t=$(bw_test "$1")
+	bw_i=$(column "$t" ibgap gbps | median)
+	bw_p=$(column "$t" iperf3 gbps | median)
+	printf '  tcp_bw  %s B x%s:  ibgap %s Gb/s, iperf3 %s Gb/s\n' \
+		"$BW_BYTES" "$1" "$bw_i" "$bw_p"
 	printf '          median of per-round ibgap/iperf3: %s' \
-		"$(column bw ratio ibgap/iperf3 | median)"
+		"$(column "$t" ratio ibgap/iperf3 | median)"
 	printf ' (ratio of medians %s; >= 1 is good)\n' \
 		"$(ratio "$bw_i" "$bw_p")"
+}
+
+summary_lat() {
+	local la_i la_s
+
+	la_i=$(column lat ibgap p50 | median)
+	la_s=$(column lat sockperf p50 | median)
 	printf '  tcp_lat %s B:  p50 ibgap %s us, sockperf %s us' \
 		"$LAT_BYTES" "$la_i" "$la_s"
 	printf ' (means: ibgap %s, sockperf %s)\n' \
@@ -371,11 +441,25 @@ summary() {
 		"$(column lat ratio ibgap/sockperf | median)"
 	printf ' (ratio of medians %s; <= 1 is good)\n' \
 		"$(ratio "$la_i" "$la_s")"
-	if ((WITH_QPERF)); then
-		printf '  qperf: tcp_bw %s Gb/s, tcp_lat mean %s us\n' \
-			"$(column bw qperf gbps | median)" \
-			"$(column lat qperf mean | median)"
+}
+
+summary() {
+	local n
+
+	echo
+	echo "medians over $ROUNDS rounds:"
+	if has_test bw; then
+		for n in ${STREAMS//,/ }; do
+			summary_bw "$n"
+		done
 	fi
+	has_test lat && summary_lat
+	((WITH_QPERF)) || return 0
+	printf '  qperf:'
+	has_test bw && printf ' tcp_bw %s Gb/s' "$(column bw qperf gbps | median)"
+	has_test lat && printf ' tcp_lat mean %s us' \
+		"$(column lat qperf mean | median)"
+	echo
 }
 
 main() {
@@ -395,7 +479,8 @@ main() {
 	echo "cpus: $(nproc); load average at start: $(cut -d' ' -f1-3 \
 		/proc/loadavg); kernel $(uname -r)"
 	echo "$ROUNDS rounds; $DUR s per run, warm-up $WARMUP s;" \
-	     "tcp_bw $BW_BYTES B writes, tcp_lat $LAT_BYTES B messages;" \
+	     "tests $TESTS; tcp_bw $BW_BYTES B writes, streams $STREAMS;" \
+	     "tcp_lat $LAT_BYTES B messages;" \
 	     "tcp_bw direction: $( ((REVERSE)) && echo "reverse (-R)" ||
 				   echo forward)"
 	echo "ibgap $IBGAP; $(iperf3 --version | head -1);" \

@@ -21,6 +21,8 @@
 #                             vs perftest t_typical (its median), plus min
 #                             and mean (perftest's t_avg drops the two
 #                             largest samples; ibgap's mean keeps all)
+#   send_bw vs ib_send_bw     (-T send_bw) as write_bw, with two-sided
+#                             RC sends (the receiver posts the receives)
 #   read_bw vs ib_read_bw     (-T read_bw) as write_bw, with both tools'
 #                             default read depth: the device's
 #                             max_qp_rd_atom (ibgap --outs 0, perftest -o)
@@ -90,8 +92,8 @@ usage: $SELF [options]
                         $BASE_PORT)
   -b, --ibgap PATH      ibgap binary (default $IBGAP)
   -T, --tests LIST      comma list of bw (write_bw), lat (send_lat),
-                        read_bw, read_lat, ud_bw (ud_send_bw), ud_lat
-                        (ud_send_lat) (default $TESTS)
+                        send_bw, read_bw, read_lat, ud_bw (ud_send_bw),
+                        ud_lat (ud_send_lat) (default $TESTS)
       --ud-size BYTES   ud_bw's message size, at most the path MTU
                         (default $UD_SIZE, rxe's on a 1500-byte netdev)
       --ibgap-bw-extra ARGS, --perftest-bw-extra ARGS,
@@ -181,7 +183,7 @@ parse_args() {
 	want_int "-t" "$TX_DEPTH" 1 8192
 	want_int "-Q" "$CQ_MOD" 1 "$TX_DEPTH"
 	want_int "-u" "$QP_TIMEOUT" 0 31
-	want_int "-p" "$BASE_PORT" 1024 $((65535 - 100 - 24 * ROUNDS))
+	want_int "-p" "$BASE_PORT" 1024 $((65535 - 100 - PORTS_A_ROUND * ROUNDS))
 	check_tests
 	[[ -z $STAMP || $STAMP =~ ^[A-Za-z0-9._-]+$ ]] ||
 		die "--stamp wants letters, digits, '.', '_' or '-', not" \
@@ -193,11 +195,14 @@ parse_args() {
 # The tests -T names: ibgap's test, perftest's tool, and the first of the
 # four perftest ports each round gives it (a fresh one per attempt).
 declare -A T_IBGAP=([bw]=write_bw [lat]=send_lat [read_bw]=read_bw
-	[read_lat]=read_lat [ud_bw]=ud_send_bw [ud_lat]=ud_send_lat)
+	[read_lat]=read_lat [ud_bw]=ud_send_bw [ud_lat]=ud_send_lat
+	[send_bw]=send_bw)
 declare -A T_PT=([bw]=ib_write_bw [lat]=ib_send_lat [read_bw]=ib_read_bw
-	[read_lat]=ib_read_lat [ud_bw]=ib_send_bw [ud_lat]=ib_send_lat)
+	[read_lat]=ib_read_lat [ud_bw]=ib_send_bw [ud_lat]=ib_send_lat
+	[send_bw]=ib_send_bw)
 declare -A T_PORT=([bw]=0 [lat]=4 [read_bw]=8 [read_lat]=12 [ud_bw]=16
-	[ud_lat]=20)
+	[ud_lat]=20 [send_bw]=24)
+PORTS_A_ROUND=28
 # perftest's options for a test beyond the common ones
 declare -A T_PT_ARGS=([ud_bw]="-c UD" [ud_lat]="-c UD")
 
@@ -209,7 +214,7 @@ check_tests() {
 	for t in ${TESTS//,/ }; do
 		[[ -n ${T_IBGAP[$t]:-} ]] ||
 			die "-T: unknown test '$t' in '$TESTS': allowed bw," \
-			    "lat, read_bw, read_lat, ud_bw, ud_lat"
+			    "lat, send_bw, read_bw, read_lat, ud_bw, ud_lat"
 		[[ $seen != *,$t,* ]] || die "-T: '$t' twice in '$TESTS'"
 		seen+=$t,
 	done
@@ -223,7 +228,7 @@ bw_bytes() {
 # bw or lat: how a test of -T is measured and reported.
 kind() {
 	case $1 in
-	bw | read_bw | ud_bw) echo bw ;;
+	bw | send_bw | read_bw | ud_bw) echo bw ;;
 	*) echo lat ;;
 	esac
 }
@@ -549,14 +554,14 @@ ticks_s() {
 }
 
 # pair ROUND FIRST TEST: both tools' run of TEST, FIRST's first; sets A
-# (ibgap's figure) and B (perftest's).  perftest's ports: 24 a round, from
-# P+100, four for each test (T_PORT).
+# (ibgap's figure) and B (perftest's).  perftest's ports: PORTS_A_ROUND a
+# round, from P+100, four for each test (T_PORT).
 pair() {
 	local r=$1 first=$2 tst=$3 k port
 	local -a m
 
 	k=$(kind "$tst")
-	port=$((BASE_PORT + 100 + 24 * (r - 1) + T_PORT[$tst]))
+	port=$((BASE_PORT + 100 + PORTS_A_ROUND * (r - 1) + T_PORT[$tst]))
 	m=(gbps:Gb/s seconds:s)
 	[[ $k == lat ]] && m=(p50:us min:us mean:us p99:us)
 	if [[ $first == perftest ]]; then
@@ -706,7 +711,7 @@ header() {
 	     "perftest $pv ($(ib_write_bw -V 2>&1 | head -1))"
 	echo "$ROUNDS rounds, alternating (odd rounds ibgap first);" \
 	     "no warm-up on either side"
-	echo "write_bw (and read_bw): $BW_BYTES B x $BW_ITERS, tx depth $TX_DEPTH," \
+	echo "write_bw (and send_bw, read_bw): $BW_BYTES B x $BW_ITERS, tx depth $TX_DEPTH," \
 	     "CQ moderation $CQ_MOD; perftest -u ${PT_TIMEOUT_TXT};" \
 	     "extra: ibgap '$IBGAP_BW_EXTRA' perftest '$PT_BW_EXTRA'"
 	echo "tests: $TESTS (read_bw, read_lat: both tools' default read" \

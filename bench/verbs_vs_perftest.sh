@@ -16,6 +16,7 @@
 #                             read_lat, like ib_read_lat, is the whole read
 #   ud_send_bw vs ib_send_bw -c UD,   with -T ud_bw,ud_lat: the same
 #   ud_send_lat vs ib_send_lat -c UD  figures, ud_bw at --ud-size (1024)
+#   send_bw vs ib_send_bw     with -T send_bw: as write_bw, RC sends
 #
 # The measuring is done by verbs_vs_perftest.guest.sh (options below are
 # its options, except -o).  In the guest only /tmp is writable and vanishes
@@ -71,32 +72,6 @@ IG_RXE_* variables of tests/rxe/rxe-run (docs/softroce.md).
 
 EOF
 	bash "$GUEST" --help
-}
-
-# Splits the guest's stdout: @@begin NAME ... @@end blocks go to
-# OUTDIR/NAME, everything else to stdout.
-split_output() {
-	awk -v dir="$OUTDIR" '
-		/^@@begin [A-Za-z0-9._-]+$/ && !f { f = dir "/" $2
-			printf "" > f; next }
-		/^@@end$/ && f { close(f); print "saved " f; f = ""; next }
-		f { print > f; next }
-		{ print }' "$1"
-}
-
-# "epoch steal_ticks" every 0.25 s (the 8th value of /proc/stat's cpu
-# line), until killed.  It runs beside the measurements: bash builtins
-# only, one fork (sleep) a sample.  Epochs with a decimal point whatever
-# the locale (the guest's spans are written the same way).
-sample_steal() {
-	local cpu steal
-
-	while :; do
-		read -r cpu _ _ _ _ _ _ _ steal _ </proc/stat
-		[[ $cpu == cpu ]] &&
-			printf '%s %s\n' "${EPOCHREALTIME/,/.}" "$steal"
-		sleep 0.25
-	done
 }
 
 # steal_rows TSV STEAL KEEP: per round, the CPUs stolen during each tool's
@@ -290,7 +265,7 @@ main() {
 		>"$cap" 2>"$cap.err" || rc=$?
 	kill "$sampler" 2>/dev/null
 	wait "$sampler" 2>/dev/null
-	split_output "$cap" | tee -a "$log"
+	split_output "$cap" "$OUTDIR" | tee -a "$log"
 	steal_report "$OUTDIR/verbs_vs_perftest-$stamp.tsv" | tee -a "$log"
 	tee -a "$log" <"$cap.err" >&2
 	echo "host load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
