@@ -164,3 +164,12 @@ bool ig_hist_percentile(const struct ig_hist *h, double q, double *out)
 	*out = v;
 	return true;
 }
+
+uint64_t ig_hist_count_from(const struct ig_hist *h, uint64_t v)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = hist_bucket(v); i < IG_HIST_NBUCKETS; i++)
+		n += h->buckets[i];
+	return n;
+}

@@ -49,4 +49,8 @@ double ig_hist_stdev(const struct ig_hist *h);
  */
 bool ig_hist_percentile(const struct ig_hist *h, double q, double *out);
 
+/* Samples in the bucket of v and above: those >= v, give or take that
+ * bucket's width (at most v / (IG_HIST_SUB / 2)). */
+uint64_t ig_hist_count_from(const struct ig_hist *h, uint64_t v);
+
 #endif

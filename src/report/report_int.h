@@ -36,6 +36,15 @@ struct ig_rep_lat {
 
 /* The latency summary of r; a figure only where the samples support it. */
 void ig_rep_lat_view(const struct ig_result *r, struct ig_rep_lat *lv);
+/*
+ * Stalls (docs/design.md, "Metric definitions"): samples of at least
+ * IG_REP_STALL_X times the p50 and IG_REP_STALL_MIN_US, so far above the
+ * rest that the thread or its (virtual) CPU did not run.  How many; 0
+ * without a p50.  *from_us: the bound.
+ */
+#define IG_REP_STALL_X 20
+#define IG_REP_STALL_MIN_US 1000.0
+uint64_t ig_rep_stalls(const struct ig_result *r, double *from_us);
 /* r's test and transport names, and whether it has socket buffers. */
 const char *ig_rep_test(const struct ig_result *r);
 const char *ig_rep_transport(const struct ig_result *r);

@@ -16,6 +16,20 @@
 
 #define IG_SCHEMA "ibgap/1"
 
+/* "stalls" and "stall_from_us" in "lat_us", where a p50 exists. */
+static json_object *stalls_to_json(const struct ig_result *r, json_object *o)
+{
+	double from;
+	uint64_t n = ig_rep_stalls(r, &from);
+
+	if (from > 0 && (ig_json_add_u64(o, "stalls", n) ||
+			 ig_json_add_double(o, "stall_from_us", from))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_object *lat_to_json(const struct ig_result *r)
 {
 	json_object *o = json_object_new_object();
@@ -31,7 +45,7 @@ static json_object *lat_to_json(const struct ig_result *r)
 			return NULL;
 		}
 	}
-	return o;
+	return stalls_to_json(r, o);
 }
 
 /* One side's CPU object; a latency test's has us_per_tr in place of

@@ -338,6 +338,23 @@ static void text_clock(FILE *f, const struct ig_result *res, size_t n, size_t i)
 	fputc('\n', f);
 }
 
+/* A latency row with stalls says how many and what they are. */
+static void text_stalls(FILE *f, const struct ig_result *r)
+{
+	char row[96];
+	double from;
+	uint64_t k = ig_rep_stalls(r, &from);
+
+	if (!k)
+		return;
+	fprintf(f,
+		"stalls: %s: %" PRIu64 " of %" PRIu64 " samples at %.0f us or "
+		"more (%dx the p50, 1 ms at least): the thread or its CPU "
+		"did not run (a busy host or VM), not the network's time\n",
+		ig_rep_row(r, row, sizeof(row)), k, r->lat.count, from,
+		IG_REP_STALL_X);
+}
+
 static void text_findings(FILE *f, const struct ig_report_env *env)
 {
 	if (env->nfindings)
@@ -383,6 +400,8 @@ int ig_rep_text(FILE *f, const struct ig_report_env *env,
 	ig_rep_matrix_text(f, res, n);
 	for (size_t i = 0; i < n; i++)
 		text_clock(f, res, n, i);
+	for (size_t i = 0; i < n; i++)
+		text_stalls(f, &res[i]);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].warning[0])
 			fprintf(f, "warning: %s%s: %s\n", ig_rep_test(&res[i]),

@@ -7,6 +7,7 @@
  * from one sample, stdev from two.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,17 @@ static void lat_set(struct ig_rep_lat *lv, int i, double ns)
 {
 	lv->has[i] = true;
 	lv->us[i] = ns / 1000.0;
+}
+
+uint64_t ig_rep_stalls(const struct ig_result *r, double *from_us)
+{
+	double p50;
+
+	*from_us = 0;
+	if (!r->has_lat || !ig_hist_percentile(&r->lat, 0.5, &p50))
+		return 0;
+	*from_us = fmax(IG_REP_STALL_X * p50 / 1000.0, IG_REP_STALL_MIN_US);
+	return ig_hist_count_from(&r->lat, (uint64_t)(*from_us * 1000.0));
 }
 
 void ig_rep_lat_view(const struct ig_result *r, struct ig_rep_lat *lv)

@@ -557,6 +557,23 @@ START_TEST(test_bucket_layout)
 }
 END_TEST
 
+/* Samples from v up: exact below IG_HIST_SUB, within a bucket above. */
+START_TEST(test_count_from)
+{
+	static struct ig_hist h;
+
+	ig_hist_init(&h);
+	for (uint64_t v = 1; v <= 100000; v++)
+		ig_hist_add(&h, v);
+	ck_assert_uint_eq(ig_hist_count_from(&h, 0), 100000);
+	ck_assert_uint_eq(ig_hist_count_from(&h, 100), 100000 - 99);
+	/* 90001..100000, give or take the bucket of 90001 (1024 wide) */
+	ck_assert_uint_le(ig_hist_count_from(&h, 90001), 10000 + 1024);
+	ck_assert_uint_ge(ig_hist_count_from(&h, 90001), 10000 - 1024);
+	ck_assert_uint_eq(ig_hist_count_from(&h, 200000), 0);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -579,6 +596,7 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, test_merge_empty);
 	tcase_add_test(tc, test_bucket_error_sweep);
 	tcase_add_test(tc, test_bucket_layout);
+	tcase_add_test(tc, test_count_from);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1133,22 +1133,64 @@ START_TEST(test_text_clock_once)
 	r[3].clock_ghz = 0;
 	r[4].test = "tcp_lat";
 	r[4].clock_read_ns = 14.25;
+	r[4].clock_basis = "ordered";
+	r[4].clock_cpus = 4;
 	s = render(IG_FMT_TEXT, &env, r, 5);
 	ck_assert_msg(strstr(s, "\nclock: send_lat: tsc at 2.9000 to 2.9002 "
 				"GHz, checked against CLOCK_MONOTONIC\n"
 				"clock: send_lat: monotonic\n"
-				"clock: tcp_lat: tsc at 2.9000 GHz, checked "
+				"clock: tcp_lat: tsc (ordered across the "
+				"thread's 4 CPUs) at 2.9000 GHz, checked "
 				"against CLOCK_MONOTONIC; a read costs 14.2 "
 				"ns\n"),
 		      "%s", s);
+	ck_assert(!strstr(s, "stalls:"));
 	free(s);
 	/* the JSON: clock_read_ns where it was measured, none where not */
 	s = render(IG_FMT_JSON, &env, r, 5);
+	ck_assert_msg(strstr(s, "\"clock_basis\":\"ordered\"") &&
+			      !strstr(strstr(s, "\"clock_basis\"") + 1,
+				      "\"clock_basis\""),
+		      "%s", s);
 	ck_assert_msg(strstr(s, "\"clock_read_ns\":14.25") &&
 			      !strstr(strstr(s, "\"clock_read_ns\"") + 1,
 				      "\"clock_read_ns\""),
 		      "%s", s);
 	free(s);
+}
+END_TEST
+
+/* Samples 20 times the p50 and 1 ms or more are counted as stalls, in
+ * the text (one line for the row that has them) and in lat_us. */
+START_TEST(test_stalls)
+{
+	struct ig_report_env env;
+	struct ig_result r[2];
+	json_object *doc, *lat;
+	char *s;
+
+	fill_env(&env);
+	make_lat(&r[0], NS_LAT);
+	make_lat(&r[1], NS_LAT);
+	r[1].params.size = 64;
+	/* p50 about 3 us: 1 ms is the bound; 999 us is not a stall */
+	ig_hist_add(&r[1].lat, 999000);
+	for (int i = 0; i < 3; i++)
+		ig_hist_add(&r[1].lat, 4000000);
+	s = render(IG_FMT_TEXT, &env, r, 2);
+	ck_assert_msg(strstr(s, "\nstalls: send_lat 64 streams 1: 3 of 54 "
+				"samples at 1000 us or more (20x the p50, "
+				"1 ms at least)"),
+		      "%s", s);
+	ck_assert_msg(!strstr(s, "stalls: send_lat 8 "), "%s", s);
+	free(s);
+	doc = render_json(r, 2);
+	lat = key(json_object_array_get_idx(key(doc, "results"), 1), "lat_us");
+	ck_assert_int_eq(json_object_get_int64(key(lat, "stalls")), 3);
+	ck_assert(dkey(lat, "stall_from_us") == 1000.0);
+	lat = key(json_object_array_get_idx(key(doc, "results"), 0), "lat_us");
+	ck_assert_int_eq(json_object_get_int64(key(lat, "stalls")), 0);
+	json_object_put(doc);
 }
 END_TEST
 
@@ -1221,6 +1263,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_text_matrix);
 	tcase_add_test(tc, test_om_help);
 	tcase_add_test(tc, test_text_clock_once);
+	tcase_add_test(tc, test_stalls);
 	tcase_add_test(tc, test_bidir_text_csv);
 	suite_add_tcase(s, tc);
 	return s;
