@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "host/rails.h"
 #include "common/clock.h"
 #include "common/file.h"
 #include "common/opttab.h"
@@ -100,13 +101,7 @@ static int rails_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		arg = ps->argv[optind++];
 		o->rails_word = true;
 	}
-	if (arg && !arg[0])
-		return ig_fail(-EINVAL, err, errlen,
-			       "--rails: '' is no list: allowed all or "
-			       "device names separated by commas "
-			       "(rxe0,rxe1)");
-	o->rails_list = arg && strcmp(arg, "all") ? arg : NULL;
-	return 0;
+	return ig_rails_list_arg(arg, &o->rails_list, err, errlen);
 }
 
 /* --rails-cpu CPUS: one CPU per rail, each one this process may run on. */

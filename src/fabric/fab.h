@@ -21,6 +21,7 @@
 #include "common/params.h"
 #include "blame.h"
 #include "host/fingerprint.h"
+#include "host/rails.h"
 #include "sched.h"
 #include "slurm.h"
 #include "verdict.h"
@@ -61,6 +62,8 @@ struct ig_fab_opts {
 	bool drain;		   /* --drain (slurm.h) */
 	bool resume;		   /* --resume: alone, no MPI */
 	struct ig_repeat_opts rep; /* --repeat, --confidence */
+	bool rails;		   /* --rails [all|LIST] */
+	const char *rails_list;	   /* its LIST, NULL: all */
 };
 
 /* 0, 1 for --help, or -EINVAL with one line in err. */
@@ -71,6 +74,16 @@ void ig_fab_usage(FILE *f);
  * round (common/file.h): 0 or -EINVAL with one line in err. */
 int ig_fab_opts_paths(const struct ig_fab_opts *o, char *err, size_t errlen);
 
+/* A rank's rail as it announces it (--rails; host/rails.h's struct
+ * ig_rail without what the pairing does not need). */
+struct ig_fab_rail {
+	char device[64];
+	int port;
+	char netdev[32];
+	char addr[INET_ADDRSTRLEN]; /* "" none */
+	int prefix;
+};
+
 /* What a rank tells every other at the start (MPI_Allgather, bytes). */
 struct ig_fab_info {
 	char host[64];
@@ -80,7 +93,18 @@ struct ig_fab_info {
 	int port;	   /* its in-process server's */
 	struct ig_fingerprint fp;
 	char node[64]; /* its Slurm node name (ig_fab_slurm_node) */
+	/* --rails: its rails (the selection of --rails' list), 0 without */
+	unsigned int nrails;
+	struct ig_fab_rail rails[IG_RAILS_MAX];
 };
+
+/* ig_fab_info's rails from this host's (ig_rails_load), and back (the
+ * fields ig_rails_pair needs: device, port, netdev, addr, prefix). */
+void ig_fab_rails_announce(const struct ig_rails *r, struct ig_fab_info *i);
+void ig_fab_rails_of(const struct ig_fab_info *i, struct ig_rails *r);
+/* Node i's rail j named "node:device" (its Slurm node name). */
+void ig_fab_rail_name(const struct ig_fab_info *i, unsigned int j, char *buf,
+		      size_t len);
 
 /* This rank's data address into i (addr, addr_why, rdma, fp): the first
  * active RDMA port's netdev's, else the first non-loopback address that
@@ -100,6 +124,11 @@ int ig_fab_addr(const char *want, struct ig_fab_info *i, char *err,
  * too).  Never fails as a whole. */
 void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
 		     struct ig_fab_meas *m, size_t k);
+/* The same on one rail (--rails): local's device, port and source
+ * address (ig_rail_local_opts) in place of o's. */
+void ig_fab_pair_run_on(const char *addr, int port, const struct ig_fab_opts *o,
+			const struct ig_local_opts *local,
+			struct ig_fab_meas *m, size_t k);
 
 /* The doctor's findings on one node (on every node when one node's TCP
  * is low alone: what they all share explains nothing about one). */
@@ -153,6 +182,12 @@ struct ig_fab_run {
 	/* --pattern leaves: each hop distance's reference (verdict.h) */
 	bool per_hop;
 	struct ig_fab_hopref hopref;
+	/* --rails: the verdicts per rail (ig_fab_judge_rails): group g's
+	 * node i is rail_nodes[g * n + i], on its rail rail_idx[g * n + i]
+	 * (-1: not measured in g); NULL without */
+	unsigned int nrail_groups;
+	struct ig_fab_node *rail_nodes;
+	int *rail_idx;
 	/* --drain's outcome (ig_fab_drain), NULL before or without it */
 	const struct ig_slurm_out *drain;
 };
@@ -202,6 +237,23 @@ const char *ig_fab_phase(const struct ig_fab_run *r,
 			 const struct ig_fab_meas *m);
 json_object *ig_fab_plan_json(const struct ig_fab_run *r);
 void ig_fab_plan_text(FILE *f, const struct ig_fab_run *r);
+
+/* --rails' parts of the report (fab_rails.c): a measurement's "rails"
+ * object (NULL without), a node's "rails" array (NULL without), the
+ * text's rails block (nothing without). */
+json_object *ig_fab_meas_rails_json(const struct ig_fab_run *r,
+				    const struct ig_fab_meas *m);
+json_object *ig_fab_node_rails_json(const struct ig_fab_run *r, unsigned int i);
+void ig_fab_rails_text(FILE *f, const struct ig_fab_run *r);
+/* A node's (or a rail's) medians per test: "bw_gbps" and "lat_us"
+ * objects into o (empty for nd NULL); "  tcp_bw 9.10 Gb/s ..." to f. */
+void ig_fab_node_figs_json(json_object *o, const struct ig_fab_node *nd);
+void ig_fab_node_figs_text(FILE *f, const struct ig_fab_node *nd);
+/* " (rxe0 -> rxe0)": a railed measurement's rails, the sender's first
+ * when back (-R: b sent). */
+void ig_fab_meas_rails_text(const struct ig_fab_run *r,
+			    const struct ig_fab_meas *m, bool back, char *buf,
+			    size_t len);
 
 /* The "ibgap-fabric/1" document (NULL when out of memory). */
 json_object *ig_fab_doc(const struct ig_fab_run *r);

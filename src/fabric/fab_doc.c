@@ -70,6 +70,8 @@ static json_object *pair_json(const struct ig_fab_run *r,
 	ig_json_add_str(o, "test", ig_test_name(IG_TESTS, m->test));
 	if (m->hops_known)
 		ig_json_add_int(o, "hops", (int)m->hops);
+	if (m->railed)
+		ig_json_add(o, "rails", ig_fab_meas_rails_json(r, m));
 	json_object_object_add(o, "ok", json_object_new_boolean(m->ok));
 	if (!m->ok)
 		ig_json_add_str(o, "error", m->why);
@@ -232,8 +234,6 @@ static json_object *node_json(const struct ig_fab_run *r, unsigned int i)
 {
 	const struct ig_fab_info *in = &r->info[i];
 	json_object *o = json_object_new_object();
-	json_object *bw = json_object_new_object();
-	json_object *lat = json_object_new_object();
 
 	ig_json_add_int(o, "rank", (int)i);
 	ig_json_add_str(o, "host", in->host);
@@ -251,17 +251,10 @@ static json_object *node_json(const struct ig_fab_run *r, unsigned int i)
 		ig_json_add_str(o, "direction", dir_name(r->nodes[i].dir));
 	ig_json_add(o, "reasons",
 		    r->judged ? reasons(r, i) : json_object_new_array());
-	for (int t = 0; r->judged && t < IG_TEST_COUNT; t++) {
-		if (r->nodes[i].bw_gbps[t] > 0)
-			ig_json_add_double(bw, ig_test_name(IG_TESTS, t),
-					   r->nodes[i].bw_gbps[t]);
-		if (r->nodes[i].lat_us[t] > 0)
-			ig_json_add_double(lat, ig_test_name(IG_TESTS, t),
-					   r->nodes[i].lat_us[t]);
-	}
-	ig_json_add(o, "bw_gbps", bw);
-	ig_json_add(o, "lat_us", lat);
+	ig_fab_node_figs_json(o, r->judged ? &r->nodes[i] : NULL);
 	ig_json_add(o, "fingerprint", ig_fingerprint_to_json(&in->fp));
+	if (r->o->rails)
+		ig_json_add(o, "rails", ig_fab_node_rails_json(r, i));
 	return o;
 }
 
@@ -417,6 +410,7 @@ static const struct ig_fab_meas *other(const struct ig_fab_run *r,
 		const struct ig_fab_meas *o = &r->m[i];
 
 		if (o->round == m->round && o->a == m->a && o->b == m->b &&
+		    o->rail_a == m->rail_a &&
 		    is_lat(o->test) == is_lat(m->test) &&
 		    ig_test_xport(IG_TESTS, o->test) !=
 			    ig_test_xport(IG_TESTS, m->test))
@@ -431,13 +425,16 @@ static void text_pair(FILE *f, const struct ig_fab_run *r,
 {
 	const struct ig_fab_meas *o = other(r, m);
 	bool back = ig_fab_sender(m) == (int)m->b; /* -R: b sent */
+	char rails[160] = "";
 
-	fprintf(f, "  round %u%s  %s -> %s  ", m->round,
+	if (m->railed)
+		ig_fab_meas_rails_text(r, m, back, rails, sizeof(rails));
+	fprintf(f, "  round %u%s  %s -> %s%s  ", m->round,
 		ig_fab_phase(r, m) && !strcmp(ig_fab_phase(r, m), "suspects")
 			? " (suspects)"
 			: "",
 		r->info[back ? m->b : m->a].host,
-		r->info[back ? m->a : m->b].host);
+		r->info[back ? m->a : m->b].host, rails);
 	text_figure(f, r, m);
 	if (m->retested && m->retest_ok)
 		fprintf(f,
@@ -529,14 +526,7 @@ static void text_node(FILE *f, const struct ig_fab_run *r, unsigned int i)
 			nd->npairs);
 	if (nd->bw_ratio >= 0)
 		fprintf(f, "  bw %.2f x median", nd->bw_ratio);
-	for (int t = 0; t < IG_TEST_COUNT; t++) {
-		if (nd->bw_gbps[t] > 0)
-			fprintf(f, "  %s %.2f Gb/s", ig_test_name(IG_TESTS, t),
-				nd->bw_gbps[t]);
-		if (nd->lat_us[t] > 0)
-			fprintf(f, "  %s %.2f us", ig_test_name(IG_TESTS, t),
-				nd->lat_us[t]);
-	}
+	ig_fab_node_figs_text(f, nd);
 	fputc('\n', f);
 	if (!r->info[i].rdma && rdma_nodes(r))
 		fprintf(f, "      TCP only: %s\n", r->info[i].addr_why);
@@ -590,6 +580,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 	if (!nflag)
 		fprintf(f, "  none\n");
 	ntrans = text_transients(f, r);
+	ig_fab_rails_text(f, r);
 	text_outliers(f, r);
 	fprintf(f, "\nverdict: %u of %u nodes flagged", nodes, r->n);
 	if (idle)

@@ -2,6 +2,7 @@
 /* ibgap-fabric's command line: the options of a test mean what they mean
  * for "ibgap client" (common/testopt.h); the rest are the fabric's. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,20 @@ static int size_opt(struct ig_optparse *ps, const struct ig_opt *r,
 	o->p.size = (uint64_t)v;
 	o->size_given = true;
 	return 0;
+}
+
+/* --rails, --rails=LIST or --rails LIST (the next word that is no
+ * option: the fabric takes no positional argument) */
+static int rails_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		     const char *arg, char *err, size_t errlen)
+{
+	struct ig_fab_opts *o = ps->obj[IG_TO_CMD];
+
+	(void)r;
+	o->rails = true;
+	if (!arg && optind < ps->argc && ps->argv[optind][0] != '-')
+		arg = ps->argv[optind++];
+	return ig_rails_list_arg(arg, &o->rails_list, err, errlen);
 }
 
 #define F(member) .obj = IG_TO_CMD, IG_OPT_AT(struct ig_fab_opts, member)
@@ -97,6 +112,11 @@ static const struct ig_opt rows[] = {
 	{ "addr", 0, IG_OPT_STRING, F(addr), .arg = "CIDR|IFACE",
 	  .help = "the data address (default: the first active RDMA port's "
 		  "netdev, else the first address that is up)" },
+	{ "rails", 0, IG_OPT_STRING, .optional = true, .call = rails_opt,
+	  .arg = "[all|LIST]",
+	  .help = "each pair on each rail pair (every ACTIVE port, or LIST's "
+		  "devices; paired by subnet, else index); flagged rails "
+		  "named node:device" },
 	{ "format", 0, IG_OPT_ENUM, F(json), .names = formats,
 	  .what = "a format", .arg = "FMT", .help = "text or json" },
 	{ "output", 'o', IG_OPT_STRING, F(outfile), .arg = "FILE",
@@ -211,6 +231,14 @@ static int finish(const struct ig_optparse *ps, struct ig_fab_opts *o,
 		return -EINVAL;
 	if (ig_opt_needs(ps, "tolerance", "baseline", err, errlen))
 		return -EINVAL;
+	if (o->rails && (ig_opt_given(ps, "device") ||
+			 ig_opt_given(ps, "ib-port") || o->addr))
+		return ig_fail(-EINVAL, err, errlen,
+			       "--rails with %s: --rails runs each rail's "
+			       "device and address; give one or the other",
+			       o->addr			    ? "--addr"
+			       : ig_opt_given(ps, "device") ? "--device"
+							    : "--ib-port");
 	if (o->pattern == IG_FAB_LEAVES && !o->topology)
 		return ig_fail(-EINVAL, err, errlen,
 			       "--pattern leaves needs --topology FILE: the "

@@ -32,12 +32,13 @@ static void fill(struct ig_fab_meas *m, const struct ig_result *r)
 	}
 }
 
-void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
-		     struct ig_fab_meas *m, size_t k)
+void ig_fab_pair_run_on(const char *addr, int port, const struct ig_fab_opts *o,
+			const struct ig_local_opts *local,
+			struct ig_fab_meas *m, size_t k)
 {
 	enum ig_test tests[IG_FAB_PAIR_MAX];
 	struct ig_run_opts ro = { .p = o->p,
-				  .local = o->local,
+				  .local = *local,
 				  .tests = tests,
 				  .size_given = o->size_given,
 				  .rep = o->rep,
@@ -45,7 +46,9 @@ void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
 	char ports[16];
 	struct ig_run_peer peer = { .host = addr,
 				    .port = ports,
-				    .timeout_ms = (int)o->p.timeout_ms };
+				    .timeout_ms = (int)o->p.timeout_ms,
+				    .src = local->src_addr[0] ? local->src_addr
+							      : NULL };
 	struct ig_result *res;
 	size_t done = 0;
 
@@ -65,4 +68,10 @@ void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
 	for (size_t i = 0; i < k; i++)
 		fill(&m[i], &res[i]);
 	free(res);
+}
+
+void ig_fab_pair_run(const char *addr, int port, const struct ig_fab_opts *o,
+		     struct ig_fab_meas *m, size_t k)
+{
+	ig_fab_pair_run_on(addr, port, o, &o->local, m, k);
 }

@@ -116,27 +116,64 @@ static int options(struct ig_fab *f, int argc, char **argv)
 	return ret ? ret : -1;
 }
 
-/* Each rank's address and server; every rank learns all of them.  A rank
- * that fails says why; then all end (exit 1). */
+/* --rails: this rank's rails, announced in me; 0, 2 for a bad list, 1
+ * for another failure, with one line in err. */
+static int rails(struct ig_fab *f, struct ig_fab_info *me, char *err,
+		 size_t errlen)
+{
+	int ret;
+
+	if (!f->o.rails)
+		return 0;
+	f->rails = calloc(1, sizeof(*f->rails));
+	if (!f->rails) {
+		snprintf(err, errlen, "--rails: out of memory");
+		return 1;
+	}
+	ret = ig_rails_load(f->o.rails_list, f->rails, err, errlen);
+	if (ret)
+		return ret == -EINVAL ? 2 : 1;
+	ig_fab_rails_announce(f->rails, me);
+	return 0;
+}
+
+/* A failed start: one line, from the first rank that failed (the rest
+ * would mostly repeat it); every rank returns the worst status. */
+static int bootstrap_fail(const struct ig_fab *f, int bad, const char *host,
+			  const char *err)
+{
+	int first, any, mine = bad ? (int)f->me : (int)f->n;
+
+	MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (!any)
+		return 0;
+	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (first == (int)f->me)
+		fprintf(stderr, "ibgap-fabric: rank %u (%s): %s\n", f->me, host,
+			err);
+	return any;
+}
+
+/* Each rank's address, rails and server; every rank learns all of them.
+ * Returns 0, or the exit status (2 for a bad --rails list, else 1) after
+ * one line from the first rank that failed. */
 static int bootstrap(struct ig_fab *f)
 {
 	struct ig_fab_info me = { 0 };
 	char err[512] = "";
-	int bad = 0, any;
+	int bad = 0;
 
 	gethostname(me.host, sizeof(me.host) - 1);
 	ig_fab_slurm_node(me.host, me.node, sizeof(me.node));
-	if (ig_fab_addr(f->o.addr, &me, err, sizeof(err)) ||
-	    srv_start(f, &me.port, err, sizeof(err)))
+	bad = rails(f, &me, err, sizeof(err));
+	if (!bad && (ig_fab_addr(f->o.addr, &me, err, sizeof(err)) ||
+		     srv_start(f, &me.port, err, sizeof(err))))
 		bad = 1;
-	else
+	else if (!bad)
 		f->srv_up = true;
+	bad = bootstrap_fail(f, bad, me.host, err);
 	if (bad)
-		fprintf(stderr, "ibgap-fabric: rank %u (%s): %s\n", f->me,
-			me.host, err);
-	MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	if (any)
-		return -1;
+		return bad;
 	f->info = calloc(f->n, sizeof(*f->info));
 	if (!f->info)
 		MPI_Abort(MPI_COMM_WORLD, 1);
@@ -224,14 +261,15 @@ int main(int argc, char **argv)
 	f.me = (unsigned int)rank;
 	f.n = (unsigned int)size;
 	ret = options(&f, argc, argv);
-	if (ret < 0)
-		ret = bootstrap(&f) ? 1 : ig_fab_mpi_run(&f);
-	if (f.srv_up) {
-		/* nobody is measured any more once every rank is here */
-		MPI_Barrier(MPI_COMM_WORLD);
+	if (ret < 0 && !(ret = bootstrap(&f)))
+		ret = ig_fab_mpi_run(&f);
+	/* nobody is measured any more once every rank is here (every
+	 * rank: a start that failed on some left the others' servers up) */
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (f.srv_up)
 		ig_run_server_stop(&f.srv);
-	}
 	free(f.info);
+	free(f.rails);
 	json_object_put(f.baseline);
 	ig_topo_free(&f.topo);
 	MPI_Finalize();

@@ -17,21 +17,26 @@
 #include "sample.h"
 #include "transports/transports.h"
 
-/* What a rank sends rank 0 at the end of a round. */
+/* What a rank sends rank 0 at the end of a round: IG_FAB_PAIR_MAX
+ * measurements a rail (one without --rails), of the rank with the most
+ * rails (outsz(): the same on every rank). */
 struct round_out {
 	unsigned int k; /* measurements in m */
 	double run_ms;	/* its pair's run, wall clock */
-	struct ig_fab_meas m[IG_FAB_PAIR_MAX];
+	struct ig_fab_meas m[];
 };
 
 /* Rank 0's state through the run. */
 struct state {
 	struct ig_fab *f;
 	struct ig_fab_run run;
-	size_t cap;
+	size_t mcap;	  /* run.m's room */
 	double *overhead; /* per round, ms */
 	unsigned int nover;
-	struct round_out *all;	   /* n, rank 0's gather buffer */
+	size_t cap;		   /* measurements a round_out holds */
+	size_t outsz;		   /* its size */
+	struct round_out *mine;	   /* this rank's */
+	unsigned char *all;	   /* n x outsz, rank 0's gather buffer */
 	struct ig_slurm_out drain; /* --drain's outcome */
 	/* rank 0: the rounds of a planned pattern (plan.h), else empty */
 	struct ig_fab_rounds plan;
@@ -47,17 +52,20 @@ static bool both_rdma(const struct ig_fab *f, unsigned int a, unsigned int b)
 }
 
 /* The measurements of pair a -> b in round r: every test (verbs ones
- * only where both ends have RDMA); reverse: the bandwidth ones only. */
+ * only with verbs, TCP ones only with tcp); reverse: the bandwidth ones
+ * only. */
 static unsigned int plan(const struct ig_fab *f, unsigned int r, unsigned int a,
-			 unsigned int b, bool reverse, struct ig_fab_meas *m)
+			 unsigned int b, bool reverse, bool verbs, bool tcp,
+			 struct ig_fab_meas *m)
 {
 	unsigned int k = 0;
 
 	for (unsigned int i = 0; i < f->o.ntests; i++) {
 		enum ig_test t = f->o.tests[i];
+		enum ig_xport_id x = ig_test_xport(IG_TESTS, t);
 
-		if (ig_test_xport(IG_TESTS, t) == IG_XPORT_VERBS &&
-		    !both_rdma(f, a, b))
+		if ((x == IG_XPORT_VERBS && !verbs) ||
+		    (x == IG_XPORT_TCP && !tcp))
 			continue;
 		if (reverse && ig_test_pattern(IG_TESTS, t) != IG_PATTERN_BW)
 			continue;
@@ -71,10 +79,78 @@ static unsigned int plan(const struct ig_fab *f, unsigned int r, unsigned int a,
 	return k;
 }
 
+/* --rails: pair a -> b on each rail pair (ig_rails_pair: by subnet,
+ * else index; a rail left without a peer is not measured); TCP only
+ * where both rails have an address.  Returns the measurements in m (at
+ * most cap). */
+static unsigned int rails_plan(const struct ig_fab *f, unsigned int r,
+			       unsigned int a, unsigned int b, bool reverse,
+			       struct ig_fab_meas *m, size_t cap)
+{
+	struct ig_rails *peer = malloc(sizeof(*peer));
+	int to[IG_RAILS_MAX];
+	enum ig_rail_by by[IG_RAILS_MAX];
+	unsigned int k = 0;
+
+	if (!peer)
+		return 0;
+	ig_fab_rails_of(&f->info[b], peer);
+	ig_rails_pair(f->rails, peer, to, by);
+	for (size_t i = 0; i < f->rails->n; i++) {
+		bool tcp = f->rails->r[i].addr[0] && to[i] >= 0 &&
+			   peer->r[to[i]].addr[0];
+		unsigned int n;
+
+		if (to[i] < 0 || k + IG_FAB_PAIR_MAX > cap)
+			continue;
+		n = plan(f, r, a, b, reverse, true, tcp, m + k);
+		for (unsigned int j = k; j < k + n; j++) {
+			m[j].railed = true;
+			m[j].rail_a = (unsigned int)i;
+			m[j].rail_b = (unsigned int)to[i];
+			m[j].rail_by = (int)by[i];
+		}
+		k += n;
+	}
+	free(peer);
+	return k;
+}
+
+/* Runs m[0..k) (this rank the client, b the server): as one session, or
+ * with --rails one per rail pair (a run of measurements of one rail),
+ * from this rank's rail to b's. */
+static void run_meas(const struct ig_fab *f, unsigned int b,
+		     struct ig_fab_meas *m, size_t k)
+{
+	size_t i = 0, j;
+
+	if (!k || !m[0].railed || !f->rails) {
+		ig_fab_pair_run(f->info[b].addr, f->info[b].port, &f->o, m, k);
+		return;
+	}
+	for (; i < k; i = j) {
+		struct ig_local_opts lo = f->o.local;
+		unsigned int ra = m[i].rail_a, rb = m[i].rail_b;
+
+		for (j = i; j < k && m[j].rail_a == ra; j++)
+			;
+		if (ra >= f->rails->n || rb >= f->info[b].nrails) {
+			for (size_t x = i; x < j; x++)
+				snprintf(m[x].why, sizeof(m[x].why),
+					 "rail %u or the peer's %u unknown", ra,
+					 rb);
+			continue;
+		}
+		ig_rail_local_opts(&f->rails->r[ra], &lo);
+		ig_fab_pair_run_on(f->info[b].rails[rb].addr, f->info[b].port,
+				   &f->o, &lo, m + i, j - i);
+	}
+}
+
 /* This rank's part of one round: its pair as the client, if any. */
 static void my_pair(struct ig_fab *f, const struct ig_fab_pair *pairs,
 		    unsigned int np, unsigned int r, bool reverse,
-		    struct round_out *out)
+		    struct round_out *out, size_t cap)
 {
 	unsigned int peer;
 	uint64_t t0;
@@ -88,10 +164,11 @@ static void my_pair(struct ig_fab *f, const struct ig_fab_pair *pairs,
 		if (a != f->me)
 			continue;
 		peer = b;
-		out->k = plan(f, r, a, b, reverse, out->m);
+		out->k = f->rails ? rails_plan(f, r, a, b, reverse, out->m, cap)
+				  : plan(f, r, a, b, reverse,
+					 both_rdma(f, a, b), true, out->m);
 		t0 = ig_now_ns();
-		ig_fab_pair_run(f->info[peer].addr, f->info[peer].port, &f->o,
-				out->m, out->k);
+		run_meas(f, peer, out->m, out->k);
 		out->run_ms = (double)(ig_now_ns() - t0) / 1e6;
 		return;
 	}
@@ -100,17 +177,17 @@ static void my_pair(struct ig_fab *f, const struct ig_fab_pair *pairs,
 static int grow(struct state *s, size_t more)
 {
 	struct ig_fab_meas *m;
-	size_t cap = s->cap ? s->cap : 64;
+	size_t cap = s->mcap ? s->mcap : 64;
 
 	while (cap < s->run.k + more)
 		cap *= 2;
-	if (cap == s->cap)
+	if (cap == s->mcap)
 		return 0;
 	m = realloc(s->run.m, cap * sizeof(*m));
 	if (!m)
 		return -ENOMEM;
 	s->run.m = m;
-	s->cap = cap;
+	s->mcap = cap;
 	return 0;
 }
 
@@ -120,7 +197,8 @@ static void collect(struct state *s, double wall_ms)
 	double longest = 0;
 
 	for (unsigned int i = 0; i < s->f->n; i++) {
-		const struct round_out *o = &s->all[i];
+		const struct round_out *o =
+			(const void *)(s->all + i * s->outsz);
 
 		if (o->run_ms > longest)
 			longest = o->run_ms;
@@ -139,13 +217,12 @@ static void one_round(struct state *s, const struct ig_fab_pair *pairs,
 		      unsigned int np, unsigned int r, bool reverse)
 {
 	struct ig_fab *f = s->f;
-	struct round_out out;
 	uint64_t t0 = ig_now_ns();
 
 	MPI_Barrier(MPI_COMM_WORLD);
-	my_pair(f, pairs, np, r, reverse, &out);
-	MPI_Gather(&out, sizeof(out), MPI_BYTE, s->all, sizeof(out), MPI_BYTE,
-		   0, MPI_COMM_WORLD);
+	my_pair(f, pairs, np, r, reverse, s->mine, s->cap);
+	MPI_Gather(s->mine, (int)s->outsz, MPI_BYTE, s->all, (int)s->outsz,
+		   MPI_BYTE, 0, MPI_COMM_WORLD);
 	if (!f->me) {
 		collect(s, (double)(ig_now_ns() - t0) / 1e6);
 		fprintf(stderr, "ibgap-fabric: round %u of %u%s: %u pair(s)\n",
@@ -229,16 +306,21 @@ static void suspects(struct state *s, struct ig_fab_pair *pairs,
 
 /* One retest: rank a measures test again against b; the figures go to
  * rank 0. */
-static void retest_one(struct state *s, unsigned int a, unsigned int b,
-		       enum ig_test t, struct ig_fab_meas *res)
+static void retest_one(struct state *s, const unsigned int *w,
+		       struct ig_fab_meas *res)
 {
 	struct ig_fab *f = s->f;
+	unsigned int a = w[0], b = w[1];
 
-	*res = (struct ig_fab_meas){ .a = a, .b = b, .test = t };
+	*res = (struct ig_fab_meas){ .a = a,
+				     .b = b,
+				     .test = (enum ig_test)w[2],
+				     .railed = w[3] != 0,
+				     .rail_a = w[4],
+				     .rail_b = w[5] };
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (f->me == a)
-		ig_fab_pair_run(f->info[b].addr, f->info[b].port, &f->o, res,
-				1);
+		run_meas(f, b, res, 1);
 	if (a == 0)
 		return;
 	if (f->me == a)
@@ -257,6 +339,11 @@ static void judge(struct state *s)
 					&r->hopref);
 	else
 		ig_fab_judge_pairs(r->m, r->k, &s->f->o.tol, r->medians);
+	if (r->rail_nodes &&
+	    ig_fab_judge_rails(r->m, r->k, &s->f->o.tol, r->medians, r->n,
+			       r->nrail_groups, r->rail_nodes, r->rail_idx) < 0)
+		fprintf(stderr, "ibgap-fabric: out of memory for the rails' "
+				"verdicts: the fabric's alone\n");
 	ig_fab_judge_nodes(r->m, r->k, r->medians, r->nodes, r->n);
 	ig_fab_rank_nodes(r->nodes, r->n, r->order);
 	r->judged = true;
@@ -277,12 +364,16 @@ static void retests(struct state *s)
 	MPI_Bcast(&cnt, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
 	for (unsigned int i = 0; i < cnt; i++) {
 		struct ig_fab_meas *m = s->f->me ? NULL : &s->run.m[idx[i]];
-		unsigned int ab[3] = { m ? m->a : 0, m ? m->b : 0,
-				       m ? (unsigned int)m->test : 0 };
+		unsigned int w[6] = { m ? m->a : 0,
+				      m ? m->b : 0,
+				      m ? (unsigned int)m->test : 0,
+				      m ? m->railed : 0,
+				      m ? m->rail_a : 0,
+				      m ? m->rail_b : 0 };
 		struct ig_fab_meas res;
 
-		MPI_Bcast(ab, 3, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
-		retest_one(s, ab[0], ab[1], (enum ig_test)ab[2], &res);
+		MPI_Bcast(w, 6, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+		retest_one(s, w, &res);
 		if (!m)
 			continue;
 		m->retested = true;
@@ -346,12 +437,50 @@ static void doctors(struct state *s)
 		ig_fab_shared(&s->run);
 }
 
+/* The most rails of any rank (0 without --rails). */
+static unsigned int max_rails(const struct ig_fab *f)
+{
+	unsigned int m = 0;
+
+	for (unsigned int i = 0; f->rails && i < f->n; i++)
+		if (f->info[i].nrails > m)
+			m = f->info[i].nrails;
+	return m;
+}
+
+/* Every rank: its round_out. */
+static int out_alloc(struct state *s)
+{
+	unsigned int g = max_rails(s->f);
+
+	s->cap = (size_t)IG_FAB_PAIR_MAX * (g ? g : 1);
+	s->outsz = sizeof(*s->mine) + s->cap * sizeof(s->mine->m[0]);
+	s->mine = calloc(1, s->outsz);
+	return s->mine ? 0 : -ENOMEM;
+}
+
+/* Rank 0, --rails: the verdicts per rail's room. */
+static int rails_alloc(struct state *s)
+{
+	struct ig_fab_run *r = &s->run;
+	size_t cells = (size_t)max_rails(s->f) * r->n;
+
+	if (!cells)
+		return 0;
+	r->nrail_groups = max_rails(s->f);
+	r->rail_nodes = calloc(cells, sizeof(*r->rail_nodes));
+	r->rail_idx = calloc(cells, sizeof(*r->rail_idx));
+	return r->rail_nodes && r->rail_idx ? 0 : -ENOMEM;
+}
+
 static int rank0_alloc(struct state *s)
 {
 	struct ig_fab_run *r = &s->run;
 	unsigned int n = s->f->n;
 
-	s->all = calloc(n, sizeof(*s->all));
+	if (rails_alloc(s))
+		return -ENOMEM;
+	s->all = calloc(n, s->outsz);
 	r->nodes = calloc(n, sizeof(*r->nodes));
 	r->order = calloc(n, sizeof(*r->order));
 	r->outlier = calloc(n, sizeof(*r->outlier));
@@ -364,6 +493,9 @@ static int rank0_alloc(struct state *s)
 static void state_free(struct state *s)
 {
 	free(s->all);
+	free(s->mine);
+	free(s->run.rail_nodes);
+	free(s->run.rail_idx);
 	free(s->overhead);
 	free(s->run.nodes);
 	free(s->run.order);
@@ -502,6 +634,20 @@ static int *leaves(const struct ig_fab *f)
 	return leaf;
 }
 
+/* --rails: a round runs the plan once per rail (of the rank with the
+ * most rails): its tests' time that many times. */
+static void rails_est(const struct ig_fab *f, struct ig_fab_est *e)
+{
+	unsigned int g = max_rails(f);
+	double over = IG_FAB_ROUND_OVERHEAD_S * (f->o.both ? 2 : 1);
+
+	if (g < 2)
+		return;
+	e->round_s = (e->round_s - over) * g + over;
+	e->tests *= g;
+	e->back *= g;
+}
+
 /* Rank 0, --pattern sample: K (--per-node, or the most --budget
  * fits), the seed, the sample's rounds planned.  0 or -errno. */
 static int sample_start(struct state *s, const struct ig_fab_est *e)
@@ -584,12 +730,13 @@ int ig_fab_mpi_run(struct ig_fab *f)
 	s.run = (struct ig_fab_run){
 		.o = &f->o, .n = f->n, .info = f->info, .rounds_total = total
 	};
-	ig_fab_est_round(&f->o, rdma_pairs(f), &e);
+	ig_fab_est_round(&f->o, rdma_pairs(f) || f->rails, &e);
+	rails_est(f, &e);
 	if (!f->me && smp && sample_start(&s, &e))
 		bad = 1;
 	if (!f->me && f->o.pattern == IG_FAB_LEAVES && plan_leaves(&s))
 		bad = 2;
-	if (!pairs || (!f->me && rank0_alloc(&s)))
+	if (!pairs || out_alloc(&s) || (!f->me && rank0_alloc(&s)))
 		bad = 1;
 	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (bad) {

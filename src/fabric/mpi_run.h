@@ -21,6 +21,9 @@ struct ig_fab {
 	json_object *baseline; /* rank 0: --baseline's document, or NULL */
 	struct ig_topo topo;   /* rank 0: --topology's graph */
 	bool have_topo;
+	/* --rails: this rank's rails (the announced ones, whole), NULL
+	 * without */
+	struct ig_rails *rails;
 };
 
 /* The rounds, the retests, the verdicts, the doctor on the nodes whose

@@ -23,6 +23,11 @@ struct ig_fab_meas {
 	/* -R: b (the server) sent a bandwidth test's data; a otherwise (with
 	 * --bidir the figure is a's, a -> b, as without it) */
 	bool reverse;
+	/* --rails: the rail of a and of b (their indices in their
+	 * announced rails), how they were paired (enum ig_rail_by) */
+	bool railed;
+	unsigned int rail_a, rail_b;
+	int rail_by;
 	/* with --topology: the pair's hop distance (ig_topo_pair_hops:
 	 * 0 same leaf, 2 via one spine, ...), set by rank 0 */
 	bool hops_known;
@@ -177,6 +182,32 @@ struct ig_fab_node {
 ssize_t ig_fab_judge_nodes(const struct ig_fab_meas *m, size_t k,
 			   const double medians[IG_TEST_COUNT],
 			   struct ig_fab_node *nodes, unsigned int n);
+
+/* The fewest ok measurements of a test on one rail that give that rail
+ * a median of its own (ig_fab_judge_rails). */
+#define IG_FAB_RAIL_MIN 4
+
+/*
+ * --rails: the fabric's rule per rail.  After ig_fab_judge_pairs (its
+ * medians, over every rail's measurements, in medians): the railed
+ * measurements are grouped by the client's rail index (rail_a; ngroups
+ * groups, those with rail_a >= ngroups left out).  A test with at least
+ * IG_FAB_RAIL_MIN ok measurements in a group is judged again within the
+ * group (ig_fab_judge_pairs on the group alone: its flagged and transient
+ * replaced), so that a rail is held against the same rail of the other
+ * nodes and a slower rail of every node (storage) is no fault; with fewer
+ * the fabric's flags stand (two nodes: each rail against the median of
+ * every rail).  Then each group is judged as ig_fab_judge_nodes judges a
+ * fabric: nodes[g * n + i] is node i on its rail of group g, rail[g * n +
+ * i] that rail's index on node i (rail_a where i is the client, else
+ * rail_b; -1 when i took no part in g).  Returns the number of (node,
+ * rail) flagged, or -ENOMEM.
+ */
+ssize_t ig_fab_judge_rails(struct ig_fab_meas *m, size_t k,
+			   const struct ig_fab_tol *tol,
+			   const double medians[IG_TEST_COUNT], unsigned int n,
+			   unsigned int ngroups, struct ig_fab_node *nodes,
+			   int *rail);
 
 /* Node indices sorted worst first into order[n]: the nodes measured
  * (npairs > 0) before the others, then the flagged share nflagged/npairs

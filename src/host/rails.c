@@ -6,8 +6,10 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/fail.h"
 #include "rails.h"
 
 static int prefix_of(const struct sockaddr_in *mask)
@@ -75,4 +77,53 @@ int ig_rails_local(const struct ig_inv *inv, struct ig_rails *out)
 	if (all)
 		freeifaddrs(all);
 	return 0;
+}
+
+int ig_rails_list_arg(const char *arg, const char **list, char *err,
+		      size_t errlen)
+{
+	if (arg && !arg[0])
+		return ig_fail(-EINVAL, err, errlen,
+			       "--rails: '' is no list: allowed all or "
+			       "device names separated by commas "
+			       "(rxe0,rxe1)");
+	*list = arg && strcmp(arg, "all") ? arg : NULL;
+	return 0;
+}
+
+int ig_rails_load(const char *list, struct ig_rails *out, char *err,
+		  size_t errlen)
+{
+	struct ig_rails *all = calloc(1, sizeof(*all));
+	const char *devs[64];
+	struct ig_inv *inv = NULL;
+	size_t nd = 0;
+	int ret;
+
+	if (!all)
+		return ig_fail(-ENOMEM, err, errlen,
+			       "--rails: out of memory for the rails");
+	ret = ig_inv_load("/", IG_INV_GIDS, &inv, err, errlen);
+	if (ret) {
+		free(all);
+		return ret;
+	}
+	ig_rails_local(inv, all);
+	for (size_t i = 0; i < inv->ndevs && nd < 64; i++)
+		devs[nd++] = inv->devs[i].name;
+	ret = ig_rails_select(all, list, devs, nd, out, err, errlen);
+	ig_inv_free(inv);
+	free(all);
+	/* a bad list is a bad value; no rail at all is a failed run */
+	return ret && !list ? -ENODEV : ret;
+}
+
+void ig_rail_local_opts(const struct ig_rail *r, struct ig_local_opts *lo)
+{
+	snprintf(lo->verbs.device, sizeof(lo->verbs.device), "%s", r->device);
+	lo->verbs.ib_port = r->port;
+	snprintf(lo->src_addr, sizeof(lo->src_addr), "%s", r->addr);
+	if (lo->cpu < 0)
+		snprintf(lo->tcp_cpus, sizeof(lo->tcp_cpus), "%s",
+			 r->local_cpulist);
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/params.h"
 #include "fingerprint.h"
 #include "rdma_inv.h"
 
@@ -50,6 +51,25 @@ int ig_rails_local(const struct ig_inv *inv, struct ig_rails *out);
 int ig_rails_select(const struct ig_rails *all, const char *list,
 		    const char *const *devs, size_t ndevs, struct ig_rails *out,
 		    char *err, size_t errlen);
+
+/* --rails' argument (NULL: none given): *list gets the list, NULL for
+ * all ("all" or none).  0, or -EINVAL with one line in err for "". */
+int ig_rails_list_arg(const char *arg, const char **list, char *err,
+		      size_t errlen);
+
+/*
+ * This host's rails of list (as ig_rails_select; NULL: every one) into
+ * out, the inventory read here.  0; -EINVAL with one line in err for a
+ * bad list; another -errno with one line (no inventory, or no ACTIVE port
+ * with list NULL).
+ */
+int ig_rails_load(const char *list, struct ig_rails *out, char *err,
+		  size_t errlen);
+
+/* A run's local options on rail r: its device and port, its address as
+ * the source of both transports' connections and, with lo->cpu < 0, its
+ * HCA's local CPUs for the TCP streams. */
+void ig_rail_local_opts(const struct ig_rail *r, struct ig_local_opts *lo);
 
 /* How a rail found its peer. */
 enum ig_rail_by {
