@@ -245,6 +245,9 @@ json_object *ig_fab_meas_rails_json(const struct ig_fab_run *r,
 				    const struct ig_fab_meas *m);
 json_object *ig_fab_node_rails_json(const struct ig_fab_run *r, unsigned int i);
 void ig_fab_rails_text(FILE *f, const struct ig_fab_run *r);
+/* The rails flagged, of *total announced. */
+unsigned int ig_fab_rails_flagged(const struct ig_fab_run *r,
+				  unsigned int *total);
 /* A node's (or a rail's) medians per test: "bw_gbps" and "lat_us"
  * objects into o (empty for nd NULL); "  tcp_bw 9.10 Gb/s ..." to f. */
 void ig_fab_node_figs_json(json_object *o, const struct ig_fab_node *nd);

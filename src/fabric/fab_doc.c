@@ -585,6 +585,11 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 	fprintf(f, "\nverdict: %u of %u nodes flagged", nodes, r->n);
 	if (idle)
 		fprintf(f, " (%u not measured)", idle);
+	if (r->o->rails) {
+		unsigned int total, fl = ig_fab_rails_flagged(r, &total);
+
+		fprintf(f, ", %u of %u rails", fl, total);
+	}
 	fprintf(f, ", %zu of %zu measurements flagged", nflag, r->k);
 	if (ntrans)
 		fprintf(f, " (%zu more transient)", ntrans);

@@ -175,22 +175,34 @@ static void rail_line(FILE *f, const struct ig_fab_run *r, unsigned int i,
 			nd->nflagged, nd->npairs, ig_fab_cause_text(nd->cause));
 }
 
-void ig_fab_rails_text(FILE *f, const struct ig_fab_run *r)
+unsigned int ig_fab_rails_flagged(const struct ig_fab_run *r,
+				  unsigned int *total)
 {
 	unsigned int flagged = 0;
+
+	*total = 0;
+	for (unsigned int i = 0; i < r->n; i++)
+		for (unsigned int j = 0; j < r->info[i].nrails; j++) {
+			const struct ig_fab_node *nd = rail_node(r, i, j);
+
+			(*total)++;
+			flagged += nd && nd->flagged;
+		}
+	return flagged;
+}
+
+void ig_fab_rails_text(FILE *f, const struct ig_fab_run *r)
+{
+	unsigned int total;
 
 	if (!r->o->rails)
 		return;
 	fprintf(f, "\nrails (each held against the same rail of the other "
 		   "nodes):\n");
 	for (unsigned int i = 0; i < r->n; i++)
-		for (unsigned int j = 0; j < r->info[i].nrails; j++) {
-			const struct ig_fab_node *nd = rail_node(r, i, j);
-
+		for (unsigned int j = 0; j < r->info[i].nrails; j++)
 			rail_line(f, r, i, j);
-			flagged += nd && nd->flagged;
-		}
-	fprintf(f, "  flagged rails: %u", flagged);
+	fprintf(f, "  flagged rails: %u", ig_fab_rails_flagged(r, &total));
 	for (unsigned int i = 0; i < r->n; i++)
 		for (unsigned int j = 0; j < r->info[i].nrails; j++) {
 			const struct ig_fab_node *nd = rail_node(r, i, j);
@@ -199,7 +211,7 @@ void ig_fab_rails_text(FILE *f, const struct ig_fab_run *r)
 			if (!nd || !nd->flagged)
 				continue;
 			ig_fab_rail_name(&r->info[i], j, name, sizeof(name));
-			fprintf(f, " %s", name);
+			fprintf(f, " %s (rank %u)", name, i);
 		}
 	fputc('\n', f);
 }

@@ -6,6 +6,7 @@
  * one node (or one rail of every node) slowed.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,124 @@ START_TEST(announce)
 }
 END_TEST
 
+/* The report's rails: two nodes n0, n1 with mlx5_0 and mlx5_1, rail 1's
+ * TCP low (two_nodes above): each node's rails[] in JSON, the text's
+ * block and a measurement's rails. */
+START_TEST(report)
+{
+	struct fab *f = malloc(sizeof(*f));
+	struct ig_fab_info info[2] = { 0 };
+	struct ig_fab_opts o = { .rails = true };
+	struct ig_fab_run r = { .o = &o, .n = 2, .info = info };
+	json_object *a, *one;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	build(f, 2, 2, rail1_tcp, false);
+	ck_assert_int_eq(judge(f), 2);
+	for (unsigned int i = 0; i < 2; i++) {
+		snprintf(info[i].node, sizeof(info[i].node), "n%u", i);
+		info[i].nrails = 2;
+		for (unsigned int j = 0; j < 2; j++)
+			snprintf(info[i].rails[j].device,
+				 sizeof(info[i].rails[j].device), "mlx5_%u", j);
+	}
+	r.m = f->m;
+	r.k = f->k;
+	r.nrail_groups = 2;
+	r.rail_nodes = f->nodes;
+	r.rail_idx = f->rail;
+	a = ig_fab_node_rails_json(&r, 1);
+	ck_assert_uint_eq(json_object_array_length(a), 2);
+	one = json_object_array_get_idx(a, 1);
+	ck_assert_str_eq(
+		json_object_get_string(json_object_object_get(one, "name")),
+		"n1:mlx5_1");
+	ck_assert(json_object_get_boolean(
+		json_object_object_get(one, "flagged")));
+	ck_assert(!json_object_get_boolean(json_object_object_get(
+		json_object_array_get_idx(a, 0), "flagged")));
+	json_object_put(a);
+	a = ig_fab_meas_rails_json(&r, &f->m[f->k - 1]);
+	ck_assert_str_eq(json_object_get_string(json_object_object_get(a, "a")),
+			 "mlx5_1");
+	json_object_put(a);
+	mf = open_memstream(&text, &len);
+	ig_fab_rails_text(mf, &r);
+	fclose(mf);
+	ck_assert_msg(strstr(text, "flagged rails: 2 n0:mlx5_1 (rank 0) "
+				   "n1:mlx5_1 (rank 1)\n"),
+		      "%s", text);
+	free(text);
+	free(f);
+}
+END_TEST
+
+/* --rails' forms, and what cannot go with it (exit 2: -EINVAL). */
+static const struct {
+	const char *argv[6];
+	int ret;
+	const char *list; /* NULL: all */
+	const char *err;  /* a part of the line */
+} opt_cases[] = {
+	{ { "--rails" }, 0, NULL, NULL },
+	{ { "--rails", "all" }, 0, NULL, NULL },
+	{ { "--rails", "rxe0,rxe1", "-D", "0.5" }, 0, "rxe0,rxe1", NULL },
+	{ { "--rails=mlx5_0" }, 0, "mlx5_0", NULL },
+	{ { "--rails", "-D", "0.5" }, 0, NULL, NULL },
+	{ { "--rails=" }, -EINVAL, NULL, "--rails: '' is no list" },
+	{ { "--rails", "--device", "rxe0" },
+	  -EINVAL,
+	  NULL,
+	  "--rails with --device" },
+	{ { "--device", "rxe0", "--rails", "rxe0" },
+	  -EINVAL,
+	  NULL,
+	  "--rails with --device" },
+	{ { "--rails", "--ib-port", "2" },
+	  -EINVAL,
+	  NULL,
+	  "--rails with --ib-port" },
+	{ { "--rails", "--addr", "eth0" },
+	  -EINVAL,
+	  NULL,
+	  "--rails with --addr" },
+};
+
+START_TEST(options)
+{
+	char *argv[8] = { "ibgap-fabric" }, err[512] = "";
+	struct ig_fab_opts o;
+	int argc = 1, ret;
+
+	for (int j = 0; j < 6 && opt_cases[_i].argv[j]; j++)
+		argv[argc++] = (char *)opt_cases[_i].argv[j];
+	ret = ig_fab_opts_parse(argc, argv, &o, err, sizeof(err));
+	ck_assert_msg(ret == opt_cases[_i].ret, "%s: %d (%s)",
+		      opt_cases[_i].argv[0], ret, err);
+	if (opt_cases[_i].err) {
+		ck_assert_msg(strstr(err, opt_cases[_i].err), "%s", err);
+		return;
+	}
+	ck_assert(o.rails);
+	if (opt_cases[_i].list)
+		ck_assert_str_eq(o.rails_list, opt_cases[_i].list);
+	else
+		ck_assert_ptr_null(o.rails_list);
+}
+END_TEST
+
+START_TEST(no_rails)
+{
+	char *argv[] = { "ibgap-fabric", "-D", "0.5" }, err[512];
+	struct ig_fab_opts o;
+
+	ck_assert_int_eq(ig_fab_opts_parse(3, argv, &o, err, sizeof(err)), 0);
+	ck_assert(!o.rails);
+}
+END_TEST
+
 static Suite *rails_suite(void)
 {
 	Suite *s = suite_create("fabric_rails");
@@ -219,6 +338,12 @@ static Suite *rails_suite(void)
 	tcase_add_test(tc, two_nodes);
 	tcase_add_test(tc, rail_indices);
 	tcase_add_test(tc, announce);
+	tcase_add_test(tc, report);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("options");
+	tcase_add_loop_test(tc, options, 0,
+			    sizeof(opt_cases) / sizeof(opt_cases[0]));
+	tcase_add_test(tc, no_rails);
 	suite_add_tcase(s, tc);
 	return s;
 }
