@@ -71,6 +71,25 @@ static void report(struct cmp *c, const char *what, enum ig_test t, double old,
 }
 
 /* This run's measurement of old pair o, if it was measured. */
+/* --rails: whether old pair o ran on m's rails (the same devices at
+ * both ends; a pair without rails matches one without). */
+static bool same_rails(const struct ig_fab_run *r, json_object *o,
+		       const struct ig_fab_meas *m)
+{
+	const char *da, *db;
+	json_object *rl;
+
+	if (!json_object_object_get_ex(o, "rails", &rl))
+		return !m->railed;
+	if (!m->railed || ig_json_get_str(rl, "a", &da) ||
+	    ig_json_get_str(rl, "b", &db) ||
+	    m->rail_a >= r->info[m->a].nrails ||
+	    m->rail_b >= r->info[m->b].nrails)
+		return false;
+	return !strcmp(r->info[m->a].rails[m->rail_a].device, da) &&
+	       !strcmp(r->info[m->b].rails[m->rail_b].device, db);
+}
+
 static void one_pair(struct cmp *c, json_object *o)
 {
 	const struct ig_fab_run *r = c->r;
@@ -94,16 +113,21 @@ static void one_pair(struct cmp *c, json_object *o)
 		const struct ig_fab_meas *m = &r->m[i];
 		double now;
 
+		char rails[160] = "";
+
 		if (m->test != (enum ig_test)t ||
 		    strcmp(r->info[m->a].host, ha) ||
-		    strcmp(r->info[m->b].host, hb))
+		    strcmp(r->info[m->b].host, hb) || !same_rails(r, o, m))
 			continue;
+		if (m->railed)
+			ig_fab_meas_rails_text(r, m, false, rails,
+					       sizeof(rails));
 		now = ig_test_pattern(IG_TESTS, m->test) == IG_PATTERN_LAT
 			      ? m->lat_p50_us
 			      : m->bw_gbps;
 		if (!m->ok)
 			now = 0;
-		snprintf(what, sizeof(what), "pair %s -> %s", ha, hb);
+		snprintf(what, sizeof(what), "pair %s -> %s%s", ha, hb, rails);
 		c->ncmp++;
 		if (!m->ok || worse(m->test, figure(o, m->test), now, c->tol))
 			report(c, what, m->test, figure(o, m->test), now);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "fabric/fab.h"
 #include "fabric/verdict.h"
 #include "testmain.h"
@@ -264,6 +265,62 @@ START_TEST(report)
 }
 END_TEST
 
+/* --baseline: each old pair against this run's pair on the same rails
+ * (devices at both ends); an old pair without rails matches none. */
+START_TEST(baseline)
+{
+	static const char *const old =
+		"{\"schema\": \"ibgap-fabric/1\", \"nodes\": [{\"host\": "
+		"\"h0\"}, {\"host\": \"h1\"}], \"pairs\": ["
+		"{\"a\": 0, \"b\": 1, \"test\": \"tcp_bw\", \"ok\": true, "
+		"\"bw_gbps\": 10, \"rails\": {\"a\": \"mlx5_0\", \"b\": "
+		"\"mlx5_0\"}}, {\"a\": 0, \"b\": 1, \"test\": \"tcp_bw\", "
+		"\"ok\": true, \"bw_gbps\": 10, \"rails\": {\"a\": "
+		"\"mlx5_1\", \"b\": \"mlx5_1\"}}]}";
+	struct fab *f = malloc(sizeof(*f));
+	struct ig_fab_info info[2] = { 0 };
+	struct ig_fab_node nodes[2] = { 0 };
+	struct ig_fab_opts o = { .rails = true };
+	struct ig_fab_run r = { .o = &o, .n = 2, .info = info, .nodes = nodes };
+	json_object *doc = json_tokener_parse(old), *p;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mf;
+
+	build(f, 2, 2, rail1_tcp, false);
+	for (unsigned int i = 0; i < 2; i++) {
+		snprintf(info[i].host, sizeof(info[i].host), "h%u", i);
+		info[i].nrails = 2;
+		for (unsigned int j = 0; j < 2; j++)
+			snprintf(info[i].rails[j].device,
+				 sizeof(info[i].rails[j].device), "mlx5_%u", j);
+	}
+	r.m = f->m;
+	r.k = f->k;
+	mf = open_memstream(&text, &len);
+	ck_assert_int_eq(ig_fab_baseline_cmp(&r, doc, "b.json", 5, mf), 1);
+	fclose(mf);
+	ck_assert_msg(strstr(text, "pair h0 -> h1 (mlx5_1 -> mlx5_1) tcp_bw: "
+				   "10.00 -> 0.40"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "in 2 figures compared"), "%s", text);
+	free(text);
+	text = NULL;
+	/* the same pairs without rails: none is this run's */
+	p = ig_json_get_array(doc, "pairs");
+	for (size_t i = 0; i < json_object_array_length(p); i++)
+		json_object_object_del(json_object_array_get_idx(p, i),
+				       "rails");
+	mf = open_memstream(&text, &len);
+	ck_assert_int_eq(ig_fab_baseline_cmp(&r, doc, "b.json", 5, mf),
+			 -ENODATA);
+	fclose(mf);
+	free(text);
+	json_object_put(doc);
+	free(f);
+}
+END_TEST
+
 /* --rails' forms, and what cannot go with it (exit 2: -EINVAL). */
 static const struct {
 	const char *argv[6];
@@ -339,6 +396,7 @@ static Suite *rails_suite(void)
 	tcase_add_test(tc, rail_indices);
 	tcase_add_test(tc, announce);
 	tcase_add_test(tc, report);
+	tcase_add_test(tc, baseline);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("options");
 	tcase_add_loop_test(tc, options, 0,
