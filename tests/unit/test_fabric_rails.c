@@ -211,6 +211,24 @@ START_TEST(announce)
 }
 END_TEST
 
+/* Two nodes (node and host names PREFIX0, PREFIX1), each with mlx5_0 and
+ * mlx5_1, rail 1's TCP low: f's measurements in r. */
+static void two_nodes_run(struct fab *f, struct ig_fab_run *r,
+			  struct ig_fab_info *info, const char *prefix)
+{
+	build(f, 2, 2, rail1_tcp, false);
+	for (unsigned int i = 0; i < 2; i++) {
+		snprintf(info[i].node, sizeof(info[i].node), "%s%u", prefix, i);
+		snprintf(info[i].host, sizeof(info[i].host), "%s%u", prefix, i);
+		info[i].nrails = 2;
+		for (unsigned int j = 0; j < 2; j++)
+			snprintf(info[i].rails[j].device,
+				 sizeof(info[i].rails[j].device), "mlx5_%u", j);
+	}
+	r->m = f->m;
+	r->k = f->k;
+}
+
 /* The report's rails: two nodes n0, n1 with mlx5_0 and mlx5_1, rail 1's
  * TCP low (two_nodes above): each node's rails[] in JSON, the text's
  * block and a measurement's rails. */
@@ -225,17 +243,8 @@ START_TEST(report)
 	size_t len = 0;
 	FILE *mf;
 
-	build(f, 2, 2, rail1_tcp, false);
+	two_nodes_run(f, &r, info, "n");
 	ck_assert_int_eq(judge(f), 2);
-	for (unsigned int i = 0; i < 2; i++) {
-		snprintf(info[i].node, sizeof(info[i].node), "n%u", i);
-		info[i].nrails = 2;
-		for (unsigned int j = 0; j < 2; j++)
-			snprintf(info[i].rails[j].device,
-				 sizeof(info[i].rails[j].device), "mlx5_%u", j);
-	}
-	r.m = f->m;
-	r.k = f->k;
 	r.nrail_groups = 2;
 	r.rail_nodes = f->nodes;
 	r.rail_idx = f->rail;
@@ -287,16 +296,7 @@ START_TEST(baseline)
 	size_t len = 0;
 	FILE *mf;
 
-	build(f, 2, 2, rail1_tcp, false);
-	for (unsigned int i = 0; i < 2; i++) {
-		snprintf(info[i].host, sizeof(info[i].host), "h%u", i);
-		info[i].nrails = 2;
-		for (unsigned int j = 0; j < 2; j++)
-			snprintf(info[i].rails[j].device,
-				 sizeof(info[i].rails[j].device), "mlx5_%u", j);
-	}
-	r.m = f->m;
-	r.k = f->k;
+	two_nodes_run(f, &r, info, "h");
 	mf = open_memstream(&text, &len);
 	ck_assert_int_eq(ig_fab_baseline_cmp(&r, doc, "b.json", 5, mf), 1);
 	fclose(mf);
