@@ -240,6 +240,18 @@ void ig_vb_ud_address(struct vb_stream *vs);
 int ig_vb_oob_setup_server(struct ig_session *s);
 int ig_vb_oob_setup_client(struct ig_session *s);
 
+/* vb_oob_qp.c: their QPs' states (wire/epmsg.h: the ends) */
+struct ig_ep;
+struct ig_epmsg;
+/* Stream st's resources, INIT, receives (send tests); its end into e,
+ * with gid (the session's xinfo gid_index). */
+int ig_vb_oob_local_ep(struct ig_session *s, struct ig_stream *st,
+		       const union ibv_gid *gid, struct ig_ep *e);
+/* Every stream to the peer's end of the same index: RTR and RTS (UD: an
+ * address handle too), the path MTU the lesser of both ports'. */
+int ig_vb_oob_connect(struct ig_session *s, const struct ig_epmsg *mine,
+		      const struct ig_epmsg *peer);
+
 /* vb_ud_conn.c */
 int ig_vb_ud_setup_server(struct ig_session *s);
 int ig_vb_ud_setup_client(struct ig_session *s);
