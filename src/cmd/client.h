@@ -69,9 +69,12 @@ int ig_client_rails_run(const struct ig_client_opts *o,
 
 /* client_rails_at.c: --rails-mode together: every paired rail's plan at
  * once, one thread and session each (HELLO's group lets the server run
- * them side by side), the rails starting each test together; fills
- * cr->rep's together figures.  0, or -1 when a rail failed. */
-int ig_client_rails_together(const struct ig_auth_key *key,
+ * them side by side), the rails starting each of o's tests together (a
+ * rail whose plan lacks one, a rail without an address its TCP, waits
+ * it out); fills cr->rep's together figures.  0, or -1 when a rail
+ * failed. */
+int ig_client_rails_together(const struct ig_client_opts *o,
+			     const struct ig_auth_key *key,
 			     struct ig_client_rails *cr);
 
 /* client_out.c: -o FILE written whole or not at all (stdout without -o) */

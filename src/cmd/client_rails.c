@@ -79,13 +79,32 @@ static int server_rails(const struct ig_client_opts *o,
 	return 0;
 }
 
+/* A rail without an address, here or on its peer: no TCP test (nor
+ * rsockets, which is rdma_cm's), and its
+ * verbs connect without rdma_cm (params' verbs.oob), the endpoints over
+ * a control connection to HOST (a path with an address). */
+static void no_addr_opts(const struct ig_client_opts *o,
+			 const struct ig_rail_run *r, struct ig_client_opts *ro)
+{
+	unsigned int k = 0;
+
+	ro->host = o->host;
+	ro->local.src_addr[0] = 0;
+	ro->p.verbs.oob = 1;
+	snprintf(ro->local.verbs.peer_device,
+		 sizeof(ro->local.verbs.peer_device), "%s", r->remote.device);
+	ro->local.verbs.peer_port = r->remote.port;
+	for (unsigned int t = 0; t < o->ntests; t++)
+		if (ig_test_xport(IG_TESTS, o->tests[t]) == IG_XPORT_VERBS)
+			ro->tests[k++] = o->tests[t];
+	ro->ntests = k;
+}
+
 /* Rail i's plan: its peer's address, its device and port, its CPUs; no
  * tcp test when it has no address. */
 static void rail_opts(const struct ig_client_opts *o, size_t i,
 		      struct ig_rail_run *r, struct ig_client_opts *ro)
 {
-	unsigned int k = 0;
-
 	*ro = *o;
 	ro->host = r->remote.addr;
 	snprintf(ro->local.verbs.device, sizeof(ro->local.verbs.device), "%s",
@@ -106,12 +125,8 @@ static void rail_opts(const struct ig_client_opts *o, size_t i,
 	if (ro->local.cpu < 0)
 		snprintf(ro->local.tcp_cpus, sizeof(ro->local.tcp_cpus), "%s",
 			 r->local.local_cpulist);
-	if (!ig_rail_no_addr(r))
-		return;
-	for (unsigned int t = 0; t < o->ntests; t++)
-		if (ig_test_xport(IG_TESTS, o->tests[t]) != IG_XPORT_TCP)
-			ro->tests[k++] = o->tests[t];
-	ro->ntests = k;
+	if (r->by != IG_RAIL_NONE && ig_rail_no_addr(r))
+		no_addr_opts(o, r, ro);
 }
 
 int ig_client_rails_plan(const struct ig_client_opts *o,
@@ -159,23 +174,7 @@ static const char *unpaired(const struct ig_rail_run *r)
 	if (r->by == IG_RAIL_NONE)
 		return "the server has no rail left for it (it has fewer "
 		       "ACTIVE ports)";
-	if (!r->remote.addr[0])
-		return "its peer, the server's rail, has no IPv4 address";
 	return NULL;
-}
-
-/* A rail without an address whose peer could not be reached: why. */
-static void no_addr_why(struct ig_rail_run *r)
-{
-	const char *nd = r->local.netdev[0] ? r->local.netdev : "its netdev";
-	char why[512];
-
-	snprintf(why, sizeof(why),
-		 "%s has no IPv4 address, and its verbs tests need one "
-		 "(rdma_cm reaches the server's rail by address: give %s "
-		 "one): %s",
-		 nd, nd, r->error);
-	snprintf(r->error, sizeof(r->error), "%.255s", why);
 }
 
 /* One rail's plan on a session of its own; the doctor's counters around
@@ -200,8 +199,6 @@ static int rail_session(const struct ig_client_opts *ro,
 		ret = ig_run_connect(&peer, &c, &self, &srv, r->error,
 				     sizeof(r->error));
 	}
-	if (ret && ig_rail_no_addr(r))
-		no_addr_why(r);
 	if (ret) {
 		ig_run_fail(&plan, res, 0, r->error);
 		*done = ig_run_count(&plan);
@@ -331,7 +328,7 @@ int ig_client_rails_run(const struct ig_client_opts *o,
 	*n = at;
 	if (o->rails_mode == IG_RAILS_TOGETHER &&
 	    !(o->local.interrupt && *o->local.interrupt))
-		failed |= ig_client_rails_together(key, cr);
+		failed |= ig_client_rails_together(o, key, cr);
 	ig_rails_flag(cr->run, cr->rep.n);
 	rails_doctor(o, cr, diag);
 	free(diag);

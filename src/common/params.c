@@ -229,6 +229,7 @@ static int check_fields(const struct ig_test_def *d, const struct ig_params *p,
 		{ p->verbs.events, 0, 1, "events" },
 		{ p->reverse, 0, 1, "reverse" },
 		{ p->verbs.outs, 0, IG_MAX_OUTS, "outs" },
+		{ p->verbs.oob, 0, 1, "oob" },
 	};
 
 	return check_ranges(r, sizeof(r) / sizeof(r[0]), err, errlen);

@@ -129,6 +129,10 @@ struct ig_verbs_params {
 	/* read tests: RDMA reads in flight per QP (--outs); 0 = as many as
 	 * both devices allow (max_qp_rd_atom, max_qp_init_rd_atom) */
 	uint32_t outs;
+	/* 1 = connect the QPs without rdma_cm: the endpoints travel in
+	 * VERBS_EP over the control channel (--rails: a rail without an
+	 * IPv4 address); 0 = rdma_cm to the control connection's address */
+	uint32_t oob;
 };
 
 /* Everything one test needs; the client fills it, sends it, and the server
@@ -172,6 +176,10 @@ struct ig_verbs_local {
 	char device[64]; /* --device; "" = the device behind the address */
 	int ib_port;	 /* --ib-port; 0 = the port behind the address */
 	int gid_index;	 /* --gid-index; -1 = chosen by rdma_cm */
+	/* params' verbs.oob: the server's device and port to connect to
+	 * (--rails: the peer rail's) */
+	char peer_device[64];
+	int peer_port;
 };
 
 struct ig_fault;

@@ -131,4 +131,11 @@ int ig_inv_path(char *buf, size_t len, const char *dev, int port,
  * not show (ibv_query_port); 0 or a negative errno. */
 int ig_inv_port_mtu(const char *dev, int port, int *active, int *max);
 
+/* The GID index a connection without rdma_cm uses on port p (its GIDs
+ * read with IG_INV_GIDS): the first link-local (fe80::/10) RoCE v2 GID,
+ * else the first RoCE v2 GID, else 0 (RoCE's default GID, fe80::/64
+ * from the MAC, there even when the netdev has no address; InfiniBand's
+ * port GID). */
+int ig_inv_oob_gid(const struct ig_inv_port *p);
+
 #endif

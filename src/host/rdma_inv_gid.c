@@ -201,3 +201,27 @@ void ig_inv_port_netdev(const char *root, const struct ig_inv_dev *dev,
 	if (!ig_fp_name_ok(p->netdev, len))
 		p->netdev[0] = '\0';
 }
+
+static bool roce_v2(const struct ig_inv_gid *g)
+{
+	static const uint8_t zero[16];
+
+	return !strcmp(g->type, "RoCE v2") && memcmp(g->gid, zero, 16);
+}
+
+int ig_inv_oob_gid(const struct ig_inv_port *p)
+{
+	int any = -1;
+
+	for (size_t i = 0; p && i < p->ngids; i++) {
+		const struct ig_inv_gid *g = &p->gids[i];
+
+		if (!roce_v2(g))
+			continue;
+		if (g->gid[0] == 0xfe && (g->gid[1] & 0xc0) == 0x80)
+			return g->index;
+		if (any < 0)
+			any = g->index;
+	}
+	return any < 0 ? 0 : any;
+}

@@ -59,10 +59,12 @@ struct ig_rails_report {
 	struct ig_rails_sum verbs, tcp;
 };
 
-/* A rail without an IPv4 address runs no TCP test. */
+/* A rail without an IPv4 address, here or on its peer, runs no TCP test
+ * (and its verbs connect without rdma_cm). */
 static inline bool ig_rail_no_addr(const struct ig_rail_run *r)
 {
-	return !r->local.addr[0];
+	return !r->local.addr[0] ||
+	       (r->by != IG_RAIL_NONE && !r->remote.addr[0]);
 }
 
 /* The rail's best figures from its results. */

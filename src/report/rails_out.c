@@ -34,6 +34,50 @@ static void figure(const struct ig_result *r, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* Which side of a rail without an address has none. */
+static const char *no_addr_side(const struct ig_rail_run *r)
+{
+	if (!r->local.addr[0])
+		return r->by != IG_RAIL_NONE && !r->remote.addr[0] ? "both"
+								   : "client";
+	return "server";
+}
+
+/* The first of r's results that connected without rdma_cm, or NULL. */
+static const struct ig_result *oob_result(const struct ig_rail_run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(ig_facts_str(&r->res[i].facts, "connect"),
+			    "out-of-band"))
+			return &r->res[i];
+	return NULL;
+}
+
+/* A rail without an address: how its verbs connected, with which GID. */
+static void text_no_addr(FILE *f, const struct ig_rail_run *r)
+{
+	const struct ig_result *o = oob_result(r);
+	const char *side = no_addr_side(r);
+	char where[96];
+
+	if (!strcmp(side, "both"))
+		snprintf(where, sizeof(where), "%s nor the server's %s",
+			 or_dash(r->local.netdev), or_dash(r->remote.netdev));
+	else if (!strcmp(side, "client"))
+		snprintf(where, sizeof(where), "%s", or_dash(r->local.netdev));
+	else
+		snprintf(where, sizeof(where), "the server's %s",
+			 or_dash(r->remote.netdev));
+	fprintf(f, "  no IPv4 address on %s: verbs without rdma_cm", where);
+	if (o)
+		fprintf(f,
+			", GID %s (index %lld), endpoints over the control "
+			"connection",
+			ig_facts_str(&o->facts, "gid"),
+			ig_facts_int(&o->facts, "gid_index", -1));
+	fputc('\n', f);
+}
+
 static void text_head(FILE *f, const struct ig_rail_run *r)
 {
 	const struct ig_rail *l = &r->local, *s = &r->remote;
@@ -63,6 +107,8 @@ static void text_head(FILE *f, const struct ig_rail_run *r)
 	else
 		fprintf(f, "  threads: not pinned (the HCA names no local "
 			   "CPUs)\n");
+	if (ig_rail_no_addr(r))
+		text_no_addr(f, r);
 }
 
 /* Each pair: its row, verbs, TCP, TCP/verbs. */
@@ -167,10 +213,14 @@ static void text_sum(FILE *f, const char *name, const struct ig_rails_sum *s)
 static void text_together(FILE *f, const struct ig_rails_report *rep)
 {
 	fprintf(f, "\ntogether (every rail at once, best bandwidth):\n");
-	for (size_t i = 0; i < rep->n; i++)
-		fprintf(f, "  %-10s verbs %.2f Gb/s, tcp %.2f Gb/s\n",
-			rep->r[i].local.device, rep->verbs_together[i],
-			rep->tcp_together[i]);
+	for (size_t i = 0; i < rep->n; i++) {
+		fprintf(f, "  %-10s verbs %.2f Gb/s, ", rep->r[i].local.device,
+			rep->verbs_together[i]);
+		if (ig_rail_no_addr(&rep->r[i]))
+			fprintf(f, "tcp: no IPoIB address\n");
+		else
+			fprintf(f, "tcp %.2f Gb/s\n", rep->tcp_together[i]);
+	}
 	text_sum(f, "verbs", &rep->verbs);
 	text_sum(f, "tcp", &rep->tcp);
 }
@@ -211,6 +261,24 @@ static json_object *findings_json(const struct ig_rail_run *r)
 	return a;
 }
 
+/* A rail without an address: {no_address, verbs_connect, gid,
+ * gid_index} (the last two once a verbs test connected). */
+static int no_addr_json(json_object *o, const struct ig_rail_run *r)
+{
+	const struct ig_result *x = oob_result(r);
+
+	if (!ig_rail_no_addr(r))
+		return 0;
+	if (ig_json_add_str(o, "no_address", no_addr_side(r)) ||
+	    ig_json_add_str(o, "verbs_connect", "out-of-band"))
+		return -1;
+	if (!x)
+		return 0;
+	return ig_json_add_str(o, "gid", ig_facts_str(&x->facts, "gid")) ||
+	       ig_json_add_int(o, "gid_index",
+			       (int)ig_facts_int(&x->facts, "gid_index", -1));
+}
+
 static json_object *rail_json(const struct ig_rails_report *rep, size_t i)
 {
 	const struct ig_rail_run *r = &rep->r[i];
@@ -226,15 +294,16 @@ static json_object *rail_json(const struct ig_rails_report *rep, size_t i)
 	    (ig_rail_no_addr(r)
 		     ? ig_json_add_str(o, "tcp", "no IPoIB address")
 		     : ig_json_add_double(o, "tcp_gbps", r->tcp_gbps)) ||
-	    ig_json_add(o, "flags", flags_json(r)) ||
+	    no_addr_json(o, r) || ig_json_add(o, "flags", flags_json(r)) ||
 	    ig_json_add_str(o, "why", r->why) ||
 	    (r->nf && ig_json_add(o, "findings", findings_json(r))) ||
 	    (r->nshared && ig_json_add_u64(o, "findings_shared", r->nshared)) ||
 	    (r->error[0] && ig_json_add_str(o, "error", r->error)) ||
 	    (rep->together && (ig_json_add_double(o, "verbs_together_gbps",
 						  rep->verbs_together[i]) ||
-			       ig_json_add_double(o, "tcp_together_gbps",
-						  rep->tcp_together[i])))) {
+			       (!ig_rail_no_addr(r) &&
+				ig_json_add_double(o, "tcp_together_gbps",
+						   rep->tcp_together[i]))))) {
 		json_object_put(o);
 		return NULL;
 	}

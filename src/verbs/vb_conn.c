@@ -71,7 +71,7 @@ static int expect_event(struct ig_session *s, enum rdma_cm_event_type want,
 			: "");
 }
 
-static const char *qp_state_name(enum ibv_qp_state st)
+const char *ig_vb_qp_state_name(enum ibv_qp_state st)
 {
 	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS",
 					     "SQD",   "SQE",  "ERR" };
@@ -92,7 +92,7 @@ static int modify(struct ig_session *s, struct ig_stream *st,
 		return ig_session_fail(s, errno,
 				       "rdma_init_qp_attr for %s on "
 				       "stream %u: %s",
-				       qp_state_name(to), st->idx,
+				       ig_vb_qp_state_name(to), st->idx,
 				       strerror(errno));
 	if (to == IBV_QPS_INIT)
 		a.qp_access_flags = vb->access;
@@ -112,7 +112,7 @@ static int modify(struct ig_session *s, struct ig_stream *st,
 			"%d, dest_qp 0x%x, sgid_index %u, "
 			"hop_limit %u, port %u, access 0x%x, "
 			"max_dest_rd_atomic %u)",
-			vs->qp->qp_num, st->idx, qp_state_name(to),
+			vs->qp->qp_num, st->idx, ig_vb_qp_state_name(to),
 			strerror(ret), mask, a.path_mtu ? 128 << a.path_mtu : 0,
 			a.dest_qp_num, a.ah_attr.grh.sgid_index,
 			a.ah_attr.grh.hop_limit, a.port_num, a.qp_access_flags,
@@ -145,7 +145,6 @@ void ig_vb_fill_gid(struct ig_session *s, struct rdma_cm_id *id)
 int ig_vb_adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 {
 	struct vb_session *vb = s->xpriv;
-	int ret;
 
 	if (!id->verbs)
 		return ig_session_fail(s, ENODEV,
@@ -158,10 +157,17 @@ int ig_vb_adopt_device(struct ig_session *s, struct rdma_cm_id *id)
 					       "different RDMA devices");
 		return 0;
 	}
-	ret = ig_vb_describe(s, id);
+	return ig_vb_adopt_ctx(s, id->verbs, id->port_num);
+}
+
+int ig_vb_adopt_ctx(struct ig_session *s, struct ibv_context *ctx, uint8_t port)
+{
+	struct vb_session *vb = s->xpriv;
+	int ret = ig_vb_describe(s, ctx, port);
+
 	if (ret)
 		return ret;
-	vb->ctx = id->verbs;
+	vb->ctx = ctx;
 	vb->numa_node = ig_vb_xinfo(s)->numa_node;
 	vb->pd = ibv_alloc_pd(vb->ctx);
 	if (!vb->pd)

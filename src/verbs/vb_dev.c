@@ -85,8 +85,8 @@ static int lanes(uint8_t width)
 	}
 }
 
-static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
-			const char *name, const struct ig_inv *inv)
+static int check_choice(struct ig_session *s, uint8_t port, const char *name,
+			const struct ig_inv *inv)
 {
 	if (s->local.verbs.device[0] && inv &&
 	    !ig_inv_dev(inv, s->local.verbs.device))
@@ -101,45 +101,45 @@ static int check_choice(struct ig_session *s, struct rdma_cm_id *id,
 				       "to the server is on RDMA device %s "
 				       "port %u, not on --device %s: use %s's "
 				       "IP address, or drop --device",
-				       name, id->port_num,
-				       s->local.verbs.device,
+				       name, port, s->local.verbs.device,
 				       s->local.verbs.device);
-	if (s->local.verbs.ib_port && s->local.verbs.ib_port != id->port_num)
+	if (s->local.verbs.ib_port && s->local.verbs.ib_port != port)
 		return ig_session_fail(s, EINVAL,
 				       "the route to the server "
 				       "leaves through %s port %u, not "
 				       "--ib-port %d",
-				       name, id->port_num,
-				       s->local.verbs.ib_port);
+				       name, port, s->local.verbs.ib_port);
 	return 0;
 }
 
-/* Fills the session's xinfo from the device and port rdma_cm chose for id. */
-static int describe(struct ig_session *s, struct rdma_cm_id *id,
+/* Fills the session's xinfo from the device and port chosen (by rdma_cm,
+ * or by the rail without it). */
+static int describe(struct ig_session *s, struct ibv_context *ctx, uint8_t port,
 		    const struct ig_inv *inv)
 {
 	struct ig_xinfo *x = ig_vb_xinfo(s);
-	const char *name = ibv_get_device_name(id->verbs->device);
+	const char *name = ibv_get_device_name(ctx->device);
 	const struct ig_inv_dev *dev = ig_inv_dev(inv, name);
 	struct ibv_port_attr pa;
-	int ret = check_choice(s, id, name, inv);
+	int ret = check_choice(s, port, name, inv);
 
 	if (ret)
 		return ret;
-	ret = ibv_query_port(id->verbs, id->port_num, &pa);
+	ret = ibv_query_port(ctx, port, &pa);
 	if (ret)
 		return ig_session_fail(s, ret, "ibv_query_port %s port %u: %s",
-				       name, id->port_num, strerror(ret));
+				       name, port, strerror(ret));
 	if (pa.state != IBV_PORT_ACTIVE)
 		return ig_session_fail(
 			s, ENETDOWN,
 			"%s port %u is %s, not "
 			"ACTIVE: check the link (ibstat %s) and, "
 			"on InfiniBand, the subnet manager",
-			name, id->port_num, ibv_port_state_str(pa.state), name);
+			name, port, ibv_port_state_str(pa.state), name);
 	x->valid = true;
 	snprintf(x->device, sizeof(x->device), "%s", name);
-	x->port = id->port_num;
+	x->port = port;
+	x->lid = pa.lid;
 	snprintf(x->link_layer, sizeof(x->link_layer), "%s",
 		 pa.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet"
 							  : "InfiniBand");
@@ -151,10 +151,10 @@ static int describe(struct ig_session *s, struct rdma_cm_id *id,
 	return 0;
 }
 
-int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id)
+int ig_vb_describe(struct ig_session *s, struct ibv_context *ctx, uint8_t port)
 {
 	struct ig_inv *inv = inventory();
-	int ret = describe(s, id, inv);
+	int ret = describe(s, ctx, port, inv);
 
 	ig_inv_free(inv);
 	return ret;

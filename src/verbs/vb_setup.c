@@ -32,6 +32,26 @@ static void vb_facts(struct ig_session *s)
 	ig_facts_set_int(f, "cpu", x->cpu);
 	if (x->outs)
 		ig_facts_set_int(f, "outs", x->outs);
+	if (x->oob)
+		ig_facts_set_str(f, "connect", "out-of-band");
+}
+
+/* The connections through rdma_cm (vb_conn.c, vb_ud_conn.c). */
+static int cm_setup(struct ig_session *s)
+{
+	struct vb_session *vb = s->xpriv;
+
+	vb->ec = rdma_create_event_channel();
+	if (!vb->ec)
+		return ig_session_fail(s, errno,
+				       "rdma_create_event_channel: "
+				       "%s (is rdma_ucm loaded?)",
+				       strerror(errno));
+	fcntl(vb->ec->fd, F_SETFL, fcntl(vb->ec->fd, F_GETFL) | O_NONBLOCK);
+	if (ig_vb_is_ud(s))
+		return s->server ? ig_vb_ud_setup_server(s)
+				 : ig_vb_ud_setup_client(s);
+	return s->server ? ig_vb_setup_server(s) : ig_vb_setup_client(s);
 }
 
 static int vb_setup(struct ig_session *s)
@@ -54,20 +74,13 @@ static int vb_setup(struct ig_session *s)
 	}
 	if (s->server && getrandom(&vb->cookie, 8, 0) != 8)
 		return ig_session_fail(s, EIO, "getrandom failed");
-	vb->ec = rdma_create_event_channel();
-	if (!vb->ec)
-		return ig_session_fail(s, errno,
-				       "rdma_create_event_channel: "
-				       "%s (is rdma_ucm loaded?)",
-				       strerror(errno));
-	fcntl(vb->ec->fd, F_SETFL, fcntl(vb->ec->fd, F_GETFL) | O_NONBLOCK);
 	/* UD drops what finds no receive posted: the engine drains */
 	s->lossy = s->p.test == IG_TEST_UD_SEND_BW;
-	if (ig_vb_is_ud(s))
-		ret = s->server ? ig_vb_ud_setup_server(s)
-				: ig_vb_ud_setup_client(s);
+	if (s->p.verbs.oob)
+		ret = s->server ? ig_vb_oob_setup_server(s)
+				: ig_vb_oob_setup_client(s);
 	else
-		ret = s->server ? ig_vb_setup_server(s) : ig_vb_setup_client(s);
+		ret = cm_setup(s);
 	if (!ret && ig_vb_rdma_test(s->p.test))
 		ret = exchange_mrs(s);
 	if (!ret)
@@ -171,6 +184,8 @@ static void vb_cleanup(struct ig_session *s)
 		return;
 	if (vb->pd)
 		ibv_dealloc_pd(vb->pd);
+	if (vb->own_ctx)
+		ibv_close_device(vb->ctx);
 	if (vb->listen_id)
 		rdma_destroy_id(vb->listen_id);
 	if (vb->ec)

@@ -77,6 +77,8 @@ struct ig_xinfo {
 	int numa_node;	  /* the HCA's, -1 unknown */
 	int cpu;	  /* CPU the test thread ran on, -1 not pinned */
 	int outs;	  /* read tests: RDMA reads in flight per QP, 0 else */
+	uint16_t lid;	  /* the port's (InfiniBand) */
+	bool oob;	  /* connected without rdma_cm (VERBS_EP) */
 };
 
 struct vb_session {
@@ -91,6 +93,8 @@ struct vb_session {
 	 * peer; the server's device's cap; the cap the server said */
 	uint32_t outs, rd_cap, peer_rd_atom;
 	struct ig_xinfo xinfo;
+	bool own_ctx;	  /* ctx opened by vb_oob.c (closed at cleanup) */
+	uint8_t ctx_port; /* vb_oob.c: the port of ctx used */
 };
 
 static inline struct ig_xinfo *ig_vb_xinfo(struct ig_session *s)
@@ -112,7 +116,9 @@ static inline bool ig_vb_is_ud(const struct ig_session *s)
 
 /* vb_dev.c */
 int ig_vb_check_devices(struct ig_session *s);
-int ig_vb_describe(struct ig_session *s, struct rdma_cm_id *id);
+/* The session's xinfo from ctx's port (checked against --device and
+ * --ib-port), or -errno (said). */
+int ig_vb_describe(struct ig_session *s, struct ibv_context *ctx, uint8_t port);
 int ig_vb_pick_cpu(struct ig_session *s, struct ibv_context *ctx);
 int ig_vb_memlock_fail(struct ig_session *s, int err, size_t len);
 
@@ -189,6 +195,11 @@ int ig_vb_qp_to_rts(struct ig_session *s, struct ig_stream *st);
 int ig_vb_cm_event(struct ig_session *s, uint64_t deadline,
 		   struct rdma_cm_event **ev);
 int ig_vb_adopt_device(struct ig_session *s, struct rdma_cm_id *id);
+/* ctx's port becomes the session's: its facts, a PD, the read depth
+ * (client), the CPUs. */
+int ig_vb_adopt_ctx(struct ig_session *s, struct ibv_context *ctx,
+		    uint8_t port);
+const char *ig_vb_qp_state_name(enum ibv_qp_state st);
 void ig_vb_fill_gid(struct ig_session *s, struct rdma_cm_id *id);
 /* Server: an rdma_cm listener in port space ps on the control
  * connection's address, its port and the cookie sent to the client. */
@@ -224,6 +235,22 @@ int ig_vb_ud_size_check(uint64_t size, unsigned int mtu, const char *dev,
 			unsigned int port, char *err, size_t errlen);
 /* Every prepared send request addresses the peer (vs->ah, rqpn, rqkey). */
 void ig_vb_ud_address(struct vb_stream *vs);
+
+/* vb_oob.c: QPs connected without rdma_cm (params' verbs.oob) */
+int ig_vb_oob_setup_server(struct ig_session *s);
+int ig_vb_oob_setup_client(struct ig_session *s);
+
+/* vb_oob_qp.c: their QPs' states (wire/epmsg.h: the ends) */
+struct ig_ep;
+struct ig_epmsg;
+/* Stream st's resources, INIT, receives (send tests); its end into e,
+ * with gid (the session's xinfo gid_index). */
+int ig_vb_oob_local_ep(struct ig_session *s, struct ig_stream *st,
+		       const union ibv_gid *gid, struct ig_ep *e);
+/* Every stream to the peer's end of the same index: RTR and RTS (UD: an
+ * address handle too), the path MTU the lesser of both ports'. */
+int ig_vb_oob_connect(struct ig_session *s, const struct ig_epmsg *mine,
+		      const struct ig_epmsg *peer);
 
 /* vb_ud_conn.c */
 int ig_vb_ud_setup_server(struct ig_session *s);

@@ -37,6 +37,7 @@ static const char *const type_names[IG_MSG_TYPE_MAX] = {
 	[IG_MSG_UNTRIED] = "UNTRIED",
 	[IG_MSG_RAILS] = "RAILS",
 	[IG_MSG_RAILS_INFO] = "RAILS_INFO",
+	[IG_MSG_VERBS_EP] = "VERBS_EP",
 };
 
 const char *ig_msg_type_name(unsigned int type)
@@ -129,7 +130,8 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
 /* Fields newer than protocol version 1's first peers: a SETUP without
  * one means its default (0: the old behaviour). */
 #define PARAM_OPTIONAL(X)                                                     \
-	X(reverse, reverse) X(events, verbs.events) X(outs, verbs.outs)
+	X(reverse, reverse) X(events, verbs.events) X(outs, verbs.outs)      \
+	X(oob, verbs.oob)
 /* clang-format on */
 
 json_object *ig_params_to_json(const struct ig_tests *tt,

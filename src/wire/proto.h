@@ -50,6 +50,7 @@ enum ig_msg_type {
 	IG_MSG_UNTRIED,	   /* s->c  {restored, errors} */
 	IG_MSG_RAILS,	   /* c->s  {} the server's rails (railmsg.h) */
 	IG_MSG_RAILS_INFO, /* s->c  {rails: [...]} */
+	IG_MSG_VERBS_EP, /* both  {eps: [...]} QPs without rdma_cm (epmsg.h) */
 	IG_MSG_TYPE_MAX,
 };
 

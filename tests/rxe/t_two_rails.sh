@@ -15,13 +15,18 @@
 #    docs/rails.md;
 #  - the local run, ibgap --rails --rails-cpu 0,0: each rail against a
 #    server of its own, its threads on CPU 0;
+#  - a garbled and a truncated VERBS_EP from a raw client: refused with
+#    one line each, the server serves on;
 #  - a rail without an IPv4 address (eth1's flushed): TCP "no IPoIB
-#    address", its verbs failed naming why, the other rail measured.
+#    address", its verbs (RC and UD) connected without rdma_cm, the
+#    other rail measured, exit 0.
 # About 40 s with the two boots (the kernel cached).
 #   IG_RXE_WIRES=2 tests/rxe/rxe-run --two bash tests/rxe/t_two_rails.sh \
 #       /abs/path/to/ibgap
 # Exit 0 pass, 1 fail, 77 skipped (not under rxe-run --two with two wires).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
+# igwire.py, the raw protocol of bad_ep's client
+INTEG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../integ" && pwd)
 
 # Each measurement: 0.5 s after a warm-up (a rail's first verbs run in a
 # fresh guest is slow without one), 16 KiB messages.
@@ -113,26 +118,98 @@ rails_json()
 }
 
 # A rail without an IPv4 address (eth1's taken away): paired by index,
-# "no IPoIB address" for TCP, its verbs failed saying why (rdma_cm needs
-# an address), the other rail measured; exit 1 (a rail failed).
+# "no IPoIB address" for TCP, its verbs (RC write, read, send and UD)
+# connected without rdma_cm (VERBS_EP over the control connection to
+# HOST, the link-local RoCE v2 GID), the other rail measured; exit 0.
+NOADDR_TESTS=write_bw,read_bw,send_lat,ud_send_lat,tcp_bw
+NOADDR_JQ='
+def rail($d): [.rails[] | select(.device == $d)][0];
+def res($d): [.results[] | select(.rail == $d)];
+chk(rail($dev2).tcp == "no IPoIB address" and
+    rail($dev2).paired_by == "index" and
+    rail($dev2).server.device == $peer2;
+    "\(rail($dev2) | {tcp, paired_by, server: .server.device})"),
+chk(rail($dev2).no_address == "client" and
+    rail($dev2).verbs_connect == "out-of-band" and
+    (rail($dev2).gid | startswith("fe80:")) and rail($dev2).gid_index >= 0;
+    "\(rail($dev2) | {no_address, verbs_connect, gid, gid_index})"),
+chk(rail($dev2).error == null and rail($dev2).verbs_gbps > 0;
+    "\(rail($dev2) | {error, verbs_gbps})"),
+chk([res($dev2)[] | .test] == ["write_bw", "read_bw", "send_lat", "ud_send_lat"]
+    and all(res($dev2)[]; .error == null);
+    "\($dev2) results \([res($dev2)[] | {test, error}] | tojson)"),
+chk(rail($dev).verbs_gbps > 0 and rail($dev).tcp_gbps > 0 and
+    rail($dev).verbs_connect == null;
+    "\($dev) \(rail($dev) | [.verbs_gbps, .tcp_gbps, .verbs_connect])")'
+
+# A garbled and a truncated VERBS_EP (a raw client, tests/integ/igwire.py,
+# after SETUP with oob 1): each refused with one line naming what is
+# wrong, and the server serves on (the runs after this one).
+BAD_EP_PY='
+import json, sys
+from igwire import session, hdr, msg, recv_msg, SETUP, ERROR, WELCOME, VERBS_EP
+host, port = sys.argv[1], int(sys.argv[2])
+setup = {"test": "write_bw", "size": 1024, "iterations": 0,
+         "duration_ns": 300000000, "warmup_ns": 0, "streams": 1,
+         "window": 0, "timeout_ms": 3000, "tx_depth": 128, "cq_mod": 1,
+         "inline_size": 0, "bidir": 0, "oob": 1}
+ep = {"qpn": 0, "psn": 1, "lid": 0, "gid": "fe80::1", "gid_index": 0}
+bad = {"garbled": msg(VERBS_EP, {"eps": [ep], "device": "rxe_b2",
+                                 "port": 1, "mtu": 1024, "rd_atom": 0}),
+       "truncated": hdr(1, VERBS_EP, 9) + b"{\"eps\":[{"}
+want = {"garbled": "VERBS_EP: \x27qpn\x27", "truncated": "not a JSON object"}
+for name in ("garbled", "truncated"):
+    s, typ, b = session(port, host=host)
+    assert typ == WELCOME, (typ, b)
+    s.sendall(msg(SETUP, setup) + bad[name])
+    typ, b = recv_msg(s, 10)
+    m = (b or {}).get("message", "")
+    print(name, typ, m)
+    assert typ == ERROR and want[name] in m and "\n" not in m, (typ, b)
+'
+
+bad_ep()
+{
+	rx_run 30 badep env PYTHONPATH="$INTEG_DIR" \
+		PYTHONDONTWRITEBYTECODE=1 python3 -c "$BAD_EP_PY" \
+		"$IG_PEER_ADDR" "$SRV_PORT"
+	if [[ $RC == 0 ]]; then
+		pass "VERBS_EP garbled and truncated: refused, one line each:" \
+			"$(tr '\n' ';' <"$TMP/badep.out")"
+	else
+		fail "VERBS_EP garbled/truncated: exit $RC: $(head -c 1500 \
+			"$TMP/badep.out") $(head -c 1500 "$TMP/badep.err")"
+	fi
+}
+
 no_address()
 {
+	bad_ep
 	ip -4 addr flush dev eth1 || die "cannot take eth1's address away"
 	rx_run 60 noaddr "$IBGAP" client "$IG_PEER_ADDR" -p "$SRV_PORT" \
-		--rails -t write_bw,tcp_bw -s 16K -D 0.3 --warmup 0.3 \
+		--rails -t "$NOADDR_TESTS" -s 1K -D 0.3 --warmup 0.3 \
 		--format json
-	expect_rc 1 "--rails, $IG_RDMA_DEV2 without an address" &&
-		rx_jq "$TMP/noaddr.out" "--rails, no address" '
-		def rail($d): [.rails[] | select(.device == $d)][0];
-		chk(rail($dev2).tcp == "no IPoIB address" and
-		    rail($dev2).paired_by == "index" and
-		    rail($dev2).server.device == $peer2;
-		    "\(rail($dev2) | {tcp, paired_by, server: .server.device})"),
-		chk(rail($dev2).error | test("eth1 has no IPv4 address");
-		    "error \(rail($dev2).error | tojson)"),
-		chk(rail($dev).verbs_gbps > 0 and rail($dev).tcp_gbps > 0;
-		    "\($dev) \(rail($dev) | [.verbs_gbps, .tcp_gbps])")' \
-			--arg dev2 "$IG_RDMA_DEV2" --arg peer2 "$IG_PEER_DEV2"
+	expect_client_ok noaddr "--rails, $IG_RDMA_DEV2 without an address" &&
+		rx_jq "$TMP/noaddr.out" "--rails, no address" "$NOADDR_JQ" \
+			--arg dev2 "$IG_RDMA_DEV2" \
+			--arg peer2 "$IG_PEER_DEV2"
+	[[ -s $TMP/noaddr.out ]] && rx_log "no address: $(jq -c '[.rails[] |
+		{device, verbs_gbps, tcp, verbs_connect, gid, gid_index}],
+		[.results[] | select(.rail == $d) | {test, bw_gbps, lat_us}]' \
+		--arg d "$IG_RDMA_DEV2" "$TMP/noaddr.out")"
+	# the text, for docs/rails.md; together, the rail's verbs beside
+	# the other's (exit 0: no rail failed)
+	rx_run 60 noaddrtxt "$IBGAP" client "$IG_PEER_ADDR" -p "$SRV_PORT" \
+		--rails --rails-mode together -t write_bw,tcp_bw -s 16K \
+		-D 0.3 --warmup 0.3
+	expect_client_ok noaddrtxt "--rails --rails-mode together (text), no address" &&
+		expect_grep "$TMP/noaddrtxt.out" \
+			"no IPv4 address on eth1: verbs without rdma_cm, GID fe80:" \
+			"--rails (text), no address" &&
+		expect_grep "$TMP/noaddrtxt.out" "$IG_RDMA_DEV2     verbs 0." \
+			"--rails-mode together, no address"
+	rx_log "the text report without an address on eth1:"
+	cat "$TMP/noaddrtxt.out" >&2
 }
 
 run_a()

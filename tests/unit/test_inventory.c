@@ -431,6 +431,35 @@ START_TEST(bad_trees)
 }
 END_TEST
 
+/* A rail without an address: the link-local RoCE v2 GID, else any
+ * RoCE v2 one, else 0. */
+START_TEST(oob_gid_choice)
+{
+	struct ig_inv_gid g[] = {
+		{ .index = 0,
+		  .gid = { 0xfe, 0x80, [15] = 1 },
+		  .type = "IB/RoCE v1" },
+		{ .index = 1, .gid = { 0 }, .type = "RoCE v2" },
+		{ .index = 2,
+		  .gid = { 0x20, 0x01, [15] = 2 },
+		  .type = "RoCE v2" },
+		{ .index = 3,
+		  .gid = { 0xfe, 0x80, [15] = 1 },
+		  .type = "RoCE v2" },
+	};
+	struct ig_inv_port p = { .num = 1, .gids = g, .ngids = 4 };
+
+	ck_assert_int_eq(ig_inv_oob_gid(&p), 3);
+	p.ngids = 3; /* no link-local v2: the first v2 with a GID */
+	ck_assert_int_eq(ig_inv_oob_gid(&p), 2);
+	p.ngids = 2; /* v1 only (a zero v2 entry is unused) */
+	ck_assert_int_eq(ig_inv_oob_gid(&p), 0);
+	p.ngids = 0;
+	ck_assert_int_eq(ig_inv_oob_gid(&p), 0);
+	ck_assert_int_eq(ig_inv_oob_gid(NULL), 0);
+}
+END_TEST
+
 static Suite *inventory_suite(void)
 {
 	Suite *s = suite_create("inventory");
@@ -443,6 +472,7 @@ static Suite *inventory_suite(void)
 	tcase_add_test(tc, without_gids);
 	tcase_add_test(tc, down_port_skipped);
 	tcase_add_test(tc, bad_trees);
+	tcase_add_test(tc, oob_gid_choice);
 	suite_add_tcase(s, tc);
 	return s;
 }

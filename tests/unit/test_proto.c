@@ -456,12 +456,14 @@ START_TEST(test_type_name)
 		[16] = "FINDINGS",  [17] = "AUTH",   [18] = "AUTH_REPLY",
 		[19] = "TRY",	    [20] = "TRIED",  [21] = "UNTRY",
 		[22] = "UNTRIED",   [23] = "RAILS",  [24] = "RAILS_INFO",
+		[25] = "VERBS_EP",
 	};
 	static const unsigned int unknown[] = { 0,	IG_MSG_TYPE_MAX,
-						26,	255,
+						27,	255,
 						0xffff, 0xffffffffu };
 
-	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 25);
+	ck_assert_uint_eq(IG_MSG_TYPE_MAX, 26);
+	ck_assert_uint_eq(IG_MSG_VERBS_EP, 25);
 	ck_assert_uint_eq(IG_MSG_RAILS, 23);
 	ck_assert_uint_eq(IG_MSG_RAILS_INFO, 24);
 	ck_assert_uint_eq(IG_MSG_TRY, 19);
@@ -506,7 +508,8 @@ static const struct ig_params param_sets[] = {
 	  .verbs.cq_mod = 29,
 	  .verbs.inline_size = 31,
 	  .bidir = 1,
-	  .verbs.outs = 37 },
+	  .verbs.outs = 37,
+	  .verbs.oob = 1 },
 	{ .test = IG_TEST_SEND_LAT,
 	  .size = UINT64_MAX,
 	  .iterations = UINT64_MAX - 1,
@@ -572,6 +575,7 @@ static void assert_params_eq(const struct ig_params *a,
 	ck_assert_uint_eq(a->verbs.events, b->verbs.events);
 	ck_assert_uint_eq(a->reverse, b->reverse);
 	ck_assert_uint_eq(a->verbs.outs, b->verbs.outs);
+	ck_assert_uint_eq(a->verbs.oob, b->verbs.oob);
 }
 
 START_TEST(test_params_round_trip)
@@ -583,8 +587,8 @@ START_TEST(test_params_round_trip)
 
 	ck_assert_ptr_nonnull(o);
 	/* the test, the twelve numeric fields and the optional reverse,
-	 * events and outs */
-	ck_assert_int_eq(json_object_object_length(o), 15);
+	 * events, outs and oob */
+	ck_assert_int_eq(json_object_object_length(o), 16);
 	memset(&got, 0x5a, sizeof(got));
 	ck_assert_int_eq(
 		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
@@ -630,7 +634,7 @@ static void expect_from_json_error(json_object *o, const char *field)
 }
 
 /* Every key to_json writes is required by from_json, except the ones
- * newer peers added (reverse, events, outs), whose absence means the old
+ * newer peers added (reverse, events, outs, oob), whose absence means the old
  * behaviour. */
 START_TEST(test_params_missing_field)
 {
@@ -642,7 +646,7 @@ START_TEST(test_params_missing_field)
 
 		(void)val;
 		if (!strcmp(key, "reverse") || !strcmp(key, "events") ||
-		    !strcmp(key, "outs"))
+		    !strcmp(key, "outs") || !strcmp(key, "oob"))
 			continue;
 		ck_assert_int_eq(json_object_deep_copy(full, &o, NULL), 0);
 		json_object_object_del(o, key);
@@ -789,6 +793,25 @@ START_TEST(test_params_outs_optional)
 			 -EINVAL);
 	ck_assert_msg(strstr(err, "outs 256") && strstr(err, "0 to 255"),
 		      "'%s'", err);
+	json_object_put(o);
+	/* oob (VERBS_EP instead of rdma_cm): absent 0, else 0 or 1 */
+	want.verbs.outs = 0;
+	want.verbs.oob = 1;
+	o = ig_params_to_json(IG_TESTS, &want);
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
+	ck_assert_uint_eq(got.verbs.oob, 1);
+	json_object_object_del(o, "oob");
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
+	ck_assert_uint_eq(got.verbs.oob, 0);
+	json_object_object_add(o, "oob", json_object_new_int(2));
+	ck_assert_int_eq(
+		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
+	ck_assert_int_eq(ig_params_check(IG_TESTS, &got, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "oob 2") && strstr(err, "0 to 1"), "'%s'",
+		      err);
 	json_object_put(o);
 }
 END_TEST

@@ -270,22 +270,47 @@ START_TEST(figures)
 }
 END_TEST
 
-/* The report's rails: a rail without an address says so for TCP. */
+static void assert_str(json_object *o, const char *key, const char *want)
+{
+	json_object *v;
+
+	ck_assert_msg(json_object_object_get_ex(o, key, &v), "no '%s'", key);
+	ck_assert_str_eq(json_object_get_string(v), want);
+}
+
+/* The report's rails: a rail without an address, here or on the server,
+ * says so for TCP, and how its verbs connected (GID from its result). */
 START_TEST(rails_json)
 {
-	struct ig_rail_run r[2];
-	struct ig_rails_report rep = { .r = r, .n = 2 };
+	struct ig_rail_run r[3];
+	struct ig_rails_report rep = { .r = r, .n = 3 };
+	struct ig_result res = bw("verbs", 90);
+	double vt[3] = { 1, 2, 3 }, tt[3] = { 4, 0, 0 };
 	json_object *a, *o, *v;
 
 	run(&r[0], "mlx5_0", 100, 50);
 	run(&r[1], "mlx5_1", 100, 0);
+	run(&r[2], "mlx5_2", 90, 0);
 	snprintf(r[0].local.addr, sizeof(r[0].local.addr), "10.1.0.1");
 	r[0].by = IG_RAIL_SUBNET;
 	snprintf(r[0].remote.device, sizeof(r[0].remote.device), "mlx5_4");
-	ig_rails_flag(r, 2);
+	snprintf(r[0].remote.addr, sizeof(r[0].remote.addr), "10.1.0.4");
+	/* r[2]: an address here, none on its peer */
+	snprintf(r[2].local.addr, sizeof(r[2].local.addr), "10.3.0.1");
+	r[2].by = IG_RAIL_INDEX;
+	snprintf(r[2].remote.device, sizeof(r[2].remote.device), "mlx5_6");
+	ig_facts_set_str(&res.facts, "connect", "out-of-band");
+	ig_facts_set_str(&res.facts, "gid", "fe80::1");
+	ig_facts_set_int(&res.facts, "gid_index", 1);
+	r[2].res = &res;
+	r[2].n = 1;
+	rep.together = true;
+	rep.verbs_together = vt;
+	rep.tcp_together = tt;
+	ig_rails_flag(r, 3);
 	a = ig_rails_json(&rep);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_uint_eq(json_object_array_length(a), 2);
+	ck_assert_uint_eq(json_object_array_length(a), 3);
 	o = json_object_array_get_idx(a, 0);
 	ck_assert(json_object_object_get_ex(o, "server", &v));
 	ck_assert(json_object_object_get_ex(v, "device", &v));
@@ -293,11 +318,62 @@ START_TEST(rails_json)
 	ck_assert(json_object_object_get_ex(o, "paired_by", &v));
 	ck_assert_str_eq(json_object_get_string(v), "subnet");
 	ck_assert(json_object_object_get_ex(o, "tcp_gbps", &v));
+	ck_assert(!json_object_object_get_ex(o, "verbs_connect", &v));
+	ck_assert(json_object_object_get_ex(o, "tcp_together_gbps", &v));
 	o = json_object_array_get_idx(a, 1);
 	ck_assert(!json_object_object_get_ex(o, "server", &v));
-	ck_assert(json_object_object_get_ex(o, "tcp", &v));
-	ck_assert_str_eq(json_object_get_string(v), "no IPoIB address");
+	assert_str(o, "tcp", "no IPoIB address");
+	assert_str(o, "no_address", "client");
+	assert_str(o, "verbs_connect", "out-of-band");
+	ck_assert(!json_object_object_get_ex(o, "gid", &v)); /* no result */
+	ck_assert(json_object_object_get_ex(o, "verbs_together_gbps", &v));
+	ck_assert(!json_object_object_get_ex(o, "tcp_together_gbps", &v));
+	o = json_object_array_get_idx(a, 2);
+	assert_str(o, "tcp", "no IPoIB address");
+	assert_str(o, "no_address", "server");
+	assert_str(o, "gid", "fe80::1");
+	ck_assert(json_object_object_get_ex(o, "gid_index", &v));
+	ck_assert_int_eq(json_object_get_int(v), 1);
 	json_object_put(a);
+}
+END_TEST
+
+/* The text of a rail whose peer has no address: which netdev, how its
+ * verbs connected, and no TCP column. */
+START_TEST(rails_text_no_addr)
+{
+	struct ig_rail_run r;
+	struct ig_rails_report rep = { .r = &r, .n = 1 };
+	struct ig_result res = bw("verbs", 90);
+	double vt = 80, tt = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	run(&r, "mlx5_2", 90, 0);
+	snprintf(r.local.addr, sizeof(r.local.addr), "10.3.0.1");
+	snprintf(r.remote.netdev, sizeof(r.remote.netdev), "ib2");
+	r.by = IG_RAIL_INDEX;
+	ig_facts_set_str(&res.facts, "connect", "out-of-band");
+	ig_facts_set_str(&res.facts, "gid", "fe80::1");
+	ig_facts_set_int(&res.facts, "gid_index", 3);
+	r.res = &res;
+	r.n = 1;
+	rep.together = true;
+	rep.verbs_together = &vt;
+	rep.tcp_together = &tt;
+	ck_assert_ptr_nonnull(f);
+	ig_rails_text(f, &rep);
+	fclose(f);
+	ck_assert_msg(strstr(text, "  no IPv4 address on the server's ib2: "
+				   "verbs without rdma_cm, GID fe80::1 "
+				   "(index 3)"),
+		      "%s", text);
+	ck_assert_msg(strstr(text, "tcp: no IPoIB address"), "%s", text);
+	ck_assert_msg(strstr(text, "  mlx5_2     verbs 80.00 Gb/s, tcp: no "
+				   "IPoIB address\n"),
+		      "%s", text);
+	free(text);
 }
 END_TEST
 
@@ -383,6 +459,7 @@ static Suite *rails_suite(void)
 	tcase_add_test(tc, flag_fingerprint);
 	tcase_add_test(tc, figures);
 	tcase_add_test(tc, rails_json);
+	tcase_add_test(tc, rails_text_no_addr);
 	tcase_add_test(tc, railmsg_round_trip);
 	tcase_add_test(tc, cpulist_nth);
 	suite_add_tcase(s, tc);
