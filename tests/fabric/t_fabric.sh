@@ -219,21 +219,25 @@ expect_grep "$TMP/nobase.err" "--baseline: cannot read" "missing --baseline"
 # fabric (20 Mbit/s) and only a pair below a tenth of the median is low
 # (--bw-tol 0.1): under CI's load healthy pairs read 0.4-0.5 x the median
 # (seen twice), which --bw-tol 0.5 flagged, and a partner so flagged took
-# node 5's pair with it.
+# node 5's pair with it.  The shaper also carries the ACKs of what node 5
+# sends: under load (fresh clone of 4e87d26) one of its 3 sends fell to
+# 0.02 Gb/s as well, so 1 of 3 low as sender is allowed, while both of
+# its receives must be low and the verdict "receive side".
 tc qdisc replace dev "${FC_VETHS[4]}" root tbf rate 20mbit burst 32kb \
 	latency 200ms || fail "tc on ${FC_VETHS[4]}"
 fab 0 inbound "${QUICK[@]}" --bw-tol 0.1 --lat-tol 4 -t tcp_bw --no-retest
 tc qdisc del dev "${FC_VETHS[4]}" root 2>/dev/null
 sed -n '/^nodes, worst first/,/^$/p' "$TMP/inbound.out" >"$TMP/inbound.nodes"
 grep -A1 '^nodes, worst first' "$TMP/inbound.nodes" | tail -n 1 |
-	grep -qE "^  4 +${FC_NS[4]} .* FLAGGED  2/5 flagged" &&
-	pass "inbound: node 5 first, flagged, 2 of its 5 low" ||
+	grep -qE "^  4 +${FC_NS[4]} .* FLAGGED  [23]/5 flagged" &&
+	pass "inbound: node 5 first, flagged, 2 or 3 of its 5 low" ||
 	fail "inbound: $(cat "$TMP/inbound.out")"
 n=$(grep -c FLAGGED "$TMP/inbound.nodes")
 [[ $n == 1 ]] && pass "inbound: no other node flagged" ||
 	fail "inbound: $n nodes flagged: $(cat "$TMP/inbound.out")"
-expect_grep "$TMP/inbound.out" "2 of its 5 measurements flagged; receive side (flagged as sender: tcp_bw 0 of 3; as receiver: tcp_bw 2 of 2): TCP low alone" \
-	"inbound: node 5's receive side"
+inb='[23] of its 5 measurements flagged; receive side \(flagged as sender: tcp_bw [01] of 3; as receiver: tcp_bw 2 of 2\): TCP low alone'
+grep -qE "$inb" "$TMP/inbound.out" && pass "inbound: node 5's receive side" ||
+	fail "inbound: node 5's receive side: /$inb/ not in: $(cat "$TMP/inbound.out")"
 expect_grep "$TMP/inbound.out" "  every node: " "inbound: the fabric-wide line"
 ig_log "inbound: $(grep -E '^  every node: ' "$TMP/inbound.out")"
 
