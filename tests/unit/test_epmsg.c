@@ -133,7 +133,7 @@ END_TEST
 START_TEST(test_truncated)
 {
 	struct ig_epmsg m;
-	json_object *o, *bad;
+	json_object *o, *bad, *eps;
 	char err[256] = "";
 
 	/* no endpoint at all, and more than a session's streams */
@@ -143,10 +143,15 @@ START_TEST(test_truncated)
 	ck_assert_int_eq(ig_epmsg_from_json(o, &m, err, sizeof(err)), -EBADMSG);
 	assert_one_line(err, "'eps'");
 	json_object_put(o);
+	/* a full message, then one endpoint more on the wire than m holds */
 	sample(&m, false);
-	for (m.n = 2; m.n <= IG_MAX_STREAMS; m.n++)
+	for (m.n = 2; m.n < IG_MAX_STREAMS; m.n++)
 		m.ep[m.n] = m.ep[0];
 	o = over_wire(&m);
+	eps = json_object_object_get(o, "eps");
+	ck_assert_uint_eq(json_object_array_length(eps), IG_MAX_STREAMS);
+	json_object_array_add(
+		eps, json_object_get(json_object_array_get_idx(eps, 0)));
 	ck_assert_int_eq(ig_epmsg_from_json(o, &m, err, sizeof(err)), -EBADMSG);
 	assert_one_line(err, "1 to 64");
 	json_object_put(o);
