@@ -16,9 +16,9 @@
  * A counter with no warp may time an unpinned thread: a sample that
  * migrates is off by less than a hand-off.
  */
-#define IG_SYNC_HANDOFFS 2000
+#define IG_SYNC_HANDOFFS 1000
 /* a pair whose threads do not both run in this time is not vouched for */
-#define IG_SYNC_PAIR_NS 50000000ull /* 50 ms */
+#define IG_SYNC_PAIR_NS 200000000ull /* 200 ms */
 
 /* The counter on side 0 (the first CPU) or 1 (the other one). */
 typedef uint64_t (*ig_sync_read)(void *ctx, int side);

@@ -98,9 +98,15 @@ expect_client_ok text "send_lat text" &&
 	expect_grep "$TMP/text.out" "clock: send_lat: $counter" "text report"
 if [[ $ubasis == ordered ]]; then
 	rx_client 120 text2 --timeout 10 -t send_lat -n 200 --warmup 0
-	expect_client_ok text2 "send_lat text, not pinned" &&
+	expect_client_ok text2 "send_lat text, not pinned"
+	# a busy guest may not finish the check (seen under ASan in CI)
+	if grep -q "did not finish" "$TMP/text2.out"; then
+		expect_grep "$TMP/text2.out" "clock: send_lat: monotonic" \
+			"text report, not pinned, the check not finished"
+	else
 		expect_grep "$TMP/text2.out" \
 			"clock: send_lat: $counter (ordered across the thread's $(nproc) CPUs)" \
 			"text report, not pinned"
+	fi
 fi
 rx_done
