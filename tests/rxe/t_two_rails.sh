@@ -30,7 +30,7 @@ INTEG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../integ" && pwd)
 
 # Each measurement: 0.5 s after a warm-up (a rail's first verbs run in a
 # fresh guest is slow without one), 16 KiB messages.
-RAILS_ARGS=(-t write_bw,tcp_bw -s 16K -D 0.5 --warmup 0.5)
+RAILS_ARGS=(-t write_bw,tcp_bw -s 16K -D 0.3 --warmup 0.2)
 
 bad_input()
 {
@@ -169,9 +169,8 @@ no_address()
 	bad_ep
 	ip -4 addr flush dev eth1 || die "cannot take eth1's address away"
 	rx_run 60 noaddr "$IBGAP" client "$IG_PEER_ADDR" -p "$SRV_PORT" \
-		--rails --rails-mode together -t "$NOADDR_TESTS" -s 1K -D 0.3 \
-		--warmup 0.3 \
-		--format json
+		--rails --rails-mode together -t "$NOADDR_TESTS" -s 1K -D 0.2 \
+		--warmup 0.1 --format json
 	expect_client_ok noaddr "--rails, $IG_RDMA_DEV2 without an address" &&
 		rx_jq "$TMP/noaddr.out" "--rails, no address" "$NOADDR_JQ" \
 			--arg dev2 "$IG_RDMA_DEV2" \
