@@ -16,7 +16,7 @@
  * A counter with no warp may time an unpinned thread: a sample that
  * migrates is off by less than a hand-off.
  */
-#define IG_SYNC_HANDOFFS 1000
+#define IG_SYNC_HANDOFFS 200
 /* a pair whose threads do not both run in this time is not vouched for */
 #define IG_SYNC_PAIR_NS 200000000ull /* 200 ms */
 

@@ -71,7 +71,7 @@ expect_client_ok free "send_lat, not pinned" &&
 	rx_jq "$TMP/free.out" "send_lat not pinned: clock $unpinned ($ubasis)" \
 		".results[0] | $SANE,
 	 chk(.clock == \$want; pre + \"clock \(.clock), want \(\$want)\"),
-	 chk(.clock_basis == (\$basis | fromjson? // \$basis);
+	 chk(.clock_basis == (if \$basis == \"null\" then null else \$basis end);
 	     pre + \"clock_basis \(.clock_basis), want \(\$basis)\"),
 	 chk(\$want != \"monotonic\" or
 	     ((.warning // \"\") | contains(\"clock: monotonic:\"));
