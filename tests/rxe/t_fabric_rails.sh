@@ -12,10 +12,19 @@
 # one line naming the devices found (--rails with --device: the unit
 # test test_fabric_rails, no guest needed).
 #   tests/rxe/rxe-run bash tests/rxe/t_fabric_rails.sh /abs/path/to/ibgap
-# Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV, ibgap-fabric, mpirun,
-# or no way to make the second rxe device here).
+# Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV, not in rxe-run's QEMU
+# guest, no ibgap-fabric or mpirun, or no way to make the second rxe
+# device here).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 rx_init t_fabric_rails 300 "$@"
+# It shapes lo and makes a veth pair and an rxe device: only in
+# rxe-run's QEMU guest, never on the machine itself (a real HCA's host).
+if [[ ${IG_RXE_GUEST:-} != 1 ]]; then
+	echo "t_fabric_rails: skipped: it shapes lo and makes a second rxe" \
+		"device, which it does only in rxe-run's QEMU guest" \
+		"(IG_RXE_MODE=qemu)" >&2
+	exit 77
+fi
 FABRIC=${IBGAP%/*}/ibgap-fabric
 if [[ ! -x $FABRIC ]] || ! command -v mpirun >/dev/null; then
 	echo "t_fabric_rails: skipped: no $FABRIC or no mpirun" >&2
