@@ -117,11 +117,15 @@ ig_log "uplink, no topology: $(jqc "$TMP/nogroup.out" '.blamed.items[0]')"
 # clone of 9258e88); the uplink's and node 6's pairs are at 0.01
 LEAVES=("${RUN[@]}" --bw-tol 0.2 --pattern leaves --topology "$TMP/tree.conf")
 fab 0 uplink "${LEAVES[@]}"
+# a node of leaf2 has 2 of its 5 pairs across the uplink: one more pair
+# low by CI's load inside leaf2 flagged two of them (fresh clone of
+# ec7dd8b), so up to 2 flagged nodes are allowed there, none elsewhere
 got=$(jqc "$TMP/uplink.out" '[(.blamed.items | map([.kind, .name])),
-	([.nodes[] | select(.flagged)] | length), .blamed.unplaced,
+	([.nodes[] | select(.flagged) | .rank] |
+	 length <= 2 and all(. >= 4 and . <= 7)), .blamed.unplaced,
 	(.blamed.items[0] | .low == .pairs and .pairs == 8)]')
-[[ $got == '[[["link","spine—leaf2"]],0,[],true]' ]] &&
-	pass "uplink: spine—leaf2 blamed (8 of 8 low), no node flagged" ||
+[[ $got == '[[["link","spine—leaf2"]],true,[],true]' ]] &&
+	pass "uplink: spine—leaf2 blamed (8 of 8 low), no node outside leaf2 flagged" ||
 	fail "uplink: $got: $(jqc "$TMP/uplink.out" '.blamed')"
 ig_log "uplink: $(jqc "$TMP/uplink.out" '.blamed.items[0]')"
 
