@@ -71,7 +71,9 @@ static void *side_run(void *arg)
 	return NULL;
 }
 
-static int start_on(pthread_t *t, int cpu, struct sync_side *sd)
+/* side_run on a thread pinned to cpu; 0, or -errno with why said. */
+static int start_on(pthread_t *t, int cpu, struct sync_side *sd, char *why,
+		    size_t len)
 {
 	pthread_attr_t attr;
 	cpu_set_t set;
@@ -80,13 +82,18 @@ static int start_on(pthread_t *t, int cpu, struct sync_side *sd)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	ret = pthread_attr_init(&attr);
+	if (!ret) {
+		ret = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		if (!ret)
+			ret = pthread_create(t, &attr, side_run, sd);
+		pthread_attr_destroy(&attr);
+	}
 	if (ret)
-		return ret;
-	ret = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (!ret)
-		ret = pthread_create(t, &attr, side_run, sd);
-	pthread_attr_destroy(&attr);
-	return ret;
+		snprintf(why, len,
+			 "no thread pinned to CPU %d for the "
+			 "counter's check across CPUs: %s",
+			 cpu, strerror(ret));
+	return -ret;
 }
 
 /* One pair: CPU a against CPU b. */
@@ -98,24 +105,15 @@ static int check_pair(ig_sync_read rd, void *ctx, int a, int b, char *why,
 			       .deadline = ig_now_ns() + IG_SYNC_PAIR_NS };
 	struct sync_side sd[2] = { { &p, 0 }, { &p, 1 } };
 	pthread_t t[2];
-	int ret = start_on(&t[0], a, &sd[0]);
+	int ret = start_on(&t[0], a, &sd[0], why, len);
 
-	if (ret) {
-		snprintf(why, len,
-			 "no thread pinned to CPU %d for the "
-			 "counter's check across CPUs: %s",
-			 a, strerror(ret));
-		return -ret;
-	}
-	ret = start_on(&t[1], b, &sd[1]);
+	if (ret)
+		return ret;
+	ret = start_on(&t[1], b, &sd[1], why, len);
 	if (ret) {
 		atomic_store(&p.quit, true);
 		pthread_join(t[0], NULL);
-		snprintf(why, len,
-			 "no thread pinned to CPU %d for the "
-			 "counter's check across CPUs: %s",
-			 b, strerror(ret));
-		return -ret;
+		return ret;
 	}
 	pthread_join(t[0], NULL);
 	pthread_join(t[1], NULL);
