@@ -20,7 +20,17 @@
 #   send_lat vs ib_send_lat   same size and iterations, no warm-up; ibgap p50
 #                             vs perftest t_typical (its median), plus min
 #                             and mean (perftest's t_avg drops the two
-#                             largest samples; ibgap's mean keeps all)
+#                             largest samples; ibgap's mean keeps all).
+#                             20,000 round trips by default: perftest posts
+#                             its receive queue (rx_depth 512) once and
+#                             re-posts a receive only while rcnt + 512 <=
+#                             iters, so its last 512 round trips skip
+#                             ibv_post_recv on both sides.  At 1,000 that
+#                             is half its samples, and its median fell 0.3
+#                             to 1 us below a loop that re-posts every
+#                             receive, as ibgap's does (docs/lab/
+#                             2026-12-02-latency-rx-depth.md); at 20,000 it
+#                             is 2.6% of them
 #   send_bw vs ib_send_bw     (-T send_bw) as write_bw, with two-sided
 #                             RC sends (the receiver posts the receives)
 #   read_bw vs ib_read_bw     (-T read_bw) as write_bw, with both tools'
@@ -53,7 +63,7 @@ BW_ITERS=2000
 TX_DEPTH=128
 CQ_MOD=16
 LAT_SIZE=2
-LAT_ITERS=1000
+LAT_ITERS=20000
 QP_TIMEOUT=17
 OUTDIR=${TMPDIR:-/tmp}
 BASE_PORT=19500
@@ -81,8 +91,9 @@ usage: $SELF [options]
   -Q, --cq-mod N        both tools' CQ moderation for write_bw (default
                         $CQ_MOD)
   -m, --lat-size BYTES  send_lat message size (default $LAT_SIZE)
-  -N, --lat-iters N     send_lat round trips = perftest -n (default
-                        $LAT_ITERS)
+  -N, --lat-iters N     latency round trips = perftest -n (default
+                        $LAT_ITERS; below 20 x 512 perftest's last 512,
+                        which post no receive, weigh on its median)
   -u, --qp-timeout N    perftest -u (QP ACK timeout 4.096 us * 2^N); 0 keeps
                         perftest's own default of 14 (default $QP_TIMEOUT, the
                         value rdma_cm gives ibgap's RoCE QPs on Linux 6.1)
