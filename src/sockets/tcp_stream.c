@@ -41,6 +41,26 @@ int ig_tcp_io_fail(struct ig_stream *st, const char *what, ssize_t n)
 			       st->idx, what, strerror(e));
 }
 
+/*
+ * A spinning table's polls between two reads of the clock: where the clock
+ * is a system call (a guest on hpet: microseconds a read), reading it at
+ * every poll slowed rs_bw to 0.6 of rstream, which never reads it, and
+ * added a read to every poll of a round trip that waited long.  A poll of
+ * rsockets is a few hundred ns on a host.  Returns poll()'s answer: the
+ * first that is not 0, else 0.
+ */
+#define SPIN_POLLS 256
+
+static int spin_poll(const struct ig_sock_calls *sc, struct pollfd *pfd,
+		     nfds_t n)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; i < SPIN_POLLS && !ret; i++)
+		ret = sc->poll(pfd, n, 0);
+	return ret;
+}
+
 int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
 		 uint64_t deadline)
 {
@@ -51,7 +71,7 @@ int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		ms = (int)((deadline - now) / IG_NSEC_PER_MSEC) + 1;
-		ret = sc->poll(pfd, n, sc->spin ? 0 : ms);
+		ret = sc->spin ? spin_poll(sc, pfd, n) : sc->poll(pfd, n, ms);
 		if (ret > 0)
 			return ret;
 		if (ret < 0 && errno != EINTR)
@@ -67,39 +87,24 @@ static bool told_to_stop(const struct ig_session *s, short events)
 	       ((events & POLLIN) && atomic_load(&s->rx_stop));
 }
 
-/*
- * A spinning table's polls before ig_tcp_wait() reads the clock: where
- * the clock is a system call (a guest on hpet: microseconds a read),
- * reading it at every poll slowed rs_bw to 0.6 of rstream, which never
- * reads it.  A poll of rsockets is a few hundred ns on a host.
- */
-#define SPIN_POLLS 256
-
-static bool spin_ready(const struct ig_sock_calls *sc, struct pollfd *pfd)
-{
-	for (unsigned int i = 0; i < SPIN_POLLS; i++)
-		if (sc->poll(pfd, 1, 0) > 0)
-			return true;
-	return false;
-}
-
 int ig_tcp_wait(struct ig_stream *st, short events)
 {
 	struct tcp_stream *ts = st->priv;
 	struct pollfd pfd = { .fd = ts->fd, .events = events };
-	uint64_t deadline;
+	uint64_t now, deadline;
 	int n;
 
 	if (ts->sc->timeo) {
 		errno = EAGAIN;
 		return -1;
 	}
-	if (ts->sc->spin && spin_ready(ts->sc, &pfd))
+	if (ts->sc->spin && spin_poll(ts->sc, &pfd, 1) > 0)
 		return 0;
-	deadline = ig_now_ns() + st->s->p.timeout_ms * IG_NSEC_PER_MSEC;
+	now = ig_now_ns();
+	deadline = now + st->s->p.timeout_ms * IG_NSEC_PER_MSEC;
 	/* a slice at a time, so that a stop is seen within 10 ms */
-	do {
-		uint64_t now = ig_now_ns(), slice = now + 10 * IG_NSEC_PER_MSEC;
+	for (;;) {
+		uint64_t slice = now + 10 * IG_NSEC_PER_MSEC;
 
 		if (told_to_stop(st->s, events)) {
 			errno = ECANCELED;
@@ -107,7 +112,12 @@ int ig_tcp_wait(struct ig_stream *st, short events)
 		}
 		n = ig_sock_poll(ts->sc, &pfd, 1,
 				 slice < deadline ? slice : deadline);
-	} while (n == -ETIMEDOUT && ig_now_ns() < deadline);
+		if (n != -ETIMEDOUT)
+			break;
+		now = ig_now_ns();
+		if (now >= deadline)
+			break;
+	}
 	if (n > 0)
 		return 0;
 	errno = n == -ETIMEDOUT ? EAGAIN : -n;
