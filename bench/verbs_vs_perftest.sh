@@ -122,6 +122,9 @@ steal_rows() {
 # steal_fit: from KEEP rows of one test on stdin, the least-squares line
 # log(ratio) = a + b (ibgap's steal - perftest's): "n exp(a) lo hi b",
 # exp(a) the ratio at equal steal, lo..hi its 95% interval (Student's t).
+# When every round had the same steal difference there is no line: "n
+# same D", D that difference (0 on a host without a hypervisor, whose
+# rounds need no correction).
 steal_fit() {
 	awk '{ x[++n] = $4; y[n] = log($2); mx += $4; my += log($2) }
 		END {
@@ -131,7 +134,10 @@ steal_fit() {
 				sxx += (x[i] - mx) ^ 2
 				sxy += (x[i] - mx) * (y[i] - my)
 			}
-			if (sxx <= 0) exit
+			if (sxx <= 0) {
+				printf "%d same %.3f\n", n, x[1]
+				exit
+			}
 			b = sxy / sxx; a = my - b * mx
 			for (i = 1; i <= n; i++)
 				r += (y[i] - a - b * x[i]) ^ 2
@@ -165,6 +171,11 @@ steal_summary() {
 		fit=$(awk -v t="$t" '$1 == t' "$1" | steal_fit)
 		[[ -n $fit ]] || continue
 		read -r n v lo hi b <<<"$fit"
+		if [[ $v == same ]]; then
+			echo "  $t: the same steal difference ($lo CPU) in all" \
+			     "$n rounds: no fit; at 0 the ratios need none"
+			continue
+		fi
 		echo "  $t: ratio at equal steal $v (95% interval $lo..$hi;" \
 		     "log ratio vs steal difference over $n rounds," \
 		     "slope $b per CPU)"
