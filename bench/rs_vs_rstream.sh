@@ -7,7 +7,7 @@
 # NIC).
 #
 #   bash bench/rs_vs_rstream.sh [ROUNDS [COUNT [SIZE_BYTES]]]   (3, 400, 65536)
-#   bash bench/rs_vs_rstream.sh --lat [ROUNDS [ITERS [SIZE_BYTES]]] (3, 1000, 64)
+#   bash bench/rs_vs_rstream.sh --lat [ROUNDS [ITERS [SIZE_BYTES]]] (3, 20000, 64)
 #
 # rstream custom test: `rstream -s ADDR -S SIZE -C COUNT` sends COUNT
 # messages, then the server sends COUNT back (nonblocking, spinning); its
@@ -25,9 +25,13 @@
 # streams wait too (rpoll(..., 0) between non-blocking calls).  rstream's
 # figure is its usec/xfer, elapsed / (ITERS x 2): the mean half round
 # trip, no warm-up; so ibgap's is its mean (lat_us.mean, half round trip,
-# --warmup 0, -n ITERS).  64 B: the first size of rstream's own latency
-# table and rsockets' default inline size, which both tools keep (rstream
-# sets RDMA_INLINE only in its built-in tests).  Columns: round,
+# --warmup 0, -n ITERS).  20,000 round trips: on a fresh rsocket ibgap's
+# first two or three take 0.05-0.6 ms each, where rstream has its untimed
+# 16-byte sync exchange; over 1,000 round trips that added 0.6-1 us to
+# ibgap's mean, over 20,000 a few hundredths
+# (docs/lab/2026-12-03-ud-rs-latency.md).  64 B: the first size of
+# rstream's own latency table and rsockets' default inline size, which
+# both tools keep (rstream sets RDMA_INLINE only in its built-in tests).  Columns: round,
 # ibgap_rs_lat_mean_us, rstream_us, ratio (ibgap/rstream: <= 1 is good).
 # Exit 1 when a run failed, 77 when rxe-run has no device.
 set -u -o pipefail
@@ -41,7 +45,7 @@ if [[ ${1:-} == --lat ]]; then
 fi
 ROUNDS=${1:-3}
 if [[ $MODE == lat ]]; then
-	COUNT=${2:-1000}
+	COUNT=${2:-20000}
 	SIZE=${3:-64}
 	MODE_ARGS=(--lat)
 else

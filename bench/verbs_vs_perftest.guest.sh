@@ -21,16 +21,18 @@
 #                             vs perftest t_typical (its median), plus min
 #                             and mean (perftest's t_avg drops the two
 #                             largest samples; ibgap's mean keeps all).
-#                             20,000 round trips by default: perftest posts
-#                             its receive queue (rx_depth 512) once and
-#                             re-posts a receive only while rcnt + 512 <=
-#                             iters, so its last 512 round trips skip
-#                             ibv_post_recv on both sides.  At 1,000 that
-#                             is half its samples, and its median fell 0.3
-#                             to 1 us below a loop that re-posts every
-#                             receive, as ibgap's does (docs/lab/
-#                             2026-12-02-latency-rx-depth.md); at 20,000 it
-#                             is 2.6% of them
+#                             20,000 round trips by default, perftest with
+#                             -r 2: perftest posts its receive queue
+#                             (rx_depth) once and re-posts a receive only
+#                             while rcnt + rx_depth <= iters, so its last
+#                             rx_depth round trips skip ibv_post_recv on
+#                             both sides.  Its default rx_depth is 512 for
+#                             RC and, for UD, min(iters, 16000): 80% of a
+#                             UD run of 20,000, all of one of 16,000 or
+#                             less.  ibgap re-posts every receive; with
+#                             -r 2 perftest re-posts all but the last 2
+#                             (docs/lab/2026-12-02-latency-rx-depth.md,
+#                             docs/lab/2026-12-03-ud-rs-latency.md)
 #   send_bw vs ib_send_bw     (-T send_bw) as write_bw, with two-sided
 #                             RC sends (the receiver posts the receives)
 #   read_bw vs ib_read_bw     (-T read_bw) as write_bw, with both tools'
@@ -215,7 +217,8 @@ declare -A T_PORT=([bw]=0 [lat]=4 [read_bw]=8 [read_lat]=12 [ud_bw]=16
 	[ud_lat]=20 [send_bw]=24)
 PORTS_A_ROUND=28
 # perftest's options for a test beyond the common ones
-declare -A T_PT_ARGS=([ud_bw]="-c UD" [ud_lat]="-c UD")
+# (-r 2 on the send latency tests: the header says why)
+declare -A T_PT_ARGS=([ud_bw]="-c UD" [ud_lat]="-c UD -r 2" [lat]="-r 2")
 
 # -T: known names, each once.
 check_tests() {
@@ -730,7 +733,7 @@ header() {
 	     "-c UD)"
 	echo "send_lat (and read_lat): $LAT_BYTES B x $LAT_ITERS; ibgap defaults otherwise" \
 	     "(tx depth 128, cq-mod 16, inline 0); perftest -u" \
-	     "${PT_TIMEOUT_TXT}; extra: ibgap '$IBGAP_LAT_EXTRA' perftest" \
+	     "${PT_TIMEOUT_TXT}, -r 2 on send_lat and ud_send_lat; extra: ibgap '$IBGAP_LAT_EXTRA' perftest" \
 	     "'$PT_LAT_EXTRA'"
 	echo "figures: $TSV; raw outputs: $RAW/"
 	echo
