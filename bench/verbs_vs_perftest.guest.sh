@@ -217,8 +217,13 @@ declare -A T_PORT=([bw]=0 [lat]=4 [read_bw]=8 [read_lat]=12 [ud_bw]=16
 	[ud_lat]=20 [send_bw]=24)
 PORTS_A_ROUND=28
 # perftest's options for a test beyond the common ones
-# (-r 2 on the send latency tests: the header says why)
-declare -A T_PT_ARGS=([ud_bw]="-c UD" [ud_lat]="-c UD -r 2" [lat]="-r 2")
+# (-r 2 on the send latency tests: the header says why; -I 0 and ibgap's
+# --inline 0: no inline sends on either side, the same work on any
+# device, where by default perftest sends inline on the HCAs it knows and
+# not on others, rxe among them, and ibgap on every device that takes it)
+declare -A T_PT_ARGS=([ud_bw]="-c UD" [ud_lat]="-c UD -r 2 -I 0"
+	[lat]="-r 2 -I 0")
+declare -A T_IB_ARGS=([ud_lat]="--inline 0" [lat]="--inline 0")
 
 # -T: known names, each once.
 check_tests() {
@@ -390,7 +395,7 @@ ibgap_lat() {
 	[[ -n $LAT_PIN ]] && pin=(--cpu "$LAT_PIN")
 	# shellcheck disable=SC2086 # extra options are split on purpose
 	ibgap_run "$1" "${T_IBGAP[$3]}" -s "$LAT_BYTES" -n "$LAT_ITERS" "${pin[@]}" \
-		$IBGAP_LAT_EXTRA || return 1
+		${T_IB_ARGS[$3]:-} $IBGAP_LAT_EXTRA || return 1
 	echo "  $1: clock $(jq -r '.results[0] |
 		"\(.clock) \(.clock_ghz) \(.warning // "")"' "$RAW/$1.out")" >&2
 	jq -er '.results[0].lat_us | "\(.p50) \(.min) \(.mean) \(.p99)"' \
@@ -732,8 +737,8 @@ header() {
 	     "depth, the device's max_qp_rd_atom; ud_bw: $UD_BYTES B, perftest" \
 	     "-c UD)"
 	echo "send_lat (and read_lat): $LAT_BYTES B x $LAT_ITERS; ibgap defaults otherwise" \
-	     "(tx depth 128, cq-mod 16, inline 0); perftest -u" \
-	     "${PT_TIMEOUT_TXT}, -r 2 on send_lat and ud_send_lat; extra: ibgap '$IBGAP_LAT_EXTRA' perftest" \
+	     "(tx depth 128, cq-mod 16), --inline 0 on send_lat and ud_send_lat; perftest -u" \
+	     "${PT_TIMEOUT_TXT}, -r 2 -I 0 on send_lat and ud_send_lat; extra: ibgap '$IBGAP_LAT_EXTRA' perftest" \
 	     "'$PT_LAT_EXTRA'"
 	echo "figures: $TSV; raw outputs: $RAW/"
 	echo

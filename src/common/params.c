@@ -116,6 +116,7 @@ void ig_params_default(struct ig_params *p)
 		.verbs.tx_depth = 128,
 		.verbs.cq_mod = 16,
 		.verbs.inline_size = 0,
+		.verbs.inline_auto = 1,
 	};
 }
 
@@ -225,6 +226,7 @@ static int check_fields(const struct ig_test_def *d, const struct ig_params *p,
 		{ p->verbs.tx_depth, 1, IG_MAX_TX_DEPTH, "tx-depth" },
 		{ p->verbs.cq_mod, 1, p->verbs.tx_depth, "cq-mod" },
 		{ p->verbs.inline_size, 0, 1024, "inline" },
+		{ p->verbs.inline_auto, 0, 1, "inline_auto" },
 		{ p->bidir, 0, 1, "bidir" },
 		{ p->verbs.events, 0, 1, "events" },
 		{ p->reverse, 0, 1, "reverse" },

@@ -121,7 +121,13 @@ struct ig_sock_params {
 struct ig_verbs_params {
 	uint32_t tx_depth;
 	uint32_t cq_mod;
+	/* inline threshold, bytes: sends of at most this size go inline */
 	uint32_t inline_size;
+	/* 1 = inline_size was not given (--inline): each side chooses, per
+	 * test, what perftest uses on a device it knows (send_lat 236,
+	 * ud_send_lat 188, write_lat 220, the others 0), less where its QP
+	 * takes less (ig_vb_inline_want) */
+	uint32_t inline_auto;
 	/* 1 = wait for completions on a completion channel (--events), 0 =
 	 * busy-poll the CQs (as perftest does by default); write_lat always
 	 * polls (its reply is a flag in memory) */

@@ -231,18 +231,21 @@ static void text_env(FILE *f, const char *side, const struct ig_sysinfo *si)
 static void text_device(FILE *f, const char *side, const struct ig_facts *x)
 {
 	long long c = ig_facts_int(x, "cpu", -1);
-	char cpu[32] = "not pinned";
+	char cpu[32] = "not pinned", inl[32] = "";
 
 	if (c >= 0)
 		snprintf(cpu, sizeof(cpu), "cpu %lld", c);
+	if (ig_facts_get(x, "inline")) /* an older peer does not say */
+		snprintf(inl, sizeof(inl), "  inline %lld",
+			 ig_facts_int(x, "inline", 0));
 	fprintf(f,
 		"%s  %s port %lld  %s  MTU %lld  GID[%lld] %s  %.1f Gb/s  "
-		"NUMA %lld  %s\n",
+		"NUMA %lld  %s%s\n",
 		side, ig_facts_str(x, IG_FACT_DEVICE),
 		ig_facts_int(x, IG_FACT_PORT, 0), ig_facts_str(x, "link_layer"),
 		ig_facts_int(x, "mtu", 0), ig_facts_int(x, "gid_index", 0),
 		ig_facts_str(x, "gid"), ig_facts_real(x, "rate_gbps", 0),
-		ig_facts_int(x, "numa_node", -1), cpu);
+		ig_facts_int(x, "numa_node", -1), cpu, inl);
 }
 
 /* The device each side used, once, from the first result that has one. */

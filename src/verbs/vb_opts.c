@@ -8,6 +8,7 @@
 #include "common/fail.h"
 #include "common/testopt.h"
 #include "verbs.h"
+#include "verbs_int.h"
 
 static int device_opt(struct ig_optparse *ps, const struct ig_opt *r,
 		      const char *arg, char *err, size_t errlen)
@@ -21,6 +22,37 @@ static int device_opt(struct ig_optparse *ps, const struct ig_opt *r,
 			       arg, sizeof(l->verbs.device) - 1);
 	strcpy(l->verbs.device, arg);
 	return 0;
+}
+
+/* --inline N: N, and no longer the per-test default. */
+static int inline_opt(struct ig_optparse *ps, const struct ig_opt *r,
+		      const char *arg, char *err, size_t errlen)
+{
+	struct ig_params *p = ps->obj[IG_TO_PARAMS];
+	double v;
+	int ret = ig_opt_value(r, arg, &v, err, errlen);
+
+	if (ret)
+		return ret;
+	p->verbs.inline_size = (uint32_t)v;
+	p->verbs.inline_auto = 0;
+	return 0;
+}
+
+uint32_t ig_vb_inline_want(enum ig_test t, const struct ig_verbs_params *v)
+{
+	if (!v->inline_auto)
+		return v->inline_size;
+	switch (t) {
+	case IG_TEST_SEND_LAT:
+		return VB_INLINE_SEND;
+	case IG_TEST_UD_SEND_LAT:
+		return VB_INLINE_UD;
+	case IG_TEST_WRITE_LAT:
+		return VB_INLINE_WRITE;
+	default:
+		return 0;
+	}
 }
 
 #define P(member) .obj = IG_TO_PARAMS, IG_OPT_AT(struct ig_params, member)
@@ -40,8 +72,11 @@ const struct ig_opt ig_vb_opt_rows[IG_VB_OPT_COUNT] = {
 		.what = "a send count", .arg = "N",
 		.help = "verbs: signal every Nth send (default 16)" },
 	[IG_VB_OPT_INLINE] = { "inline", 0, IG_OPT_SIZE, P(verbs.inline_size),
-		.lo = 0, .hi = 1024, .arg = "BYTES",
-		.help = "verbs inline threshold (default 0)" },
+		.lo = 0, .hi = 1024, .arg = "BYTES", .call = inline_opt,
+		.help = "verbs: sends of at most BYTES go inline (default: "
+			"perftest's for latency tests, send_lat 236, "
+			"ud_send_lat 188, write_lat 220, or less where the QP "
+			"takes less; 0 for the others)" },
 	[IG_VB_OPT_OUTS] = { "outs", 0, IG_OPT_UINT, P(verbs.outs),
 		.lo = 0, .hi = IG_MAX_OUTS,
 		.what = "a number of reads (0: the devices' maximum)",

@@ -43,9 +43,26 @@ static void free_buf(struct vb_stream *vs, int numa_node)
 	vs->buf = NULL;
 }
 
+static struct ibv_qp *try_qp(struct ibv_pd *pd, struct ibv_qp_init_attr a,
+			     uint32_t want, uint32_t *got)
+{
+	struct ibv_qp *qp;
+
+	a.cap.max_inline_data = want;
+	qp = ibv_create_qp(pd, &a);
+	if (qp) /* the QP's own figure can be larger than asked */
+		*got = a.cap.max_inline_data < want ? a.cap.max_inline_data
+						    : want;
+	return qp;
+}
+
+/* The inline threshold: the one asked for (--inline, else the test's
+ * default); where the device refuses the default, none, so that a device
+ * that cannot send inline still runs the test. */
 static int create_qp(struct ig_session *s, struct vb_stream *vs)
 {
 	struct vb_session *vb = s->xpriv;
+	uint32_t want = ig_vb_inline_want(s->p.test, &s->p.verbs);
 	struct ibv_qp_init_attr a = {
 		.send_cq = vs->cq,
 		.recv_cq = vs->rcq,
@@ -54,20 +71,23 @@ static int create_qp(struct ig_session *s, struct vb_stream *vs)
 			.max_recv_wr = vs->rx_depth,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,
-			.max_inline_data = s->p.verbs.inline_size,
 		},
 		.qp_type = ig_vb_is_ud(s) ? IBV_QPT_UD : IBV_QPT_RC,
 	};
 
-	vs->qp = ibv_create_qp(vb->pd, &a);
+	vs->qp = try_qp(vb->pd, a, want, &vs->inline_max);
+	if (!vs->qp && want && s->p.verbs.inline_auto) {
+		want = 0;
+		vs->qp = try_qp(vb->pd, a, 0, &vs->inline_max);
+	}
 	if (!vs->qp)
 		return ig_session_fail(s, errno,
 				       "ibv_create_qp (send queue "
 				       "%u, receive queue %u, inline %u) on "
 				       "%s: %s",
 				       s->p.verbs.tx_depth + 1, vs->rx_depth,
-				       s->p.verbs.inline_size,
-				       ig_vb_xinfo(s)->device, strerror(errno));
+				       want, ig_vb_xinfo(s)->device,
+				       strerror(errno));
 	return 0;
 }
 
@@ -86,8 +106,7 @@ static void build_wrs(struct ig_session *s, struct vb_stream *vs)
 			.opcode = op,
 			.next = i + 1 < VB_POST_BATCH ? &vs->wr[i + 1] : NULL,
 		};
-		if (s->p.size <= s->p.verbs.inline_size &&
-		    op != IBV_WR_RDMA_READ)
+		if (s->p.size <= vs->inline_max && op != IBV_WR_RDMA_READ)
 			vs->wr[i].send_flags = IBV_SEND_INLINE;
 	}
 }
@@ -146,6 +165,8 @@ int ig_vb_stream_res(struct ig_session *s, struct ig_stream *st)
 	ret = create_qp(s, vs);
 	if (ret)
 		return ret;
+	if (!st->idx)
+		ig_vb_xinfo(s)->inline_max = (int)vs->inline_max;
 	build_wrs(s, vs);
 	ig_vb_read_window(s, vs);
 	vs->batch = s->p.size >= VB_POST_BYTES

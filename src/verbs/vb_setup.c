@@ -30,6 +30,7 @@ static void vb_facts(struct ig_session *s)
 	ig_facts_set_real(f, "rate_gbps", x->rate_gbps);
 	ig_facts_set_int(f, "numa_node", x->numa_node);
 	ig_facts_set_int(f, "cpu", x->cpu);
+	ig_facts_set_int(f, "inline", x->inline_max);
 	if (x->outs)
 		ig_facts_set_int(f, "outs", x->outs);
 	if (x->oob)

@@ -22,6 +22,12 @@
 #define VB_POST_BYTES (64u * 1024)
 /* UD: every receive starts with room for the 40-byte GRH */
 #define VB_GRH_LEN 40u
+/* Inline thresholds of the latency tests when --inline is not given:
+ * perftest's on the HCAs it knows (DEF_INLINE_SEND_RC_UC,
+ * DEF_INLINE_SEND_UD, DEF_INLINE_WRITE in its perftest_parameters.h) */
+#define VB_INLINE_SEND 236u
+#define VB_INLINE_UD 188u
+#define VB_INLINE_WRITE 220u
 
 /* What the peer must know to write into a stream's buffer. */
 struct vb_remote {
@@ -46,7 +52,8 @@ struct vb_stream {
 	uint32_t unsignaled;  /* posted since the last signaled one */
 	uint32_t rx_posted;
 	uint32_t rx_depth;
-	uint32_t batch; /* requests per post: 1..VB_POST_BATCH */
+	uint32_t batch;	     /* requests per post: 1..VB_POST_BATCH */
+	uint32_t inline_max; /* sends of at most this many bytes go inline */
 	uint32_t depth; /* requests in flight at most: tx_depth (reads: outs) */
 	uint32_t mod;	/* every mod'th request is signaled (--cq-mod) */
 	uint64_t sends; /* latency: sends so far */
@@ -77,6 +84,7 @@ struct ig_xinfo {
 	int numa_node;	  /* the HCA's, -1 unknown */
 	int cpu;	  /* CPU the test thread ran on, -1 not pinned */
 	int outs;	  /* read tests: RDMA reads in flight per QP, 0 else */
+	int inline_max;	  /* the first stream's inline threshold, bytes */
 	uint16_t lid;	  /* the port's (InfiniBand) */
 	bool oob;	  /* connected without rdma_cm (VERBS_EP) */
 };
@@ -227,6 +235,10 @@ int ig_vb_server_addr(struct ig_session *s, struct sockaddr_storage *ss,
 /* Client: rdma_resolve_addr and _route of id to dst, events awaited. */
 int ig_vb_resolve(struct ig_session *s, struct rdma_cm_id *id,
 		  struct sockaddr *dst, const char *a, uint64_t deadline);
+
+/* vb_opts.c: the inline threshold a stream of test t asks its QP for:
+ * --inline's, else VB_INLINE_* for the latency tests that send, else 0 */
+uint32_t ig_vb_inline_want(enum ig_test t, const struct ig_verbs_params *v);
 
 /* vb_ud.c: pure checks and the UD send requests */
 /* 0 when size fits one packet of mtu bytes, else -EINVAL with one line

@@ -131,7 +131,7 @@ int ig_msg_decode(const uint8_t *buf, size_t len, struct ig_msg_hdr *h,
  * one means its default (0: the old behaviour). */
 #define PARAM_OPTIONAL(X)                                                     \
 	X(reverse, reverse) X(events, verbs.events) X(outs, verbs.outs)      \
-	X(oob, verbs.oob)
+	X(oob, verbs.oob) X(inline_auto, verbs.inline_auto)
 /* clang-format on */
 
 json_object *ig_params_to_json(const struct ig_tests *tt,

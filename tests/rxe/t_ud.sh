@@ -8,7 +8,8 @@
 #     lost / sent;
 #   - ud_send_bw -n 300 -P 2 (and -R): the sender's count is exactly 600,
 #     received + lost = 600; the text row says "lost N of 600";
-#   - ud_send_lat -n 300: 300 round trips with percentiles.
+#   - ud_send_lat -n 300: 300 round trips with percentiles, and both
+#     sides' inline threshold 188 bytes (perftest's, ibgap's default).
 #   tests/rxe/rxe-run bash tests/rxe/t_ud.sh /abs/path/to/ibgap
 # Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
@@ -60,6 +61,8 @@ expect_client_ok rev "ud_send_bw,ud_send_lat -n 300 -P 2 -R" &&
 	(.results[] | select(.test == "ud_send_bw") | ud_bw(600),
 	 chk(.direction == "reverse"; pre + "direction \(.direction | tojson)")),
 	(.results[] | select(.test == "ud_send_lat") | verbs_ok($dev; 600; 0),
-	 chk(has("lost") | not; pre + "a ping-pong reports lost"))'
+	 chk(has("lost") | not; pre + "a ping-pong reports lost"),
+	 chk(.device.client.inline == 188 and .device.server.inline == 188;
+	     pre + "inline \(.device.client.inline) \(.device.server.inline), want 188 (the UD default)"))'
 check "server alive after the UD runs" rx_server_alive
 rx_done

@@ -28,12 +28,26 @@ run()
 		rx_jq "$TMP/$tag.out" "$what" "$filter"
 }
 
-# 1. iteration mode: exact counts, every field, the device
+# inline_is N: both sides' fact "inline" is N (docs/design.md, "Inline
+# sends"), in a jq filter over one result.
+inline_is()
+{
+	echo "chk(.device.client.inline == $1 and .device.server.inline == $1;
+	  pre + \"inline client \(.device.client.inline) server \(.device.server.inline), want $1\")"
+}
+
+# 1. iteration mode: exact counts, every field, the device; without
+# --inline, perftest's inline threshold on the latency tests, none on
+# the bandwidth tests (rxe takes 236 bytes)
 run all_n "-t (4 verbs tests) -n 300" \
 	"doc($ALL), (.results[] | verbs_ok(\$dev; 300; 0),
 	 chk(.streams == 1; pre + \"streams \(.streams)\"),
 	 chk(.size == (if (.test | endswith(\"_lat\")) then 2 else 65536 end);
-	     pre + \"size \(.size), want the default (2 lat, 64K bw)\"))" \
+	     pre + \"size \(.size), want the default (2 lat, 64K bw)\"),
+	 ({send_lat: 236, write_lat: 220, send_bw: 0, write_bw: 0}[.test]
+	  as \$want | chk(.device.client.inline == \$want and
+			  .device.server.inline == \$want;
+	  pre + \"inline client \(.device.client.inline) server \(.device.server.inline), want \(\$want)\")))" \
 	-t send_lat,write_lat,send_bw,write_bw -n 300 --warmup 0.2
 
 # 2. duration mode
@@ -41,16 +55,18 @@ run all_d "-t (4 verbs tests) -D 0.5" \
 	"doc($ALL), (.results[] | verbs_ok(\$dev; 0; 0.5))" \
 	-t send_lat,write_lat,send_bw,write_bw -D 0.5 --warmup 0.2
 
-# 3. a small send queue, a completion every 4th send
-run txdepth "--tx-depth 16 --cq-mod 4" \
+# 3. a small send queue, a completion every 4th send; --inline 0: none,
+# latency tests too
+run txdepth "--tx-depth 16 --cq-mod 4 --inline 0" \
 	"doc([\"send_bw\",\"write_bw\",\"send_lat\"]),
-	 (.results[] | verbs_ok(\$dev; 300; 0))" \
-	-t send_bw,write_bw,send_lat -n 300 --warmup 0 --tx-depth 16 --cq-mod 4
+	 (.results[] | verbs_ok(\$dev; 300; 0), $(inline_is 0))" \
+	-t send_bw,write_bw,send_lat -n 300 --warmup 0 --tx-depth 16 --cq-mod 4 \
+	--inline 0
 
 # 4. inline sends: 32-byte messages under a 64-byte inline threshold
 run inline "--inline 64 -s 32" \
 	"doc($ALL), (.results[] | verbs_ok(\$dev; 300; 0),
-	 chk(.size == 32; pre + \"size \(.size), want 32\"))" \
+	 chk(.size == 32; pre + \"size \(.size), want 32\"), $(inline_is 64))" \
 	-t send_lat,write_lat,send_bw,write_bw -n 300 -s 32 --inline 64 \
 	--warmup 0
 

@@ -130,6 +130,7 @@ START_TEST(test_client_defaults)
 	ck_assert_uint_eq(o.p.verbs.tx_depth, 128);
 	ck_assert_uint_eq(o.p.verbs.cq_mod, 16);
 	ck_assert_uint_eq(o.p.verbs.inline_size, 0);
+	ck_assert_uint_eq(o.p.verbs.inline_auto, 1); /* per test */
 	ck_assert_uint_eq(o.p.sock.window, 0);
 	ck_assert_ptr_null(o.auth_file);
 }
@@ -203,6 +204,7 @@ START_TEST(test_client_short_opts)
 	ck_assert_uint_eq(o.p.verbs.tx_depth, 256);
 	ck_assert_uint_eq(o.p.verbs.cq_mod, 32);
 	ck_assert_uint_eq(o.p.verbs.inline_size, 64);
+	ck_assert_uint_eq(o.p.verbs.inline_auto, 0); /* as given */
 	ck_assert_uint_eq(o.p.reverse, 0);
 }
 END_TEST

@@ -509,7 +509,8 @@ static const struct ig_params param_sets[] = {
 	  .verbs.inline_size = 31,
 	  .bidir = 1,
 	  .verbs.outs = 37,
-	  .verbs.oob = 1 },
+	  .verbs.oob = 1,
+	  .verbs.inline_auto = 1 },
 	{ .test = IG_TEST_SEND_LAT,
 	  .size = UINT64_MAX,
 	  .iterations = UINT64_MAX - 1,
@@ -576,6 +577,7 @@ static void assert_params_eq(const struct ig_params *a,
 	ck_assert_uint_eq(a->reverse, b->reverse);
 	ck_assert_uint_eq(a->verbs.outs, b->verbs.outs);
 	ck_assert_uint_eq(a->verbs.oob, b->verbs.oob);
+	ck_assert_uint_eq(a->verbs.inline_auto, b->verbs.inline_auto);
 }
 
 START_TEST(test_params_round_trip)
@@ -587,8 +589,8 @@ START_TEST(test_params_round_trip)
 
 	ck_assert_ptr_nonnull(o);
 	/* the test, the twelve numeric fields and the optional reverse,
-	 * events, outs and oob */
-	ck_assert_int_eq(json_object_object_length(o), 16);
+	 * events, outs, oob and inline_auto */
+	ck_assert_int_eq(json_object_object_length(o), 17);
 	memset(&got, 0x5a, sizeof(got));
 	ck_assert_int_eq(
 		ig_params_from_json(IG_TESTS, o, &got, err, sizeof(err)), 0);
@@ -634,8 +636,8 @@ static void expect_from_json_error(json_object *o, const char *field)
 }
 
 /* Every key to_json writes is required by from_json, except the ones
- * newer peers added (reverse, events, outs, oob), whose absence means the old
- * behaviour. */
+ * newer peers added (reverse, events, outs, oob, inline_auto), whose
+ * absence means the old behaviour. */
 START_TEST(test_params_missing_field)
 {
 	json_object *full = ig_params_to_json(IG_TESTS, &param_sets[1]);
@@ -646,7 +648,8 @@ START_TEST(test_params_missing_field)
 
 		(void)val;
 		if (!strcmp(key, "reverse") || !strcmp(key, "events") ||
-		    !strcmp(key, "outs") || !strcmp(key, "oob"))
+		    !strcmp(key, "outs") || !strcmp(key, "oob") ||
+		    !strcmp(key, "inline_auto"))
 			continue;
 		ck_assert_int_eq(json_object_deep_copy(full, &o, NULL), 0);
 		json_object_object_del(o, key);

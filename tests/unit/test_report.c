@@ -852,6 +852,7 @@ static void make_read_device(struct ig_result *r)
 	ig_facts_set_int(&r->facts, "outs", 16);
 	r->facts_server = r->facts;
 	ig_facts_set_int(&r->facts_server, "cpu", -1);
+	ig_facts_set_int(&r->facts_server, "inline", 0);
 }
 
 START_TEST(test_device_facts)
@@ -871,6 +872,8 @@ START_TEST(test_device_facts)
 	ck_assert(dkey(dev, "rate_gbps") == 100.0);
 	ck_assert(!has_key(dev, "outs"));
 	ck_assert_int_eq(ikey(key(key(res, "device"), "server"), "cpu"), -1);
+	ck_assert_int_eq(ikey(key(key(res, "device"), "server"), "inline"), 0);
+	ck_assert(!has_key(dev, "inline")); /* an older client's facts */
 	json_object_put(doc);
 	fill_env(&env);
 	s = render(IG_FMT_TEXT, &env, &r, 1);
@@ -880,7 +883,7 @@ START_TEST(test_device_facts)
 		      "%s", s);
 	ck_assert_msg(strstr(s, "\nserver  mlx5_1 port 2  InfiniBand  MTU 4096"
 				"  GID[3] fe80::2  100.0 Gb/s  NUMA 1  not "
-				"pinned\n"),
+				"pinned  inline 0\n"),
 		      "%s", s);
 	free(s);
 }
