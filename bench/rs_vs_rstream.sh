@@ -27,7 +27,7 @@
 # trip, no warm-up; so ibgap's is its mean (lat_us.mean, half round trip,
 # --warmup 0, -n ITERS).  20,000 round trips: on a fresh rsocket ibgap's
 # first two or three take 0.05-0.6 ms each, where rstream has its untimed
-# 16-byte sync exchange; over 1,000 round trips that added 0.6-1 us to
+# 16-byte sync exchange; over 1,000 round trips that added 0.5-0.75 us to
 # ibgap's mean, over 20,000 a few hundredths
 # (docs/lab/2026-12-03-ud-rs-latency.md).  64 B: the first size of
 # rstream's own latency table and rsockets' default inline size, which
