@@ -16,6 +16,7 @@
 #include "cmd/client.h"
 #include "testmain.h"
 #include "transports/transports.h"
+#include "verbs/verbs_int.h"
 
 #define NS 1000000000ull
 #define MAX_ARGS 40
@@ -237,6 +238,34 @@ START_TEST(test_client_outs)
 				err, sizeof(err)),
 			 0);
 	ck_assert_uint_eq(o.p.verbs.outs, 0);
+}
+END_TEST
+
+/* --inline 0 is a choice (no inline even for latency), not the default
+ * (ig_vb_inline_want: tests/unit/test_inline.c) */
+START_TEST(test_client_inline)
+{
+	struct ig_client_opts o;
+	struct args a;
+	char err[256];
+
+	ck_assert_int_eq(client(&a, WORDS("client", "h"), &o, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.verbs.inline_auto, 1);
+	ck_assert_uint_eq(ig_vb_inline_want(IG_TEST_SEND_LAT, &o.p.verbs), 236);
+	ck_assert_int_eq(client(&a, WORDS("client", "--inline", "0", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.verbs.inline_auto, 0);
+	ck_assert_uint_eq(ig_vb_inline_want(IG_TEST_SEND_LAT, &o.p.verbs), 0);
+	ck_assert_int_eq(client(&a, WORDS("client", "--inline", "1K", "h"), &o,
+				err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(o.p.verbs.inline_auto, 0);
+	ck_assert_uint_eq(o.p.verbs.inline_size, 1024);
+	ck_assert_int_ne(client(&a, WORDS("client", "--inline", "1025", "h"),
+				&o, err, sizeof(err)),
+			 0);
 }
 END_TEST
 
@@ -1038,6 +1067,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_client_short_opts);
 	tcase_add_test(tc, test_client_reverse);
 	tcase_add_test(tc, test_client_outs);
+	tcase_add_test(tc, test_client_inline);
 	tcase_add_test(tc, test_client_also);
 	tcase_add_test(tc, test_client_rails);
 	tcase_add_test(tc, test_client_long_opts);

@@ -2,14 +2,12 @@
 /*
  * Unit tests of the verbs inline threshold: what a stream asks its QP for
  * (ig_vb_inline_want, src/verbs/vb_opts.c) by default and with --inline,
- * what the client's parser makes of --inline, and the range check of
- * inline_auto that a SETUP goes through.
+ * and the range check of inline_auto that a SETUP goes through (what the
+ * client's parser makes of --inline: test_cli.c).
  */
 #include <check.h>
 #include <string.h>
 
-#include "cmd/cli.h"
-#include "cmd/client.h"
 #include "common/params.h"
 #include "testmain.h"
 #include "transports/transports.h"
@@ -45,40 +43,6 @@ START_TEST(test_want_given)
 }
 END_TEST
 
-#define WORDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-static int parse(const char *const *w, struct ig_client_opts *o)
-{
-	char buf[8][32], *argv[9] = { 0 }, err[256] = "";
-	int argc = 0;
-
-	for (; w[argc]; argc++) {
-		ck_assert_int_lt(argc, 8);
-		strcpy(buf[argc], w[argc]);
-		argv[argc] = buf[argc];
-	}
-	return ig_cli_client(argc, argv, o, err, sizeof(err));
-}
-
-/* --inline 0 is a choice (no inline even for latency), not the default */
-START_TEST(test_cli_inline)
-{
-	struct ig_client_opts o;
-
-	ck_assert_int_eq(parse(WORDS("client", "h"), &o), 0);
-	ck_assert_uint_eq(o.p.verbs.inline_auto, 1);
-	ck_assert_uint_eq(ig_vb_inline_want(IG_TEST_SEND_LAT, &o.p.verbs), 236);
-	ck_assert_int_eq(parse(WORDS("client", "--inline", "0", "h"), &o), 0);
-	ck_assert_uint_eq(o.p.verbs.inline_auto, 0);
-	ck_assert_uint_eq(ig_vb_inline_want(IG_TEST_SEND_LAT, &o.p.verbs), 0);
-	ck_assert_int_eq(parse(WORDS("client", "--inline", "1K", "h"), &o), 0);
-	ck_assert_uint_eq(o.p.verbs.inline_auto, 0);
-	ck_assert_uint_eq(o.p.verbs.inline_size, 1024);
-	ck_assert_int_ne(parse(WORDS("client", "--inline", "1025", "h"), &o),
-			 0);
-}
-END_TEST
-
 /* A SETUP's inline_auto is 0 or 1; the error names the field. */
 START_TEST(test_auto_range)
 {
@@ -102,7 +66,6 @@ int main(void)
 
 	tcase_add_test(tc, test_want_default);
 	tcase_add_test(tc, test_want_given);
-	tcase_add_test(tc, test_cli_inline);
 	tcase_add_test(tc, test_auto_range);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
