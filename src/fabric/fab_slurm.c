@@ -8,6 +8,7 @@
 
 #include "fab.h"
 #include "slurm.h"
+#include "transports/transports.h"
 
 void ig_fab_slurm_node(const char *host, char *out, size_t len)
 {
@@ -19,20 +20,37 @@ void ig_fab_slurm_node(const char *host, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)strcspn(host, "."), host);
 }
 
+/* Whether a bandwidth test is among those that flag nd. */
+static bool bw_flags(const struct ig_fab_node *nd)
+{
+	for (int t = 0; t < IG_TEST_COUNT; t++)
+		if (nd->tests & 1u << t &&
+		    ig_test_pattern(IG_TESTS, t) == IG_PATTERN_BW)
+			return true;
+	return false;
+}
+
 void ig_fab_drain_why(const struct ig_fab_run *r, unsigned int i, char *buf,
 		      size_t len)
 {
 	static const char *const side[] = { "", ", send side", ", receive side",
 					    ", both sides" };
 	const struct ig_fab_node *nd = &r->nodes[i];
-	char bw[48] = "";
+	/* latency alone: its measurements are slow, not low (failed ones
+	 * have no p50: the median of its others says nothing) */
+	bool lat = nd->tests && !bw_flags(nd) && nd->lat_ratio >= 0 &&
+		   nd->cause != IG_FAB_FAILED;
+	char fig[48] = "";
 
-	if (nd->bw_ratio >= 0)
-		snprintf(bw, sizeof(bw), ", bandwidth %.2f x the median",
+	if (lat)
+		snprintf(fig, sizeof(fig), ", p50 latency %.2f x the median",
+			 nd->lat_ratio);
+	else if (nd->bw_ratio >= 0)
+		snprintf(fig, sizeof(fig), ", bandwidth %.2f x the median",
 			 nd->bw_ratio);
-	snprintf(buf, len, "%u of %u measurements low%s%s: %s", nd->nflagged,
-		 nd->npairs,
-		 side[nd->dir & (IG_FAB_DIR_SEND | IG_FAB_DIR_RECV)], bw,
+	snprintf(buf, len, "%u of %u measurements %s%s%s: %s", nd->nflagged,
+		 nd->npairs, lat ? "flagged" : "low",
+		 side[nd->dir & (IG_FAB_DIR_SEND | IG_FAB_DIR_RECV)], fig,
 		 ig_fab_cause_text(nd->cause));
 }
 

@@ -350,22 +350,24 @@ static void node_test(struct ig_fab_node *nd, struct tally *ty,
 		node_dirs(nd, ty, s, c);
 }
 
-/* The lowest bandwidth ratio of a node to the fabric; -1 for none. */
-static double low_ratio(const struct ig_fab_node *nd, unsigned int took,
-			const double *medians)
+/* The worst ratio of a node's medians to the fabric's over the tests of
+ * mask of one kind: the lowest bandwidth, or the highest p50 latency
+ * (lat); -1 for none. */
+static double worst_ratio(const struct ig_fab_node *nd, unsigned int mask,
+			  const double *medians, bool lat)
 {
-	double low = -1;
+	double worst = -1;
 
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
 		double r;
 
-		if (is_lat(t) || !(took & 1u << t) || !(medians[t] > 0))
+		if (is_lat(t) != lat || !(mask & 1u << t) || !(medians[t] > 0))
 			continue;
-		r = nd->bw_gbps[t] / medians[t];
-		if (low < 0 || r < low)
-			low = r;
+		r = (lat ? nd->lat_us[t] : nd->bw_gbps[t]) / medians[t];
+		if (worst < 0 || (lat ? r > worst : r < worst))
+			worst = r;
 	}
-	return low;
+	return worst;
 }
 
 static enum ig_fab_cause cause_of(const struct ig_fab_node *nd,
@@ -387,6 +389,7 @@ static void node_reset(struct ig_fab_node *nd, unsigned int rank)
 	*nd = (struct ig_fab_node){ .rank = rank,
 				    .cause = IG_FAB_OK,
 				    .bw_ratio = -1,
+				    .lat_ratio = -1,
 				    .send.test = -1,
 				    .recv.test = -1 };
 }
@@ -405,7 +408,9 @@ static unsigned int judge_node(struct ig_fab_node *nd, const struct side *s,
 	}
 	nd->flagged = ty.flagging != 0;
 	nd->cause = cause_of(nd, &ty);
-	nd->bw_ratio = low_ratio(nd, ty.took, medians);
+	nd->tests = ty.flagging;
+	nd->bw_ratio = worst_ratio(nd, ty.took, medians, false);
+	nd->lat_ratio = worst_ratio(nd, ty.took, medians, true);
 	return ty.flagging;
 }
 

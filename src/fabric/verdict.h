@@ -152,6 +152,11 @@ struct ig_fab_node {
 	 * pair), -1 when it took part in none: the report prints it, the
 	 * order below breaks ties of the flagged share with it */
 	double bw_ratio;
+	/* the highest ratio of its median p50 to the fabric's median over
+	 * the latency tests it took part in (as bw_ratio), -1 for none */
+	double lat_ratio;
+	/* 1u << test for each test that flags it (the rules above) */
+	unsigned int tests;
 };
 
 /* The fewest flagged measurements on one side that flag a node: one

@@ -15,6 +15,7 @@
 
 #include "fabric/fab.h"
 #include "fabric/slurm.h"
+#include "fabric/verdict.h"
 #include "testmain.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -247,7 +248,10 @@ START_TEST(drain_why)
 		  .nflagged = 4,
 		  .flagged = true,
 		  .cause = IG_FAB_FAILED,
-		  .bw_ratio = -1 },
+		  .bw_ratio = -1,
+		  /* tcp_lat alone, its pairs failed: no p50 */
+		  .tests = 1u << IG_TEST_TCP_LAT,
+		  .lat_ratio = 0 },
 	};
 	struct ig_fab_run r = { .n = 2, .nodes = nodes };
 	char buf[160];
@@ -259,6 +263,74 @@ START_TEST(drain_why)
 	ig_fab_drain_why(&r, 1, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "4 of 4 measurements low: its pairs failed: a "
 			      "dead or stalled node");
+}
+END_TEST
+
+/*
+ * t_slurm.sh's second --drain as the verdicts see it: four nodes,
+ * every pair once (-t tcp_bw,tcp_lat --bw-tol 0.5 --lat-tol 4); node 2
+ * (rank 1) shaped to 30 Mbit/s, the other three pairs at 1-2 Gb/s, so
+ * the bandwidth median lies between them and a healthy node's median
+ * reads ~2 x it; latency ~10 us.  Only rank 1 is low.  With two of rank
+ * 2's latency pairs slow (the machine's load, as in a failed run of
+ * scripts/test), rank 2 is flagged for latency alone, and its reason
+ * says so, where it said "3 of 6 measurements low, bandwidth 1.98 x the
+ * median".
+ */
+static const struct {
+	double lat20, lat23; /* rank 2's latency pairs with 0 and 3 */
+	unsigned int nflagged;
+	const char *why[4];
+} four_cases[] = {
+	{ 10.1,
+	  12.5,
+	  1,
+	  { NULL, "3 of 6 measurements low, receive side, bandwidth 0.05 x the "
+		  "median: TCP low alone: the IP stack (run ibgap doctor)" } },
+	{ 62,
+	  71,
+	  2,
+	  { NULL,
+	    "3 of 6 measurements low, receive side, bandwidth 0.05 x the "
+	    "median: TCP low alone: the IP stack (run ibgap doctor)",
+	    "3 of 6 measurements flagged, p50 latency 4.56 x the median: "
+	    "TCP low alone: the IP stack (run ibgap doctor)" } },
+};
+
+START_TEST(drain_why_four)
+{
+	/* the pairs in their rounds; tcp_bw, then tcp_lat */
+	static const unsigned int ab[6][2] = { { 0, 3 }, { 1, 2 }, { 2, 0 },
+					       { 3, 1 }, { 0, 1 }, { 2, 3 } };
+	const double bw[6] = { 1.9, 0.028, 1.1, 0.029, 0.028, 1.5 };
+	const double lat[6] = { 9.6,  13.2, four_cases[_i].lat20,
+				14.0, 9.9,  four_cases[_i].lat23 };
+	const struct ig_fab_tol tol = { .bw = 0.5, .lat = 4 };
+	struct ig_fab_meas m[12] = { 0 };
+	struct ig_fab_node nodes[4];
+	struct ig_fab_run r = { .n = 4, .nodes = nodes };
+	char buf[160];
+
+	for (unsigned int i = 0; i < 12; i++) {
+		m[i].a = ab[i / 2][0];
+		m[i].b = ab[i / 2][1];
+		m[i].ok = true;
+		m[i].test = i % 2 ? IG_TEST_TCP_LAT : IG_TEST_TCP_BW;
+		m[i].bw_gbps = bw[i / 2];
+		m[i].lat_p50_us = lat[i / 2];
+	}
+	ck_assert_int_ge(ig_fab_judge_pairs(m, 12, &tol, r.medians), 0);
+	ck_assert_int_eq(ig_fab_judge_nodes(m, 12, r.medians, nodes, 4),
+			 four_cases[_i].nflagged);
+	for (unsigned int i = 0; i < 4; i++) {
+		const char *want = four_cases[_i].why[i];
+
+		ck_assert_msg(nodes[i].flagged == (want != NULL), "rank %u", i);
+		if (!want)
+			continue;
+		ig_fab_drain_why(&r, i, buf, sizeof(buf));
+		ck_assert_str_eq(buf, want);
+	}
 }
 END_TEST
 
@@ -340,6 +412,7 @@ static Suite *slurm_suite(void)
 	tcase_add_test(tc, drain_json);
 	tcase_add_test(tc, texts);
 	tcase_add_test(tc, drain_why);
+	tcase_add_loop_test(tc, drain_why_four, 0, ARRAY_SIZE(four_cases));
 	tcase_add_test(tc, slurm_node);
 	tcase_add_test(tc, options);
 	suite_add_tcase(s, tc);

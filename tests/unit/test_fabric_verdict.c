@@ -280,6 +280,12 @@ START_TEST(node_counts_and_medians)
 	ck_assert_double_eq(nodes[1].lat_us[IG_TEST_TCP_LAT], 5);
 	ck_assert_double_eq(nodes[2].lat_us[IG_TEST_TCP_LAT], 6);
 	ck_assert_double_eq(nodes[0].bw_gbps[IG_TEST_TCP_BW], 0);
+	/* the worst ratio: the highest p50, the lowest bandwidth */
+	ck_assert_double_eq_tol(nodes[0].lat_ratio, 0.8, 1e-9);
+	ck_assert_double_eq_tol(nodes[2].lat_ratio, 1.2, 1e-9);
+	ck_assert_double_eq_tol(nodes[1].bw_ratio, 1, 1e-9);
+	for (unsigned int i = 0; i < 3; i++)
+		ck_assert_uint_eq(nodes[i].tests, 0);
 }
 END_TEST
 
@@ -288,19 +294,23 @@ END_TEST
  * given as 'g' good, 'l' low, 'f' failed; nodes 1..4 also measure each
  * other in a ring (good), so that they are never flagged.
  */
+#define TB (1u << IG_TEST_TCP_BW)
+#define SB (1u << IG_TEST_SEND_BW)
+
 static const struct {
 	const char *tcp, *send;
 	enum ig_fab_cause cause;
 	unsigned int nflagged;
+	unsigned int tests; /* the tests that flag node 0 */
 } cause_cases[] = {
-	{ "gllg", "gggg", IG_FAB_OK, 2 }, /* half: not most */
-	{ "llgl", "gggg", IG_FAB_TCP_LOW, 3 },
-	{ "gggg", "lllg", IG_FAB_VERBS_LOW, 3 },
-	{ "llll", "lgll", IG_FAB_VERBS_LOW, 7 },
-	{ "fffg", "lggg", IG_FAB_FAILED, 4 },
-	{ "ffgf", "llgl", IG_FAB_VERBS_LOW, 6 }, /* 3 failed of 6 */
-	{ "ffgl", "gggg", IG_FAB_FAILED, 3 },	 /* 2 failed of 3 */
-	{ "gllg", "gllg", IG_FAB_OK, 4 },	 /* half of each test */
+	{ "gllg", "gggg", IG_FAB_OK, 2, 0 }, /* half: not most */
+	{ "llgl", "gggg", IG_FAB_TCP_LOW, 3, TB },
+	{ "gggg", "lllg", IG_FAB_VERBS_LOW, 3, SB },
+	{ "llll", "lgll", IG_FAB_VERBS_LOW, 7, TB | SB },
+	{ "fffg", "lggg", IG_FAB_FAILED, 4, TB },
+	{ "ffgf", "llgl", IG_FAB_VERBS_LOW, 6, TB | SB }, /* 3 failed of 6 */
+	{ "ffgl", "gggg", IG_FAB_FAILED, 3, TB },	  /* 2 failed of 3 */
+	{ "gllg", "gllg", IG_FAB_OK, 4, 0 }, /* half of each test */
 };
 
 static unsigned int cause_fabric(struct ig_fab_meas *m, const char *tcp,
@@ -341,6 +351,7 @@ START_TEST(node_causes)
 	ck_assert(nodes[0].flagged == flagged);
 	ck_assert_uint_eq(nodes[0].npairs, 8);
 	ck_assert_uint_eq(nodes[0].nflagged, cause_cases[_i].nflagged);
+	ck_assert_uint_eq(nodes[0].tests, cause_cases[_i].tests);
 	for (unsigned int i = 1; i < 5; i++)
 		ck_assert_msg(!nodes[i].flagged, "node %u flagged", i);
 }
