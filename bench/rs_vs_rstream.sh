@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
+# The per-tool functions are called by name (round):
+# shellcheck disable=SC2317
 # SPDX-License-Identifier: MIT
 #
 # rs_vs_rstream.sh - ibgap's rs_bw next to rdma-core's rstream (package
 # rdmacm-utils) on the same RDMA device, alternating, ROUNDS rounds, in one
 # run of tests/rxe/rxe-run (one guest boot when the machine has no RDMA
-# NIC).
+# NIC).  In odd rounds ibgap runs first, in even ones rstream.
 #
 #   bash bench/rs_vs_rstream.sh [ROUNDS [COUNT [SIZE_BYTES]]]   (3, 400, 65536)
 #   bash bench/rs_vs_rstream.sh --lat [ROUNDS [ITERS [SIZE_BYTES]]] (3, 20000, 64)
@@ -74,11 +76,15 @@ SPID=$!
 sleep 2
 fail=0
 
-# rs_lat_round R: one round of --lat; prints its table line.
-rs_lat_round() {
-	local r=$1 ig=NA rst=NA rpid
+# Each round runs both tools, ibgap first in odd rounds and rstream first
+# in even ones (as bench/verbs_vs_perftest.sh does), so that neither always
+# runs right after the other.  A run sets ig or rst (NA when it failed).
 
-	if timeout 120 "$IBGAP" client "$IG_RDMA_ADDR" -p $PORT -t rs_lat \
+# ig_lat R / rst_lat R: one run of --lat.
+ig_lat() {
+	local r=$1
+
+	if timeout 120 "$IBGAP" client "$IG_RDMA_ADDR" -p "$PORT" -t rs_lat \
 		-s "$SIZE" -n "$COUNT" --warmup 0 --timeout 60 \
 		--format json >"$TMP/ig.$r.json" 2>"$TMP/ig.$r.err"; then
 		ig=$(jq -r '.results[0].lat_us.mean' "$TMP/ig.$r.json")
@@ -88,11 +94,16 @@ rs_lat_round() {
 		fail=1
 		echo "$SELF: round $r: ibgap: $(cat "$TMP/ig.$r.err")" >&2
 	fi
-	timeout 120 rstream -p $RPORT -S "$SIZE" -C 1 -I "$COUNT" -T n \
+}
+
+rst_lat() {
+	local r=$1 rpid
+
+	timeout 120 rstream -p "$RPORT" -S "$SIZE" -C 1 -I "$COUNT" -T n \
 		-f ip >"$TMP/rs.srv.$r" 2>&1 &
 	rpid=$!
 	sleep 1
-	if timeout 120 rstream -s "$IG_RDMA_ADDR" -p $RPORT -S "$SIZE" -C 1 \
+	if timeout 120 rstream -s "$IG_RDMA_ADDR" -p "$RPORT" -S "$SIZE" -C 1 \
 		-I "$COUNT" -T n -f ip >"$TMP/rs.$r" 2>&1; then
 		# name bytes xfers iters total time Gb/sec usec/xfer
 		rst=$(awk '$1 == "custom" && $8 + 0 > 0 { print $8 }' \
@@ -105,6 +116,21 @@ rs_lat_round() {
 		echo "$SELF: round $r: rstream: $(cat "$TMP/rs.$r")" >&2
 	fi
 	wait "$rpid" 2>/dev/null
+}
+
+# round R IBGAP_FN RSTREAM_FN: both runs in this round's order; prints its
+# table line.
+round() {
+	local r=$1
+
+	ig=NA rst=NA
+	if ((r % 2)); then
+		"$2" "$r"
+		"$3" "$r"
+	else
+		"$3" "$r"
+		"$2" "$r"
+	fi
 	printf '%s\t%s\t%s\t%s\n' "$r" "$ig" "$rst" "$(awk -v a="$ig" \
 		-v b="$rst" 'BEGIN { if (a == "NA" || b == "NA" || b + 0 == 0)
 			print "NA"; else printf "%.3f\n", a / b }')"
@@ -113,14 +139,15 @@ rs_lat_round() {
 if [[ $MODE == lat ]]; then
 	printf 'round\tibgap_rs_lat_mean_us\trstream_us\tratio\n'
 	for ((r = 1; r <= ROUNDS; r++)); do
-		rs_lat_round "$r"
+		round "$r" ig_lat rst_lat
 	done
 	exit $fail
 fi
-printf 'round\tibgap_rs_bw_gbps\trstream_gbps\tratio\n'
-for ((r = 1; r <= ROUNDS; r++)); do
-	ig=NA rst=NA
-	if timeout 120 "$IBGAP" client "$IG_RDMA_ADDR" -p $PORT -t rs_bw \
+# ig_bw R / rst_bw R: one run of rs_bw.
+ig_bw() {
+	local r=$1
+
+	if timeout 120 "$IBGAP" client "$IG_RDMA_ADDR" -p "$PORT" -t rs_bw \
 		-s "$SIZE" -n "$COUNT" --window 512K --warmup 0.2 --timeout 60 \
 		--format json >"$TMP/ig.$r.json" 2>"$TMP/ig.$r.err"; then
 		ig=$(jq -r '.results[0].bw_gbps' "$TMP/ig.$r.json")
@@ -128,11 +155,16 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		fail=1
 		echo "$SELF: round $r: ibgap: $(cat "$TMP/ig.$r.err")" >&2
 	fi
-	timeout 120 rstream -p $RPORT -S "$SIZE" -C "$COUNT" -f ip \
+}
+
+rst_bw() {
+	local r=$1 rpid
+
+	timeout 120 rstream -p "$RPORT" -S "$SIZE" -C "$COUNT" -f ip \
 		>"$TMP/rs.srv.$r" 2>&1 &
 	rpid=$!
 	sleep 1
-	if timeout 120 rstream -s "$IG_RDMA_ADDR" -p $RPORT -S "$SIZE" \
+	if timeout 120 rstream -s "$IG_RDMA_ADDR" -p "$RPORT" -S "$SIZE" \
 		-C "$COUNT" -f ip >"$TMP/rs.$r" 2>&1; then
 		# name bytes xfers iters total time Gb/sec usec/xfer: its
 		# Gb/sec has 2 decimals (0.05 under TCG), so from its time (10 ms
@@ -147,10 +179,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		fail=1
 		echo "$SELF: round $r: rstream: $(cat "$TMP/rs.$r")" >&2
 	fi
-	wait $rpid 2>/dev/null
-	ratio=$(awk -v a="$ig" -v b="$rst" 'BEGIN {
-		if (a == "NA" || b == "NA" || b + 0 == 0) print "NA"
-		else printf "%.3f\n", a / b }')
-	printf '%s\t%s\t%s\t%s\n' "$r" "$ig" "$rst" "$ratio"
+	wait "$rpid" 2>/dev/null
+}
+
+printf 'round\tibgap_rs_bw_gbps\trstream_gbps\tratio\n'
+for ((r = 1; r <= ROUNDS; r++)); do
+	round "$r" ig_bw rst_bw
 done
 exit $fail
