@@ -33,11 +33,18 @@ command -v jq >/dev/null || fc_skip "jq is not installed"
 command -v salloc >/dev/null || fc_skip "salloc not found (slurm-client)"
 # as t_fabric.sh: no LeakSanitizer for Open MPI's exit
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-# 2 pairs at once on the 2 CPUs: a wide tolerance; the throttled node is
-# 30 times slower or more.
-# shellcheck disable=SC2054 # -t's list
-RUN=(-t tcp_bw,tcp_lat -D 0.2 --warmup 0.05 --timeout 5 --no-retest
-	--bw-tol 0.5 --lat-tol 4 --format json)
+# tcp_bw alone: the plants are bandwidth, and a latency test would judge
+# the machine's load.  Two pairs at once on the 2 CPUs: a healthy pair's
+# tcp_lat p50 read 6-8 x the median (once 118 x, beside an iperf3) in
+# 14 of 52 --drain steps here, and two such of a node's three pairs
+# flag it (a scripts/test run: node 3 drained in the second step, its
+# two slow tcp_lat pairs read as 'low, bandwidth 1.98 x the median',
+# now 'flagged, p50 latency ...').  With the throttled node in
+# half the pairs, the median lies between its pairs and the others, and
+# no healthy pair falls below --bw-tol 0.5 x it (the slowest would have
+# to be under a third of a throttled one).
+RUN=(-t tcp_bw -D 0.2 --warmup 0.05 --timeout 5 --no-retest --bw-tol 0.5
+	--format json)
 # the nodes' /tmp is their own: the ranks start in /
 SRUN=(-N 4 --ntasks-per-node=1 --mpi=pmix --chdir=/)
 
@@ -104,19 +111,17 @@ expect_rc 0 "--drain, node 3 slow" ||
 got=$(jqc "$TMP/drain1.out" '[.ranks, [.nodes[] | .host], [.nodes[] | .addr],
 	(.pairs | length), ([.pairs[] | select(.ok)] | length)]')
 want=$(jq -nc --args '[4, $ARGS.positional[0:4], $ARGS.positional[4:8],
-	12, 12]' "${N[@]}" "${FC_ADDRS[@]}")
+	6, 6]' "${N[@]}" "${FC_ADDRS[@]}")
 [[ $got == "$want" ]] &&
-	pass "srun: 4 ranks, each its node's host name and address, 6 pairs x 2 tests ok" ||
+	pass "srun: 4 ranks, each its node's host name and address, 6 pairs ok" ||
 	fail "srun: got $got, want $want: $(head -c 2000 "$TMP/drain1.err")"
-# node 2, the admin's, may be flagged too by CI's load (fresh clone of
-# 47d0a24): then it must be left as it is, in not_drained; no other
-# node may be drained or left
-got=$(jq -c '[([.nodes[] | select(.flagged) | .host] |
-	index($n3) != null), [.drained[] | .node],
-	(.drained[0].reason | startswith("ibgap: ")), .drained[0].updated,
-	[.not_drained[] | select(.node != $n2 or .reason != "admin: fan")]]' \
-	--arg n2 "${N[1]}" --arg n3 "${N[2]}" "$TMP/drain1.out" 2>&1)
-want=$(jq -nc --arg n3 "${N[2]}" '[true, [$n3], true, false, []]')
+# node 3 alone: node 2's one pair with it is low, its other two are in
+# the fast half (CI flagged node 2 too once, fresh clone of 47d0a24,
+# when the steps also ran tcp_lat)
+got=$(jqc "$TMP/drain1.out" '[[.nodes[] | select(.flagged) | .host],
+	[.drained[] | .node], (.drained[0].reason | startswith("ibgap: ")),
+	.drained[0].updated, .not_drained]')
+want=$(jq -nc --arg n3 "${N[2]}" '[[$n3], [$n3], true, false, []]')
 [[ $got == "$want" ]] &&
 	pass "--drain: exactly node 3 drained, an ibgap: reason" ||
 	fail "--drain: got $got, want $want"
