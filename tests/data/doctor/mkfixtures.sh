@@ -22,16 +22,26 @@ set -euo pipefail
 HERE=$(cd "${1:-$(dirname "$0")}" && pwd)
 R= # root of the scenario being written
 
+# mkd PATH: PATH's folder made (no fork where it exists: this runs for
+# each of over a thousand files)
+mkd()
+{
+	local d=$R/$1
+
+	d=${d%/*}
+	[[ -d $d ]] || mkdir -p "$d"
+}
+
 w()
 {
-	mkdir -p "$(dirname "$R/$1")"
+	mkd "$1"
 	printf '%s\n' "$2" >"$R/$1"
 }
 
 # lnk TARGET LINK: a relative symlink, as sysfs has them.
 lnk()
 {
-	mkdir -p "$(dirname "$R/$2")"
+	mkd "$2"
 	ln -sfn "$1" "$R/$2"
 }
 
