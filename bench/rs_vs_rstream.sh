@@ -33,7 +33,10 @@
 # ibgap's mean, over 20,000 a few hundredths
 # (docs/lab/2026-12-03-ud-rs-latency.md).  64 B: the first size of
 # rstream's own latency table and rsockets' default inline size, which
-# both tools keep (rstream sets RDMA_INLINE only in its built-in tests).  Columns: round,
+# both tools keep (rstream sets RDMA_INLINE only in its built-in tests).
+# rstream's 512 KiB buffers are not matched here: with and without
+# --window 512K ibgap's mean was the same over 30 rounds
+# (docs/lab/2026-12-03-rs-lat-30.md).  Columns: round,
 # ibgap_rs_lat_mean_us, rstream_us, ratio (ibgap/rstream: <= 1 is good).
 # Exit 1 when a run failed, 77 when rxe-run has no device.
 set -u -o pipefail
