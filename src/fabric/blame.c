@@ -35,7 +35,7 @@ static double meas_ratio(const struct ig_fab_meas *m, const double *medians)
 		return 0;
 	if ((unsigned int)m->test >= IG_TEST_COUNT || !(medians[m->test] > 0))
 		return 1;
-	lat = ig_test_pattern(IG_TESTS, m->test) == IG_PATTERN_LAT;
+	lat = ig_test_is_lat(m->test);
 	med = medians[m->test];
 	x = lat ? m->lat_p50_us : m->bw_gbps;
 	if (isnan(x))

@@ -28,7 +28,7 @@ static bool worse(enum ig_test t, double old, double now, double tol)
 {
 	if (old <= 0)
 		return false;
-	if (ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT)
+	if (ig_test_is_lat(t))
 		return now > old * (1 + tol);
 	return now < old * (1 - tol);
 }
@@ -48,7 +48,7 @@ static double figure(json_object *o, enum ig_test t)
 	double v = 0;
 	json_object *l;
 
-	if (ig_test_pattern(IG_TESTS, t) != IG_PATTERN_LAT) {
+	if (!ig_test_is_lat(t)) {
 		ig_json_get_double(o, "bw_gbps", &v);
 		return v;
 	}
@@ -60,7 +60,7 @@ static double figure(json_object *o, enum ig_test t)
 static void report(struct cmp *c, const char *what, enum ig_test t, double old,
 		   double now)
 {
-	bool lat = ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT;
+	bool lat = ig_test_is_lat(t);
 
 	fprintf(c->f,
 		"regression: %s %s: %.2f -> %.2f %s (%+.1f%%, tolerance "
@@ -122,9 +122,7 @@ static void one_pair(struct cmp *c, json_object *o)
 		if (m->railed)
 			ig_fab_meas_rails_text(r, m, false, rails,
 					       sizeof(rails));
-		now = ig_test_pattern(IG_TESTS, m->test) == IG_PATTERN_LAT
-			      ? m->lat_p50_us
-			      : m->bw_gbps;
+		now = ig_test_is_lat(m->test) ? m->lat_p50_us : m->bw_gbps;
 		if (!m->ok)
 			now = 0;
 		snprintf(what, sizeof(what), "pair %s -> %s%s", ha, hb, rails);
@@ -149,8 +147,7 @@ static void one_node(struct cmp *c, json_object *o)
 			continue;
 		snprintf(what, sizeof(what), "node %s", h);
 		for (int t = 0; t < IG_TEST_COUNT; t++) {
-			bool lat = ig_test_pattern(IG_TESTS, t) ==
-				   IG_PATTERN_LAT;
+			bool lat = ig_test_is_lat(t);
 			json_object *g;
 			double old = 0, now = lat ? r->nodes[i].lat_us[t]
 						  : r->nodes[i].bw_gbps[t];

@@ -19,16 +19,11 @@ const char *const ig_fab_fpkeys[IG_FAB_NFPKEYS] = {
 	"link_rate", "mtu",	  "ipoib_mode",
 };
 
-static bool is_lat(enum ig_test t)
-{
-	return ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT;
-}
-
 static json_object *figures(double bw, double p50, double p99, enum ig_test t)
 {
 	json_object *o = json_object_new_object();
 
-	if (!is_lat(t)) {
+	if (!ig_test_is_lat(t)) {
 		ig_json_add_double(o, "bw_gbps", bw);
 		return o;
 	}
@@ -43,7 +38,7 @@ static json_object *figures(double bw, double p50, double p99, enum ig_test t)
 /* The metric a repeated measurement's spread is of, as the client's. */
 static const char *rep_metric(enum ig_test t)
 {
-	return is_lat(t) ? "lat_us.p50" : "bw_gbps";
+	return ig_test_is_lat(t) ? "lat_us.p50" : "bw_gbps";
 }
 
 /* --repeat, --confidence: the client's "repeat" object */
@@ -300,7 +295,7 @@ static void text_hops(FILE *f, const struct ig_fab_run *r)
 	const struct ig_fab_hopref *h = &r->hopref;
 
 	for (int t = 0; r->per_hop && t < IG_TEST_COUNT; t++) {
-		const char *unit = is_lat(t) ? "us" : "Gb/s";
+		const char *unit = ig_test_is_lat(t) ? "us" : "Gb/s";
 		bool any = false;
 
 		for (unsigned int d = 0; d < IG_FAB_HOPS_MAX; d++) {
@@ -363,7 +358,7 @@ static void text_figure(FILE *f, const struct ig_fab_run *r,
 	if (!m->ok)
 		fprintf(f, "%s FAILED: %s", ig_test_name(IG_TESTS, m->test),
 			m->why);
-	else if (is_lat(m->test))
+	else if (ig_test_is_lat(m->test))
 		fprintf(f, "%s p50 %.2f us (median %.2f), p99 %.2f us",
 			ig_test_name(IG_TESTS, m->test), m->lat_p50_us,
 			r->medians[m->test], m->lat_p99_us);
@@ -411,7 +406,7 @@ static const struct ig_fab_meas *other(const struct ig_fab_run *r,
 
 		if (o->round == m->round && o->a == m->a && o->b == m->b &&
 		    o->rail_a == m->rail_a &&
-		    is_lat(o->test) == is_lat(m->test) &&
+		    ig_test_is_lat(o->test) == ig_test_is_lat(m->test) &&
 		    ig_test_xport(IG_TESTS, o->test) !=
 			    ig_test_xport(IG_TESTS, m->test))
 			return o;
@@ -438,9 +433,10 @@ static void text_pair(FILE *f, const struct ig_fab_run *r,
 	text_figure(f, r, m);
 	if (m->retested && m->retest_ok)
 		fprintf(f,
-			is_lat(m->test) ? "; again: p50 %.2f us"
-					: "; again: %.2f Gb/s",
-			is_lat(m->test) ? m->retest_p50_us : m->retest_bw_gbps);
+			ig_test_is_lat(m->test) ? "; again: p50 %.2f us"
+						: "; again: %.2f Gb/s",
+			ig_test_is_lat(m->test) ? m->retest_p50_us
+						: m->retest_bw_gbps);
 	if (o) {
 		fputs("; ", f);
 		text_figure(f, r, o);
@@ -558,7 +554,7 @@ void ig_fab_text(FILE *f, const struct ig_fab_run *r)
 		if (r->medians[t] > 0)
 			fprintf(f, "  median %-9s %.2f %s\n",
 				ig_test_name(IG_TESTS, t), r->medians[t],
-				is_lat(t) ? "us (p50)" : "Gb/s");
+				ig_test_is_lat(t) ? "us (p50)" : "Gb/s");
 	text_hops(f, r);
 	text_repeats(f, r);
 	text_shared(f, r);

@@ -31,17 +31,12 @@
 #define SCALE_H 12.0
 #define SCALE_STEPS 48
 
-static bool is_lat(enum ig_test t)
-{
-	return ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT;
-}
-
 /* The first measured test of transport x and kind (latency or not). */
 static int pick(const struct ig_fab_run *r, enum ig_xport_id x, bool lat)
 {
 	for (size_t i = 0; i < r->k; i++)
 		if (ig_test_xport(IG_TESTS, r->m[i].test) == x &&
-		    is_lat(r->m[i].test) == lat)
+		    ig_test_is_lat(r->m[i].test) == lat)
 			return (int)r->m[i].test;
 	return -1;
 }
@@ -89,7 +84,7 @@ void ig_fab_plot_layout(const struct ig_fab_run *r, struct ig_fab_layout *l)
 
 double ig_fab_cell(const struct ig_fab_meas *m, double median, bool *transient)
 {
-	bool lat = is_lat(m->test);
+	bool lat = ig_test_is_lat(m->test);
 	double x = lat ? m->lat_p50_us : m->bw_gbps;
 	double q;
 
@@ -175,7 +170,7 @@ static void panel(cairo_t *cr, const struct ig_fab_run *r,
 
 	snprintf(title, sizeof(title), "%s, median %.2f %s",
 		 ig_test_name(IG_TESTS, p->test), r->medians[p->test],
-		 is_lat(p->test) ? "us (p50)" : "Gb/s");
+		 ig_test_is_lat(p->test) ? "us (p50)" : "Gb/s");
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_move_to(cr, p->x, p->y - 24);
 	cairo_show_text(cr, title);

@@ -20,14 +20,13 @@ void ig_fab_slurm_node(const char *host, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)strcspn(host, "."), host);
 }
 
-/* Whether a bandwidth test is among those that flag nd. */
-static bool bw_flags(const struct ig_fab_node *nd)
+/* Whether every test that flags nd is a latency test (none: false). */
+static bool lat_alone(const struct ig_fab_node *nd)
 {
 	for (int t = 0; t < IG_TEST_COUNT; t++)
-		if (nd->tests & 1u << t &&
-		    ig_test_pattern(IG_TESTS, t) == IG_PATTERN_BW)
-			return true;
-	return false;
+		if (nd->tests & 1u << t && !ig_test_is_lat(t))
+			return false;
+	return nd->tests != 0;
 }
 
 void ig_fab_drain_why(const struct ig_fab_run *r, unsigned int i, char *buf,
@@ -38,7 +37,7 @@ void ig_fab_drain_why(const struct ig_fab_run *r, unsigned int i, char *buf,
 	const struct ig_fab_node *nd = &r->nodes[i];
 	/* latency alone: its measurements are slow, not low (failed ones
 	 * have no p50: the median of its others says nothing) */
-	bool lat = nd->tests && !bw_flags(nd) && nd->lat_ratio >= 0 &&
+	bool lat = lat_alone(nd) && nd->lat_ratio >= 0 &&
 		   nd->cause != IG_FAB_FAILED;
 	char fig[48] = "";
 

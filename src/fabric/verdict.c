@@ -17,11 +17,6 @@
 
 static const struct ig_fab_tol tol_default = { .bw = 0.9, .lat = 2.0 };
 
-static bool is_lat(enum ig_test t)
-{
-	return ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT;
-}
-
 static bool test_known(enum ig_test t)
 {
 	return (unsigned int)t < IG_TEST_COUNT;
@@ -55,7 +50,7 @@ static bool within(enum ig_test t, double x, double med,
 {
 	if (!(med > 0))
 		return true;
-	if (is_lat(t))
+	if (ig_test_is_lat(t))
 		return x <= tol->lat * med;
 	return x >= tol->bw * med;
 }
@@ -68,7 +63,8 @@ static void test_medians(const struct ig_fab_meas *m, size_t k, double *v,
 		size_t nv = 0;
 
 		for (size_t i = 0; i < k; i++) {
-			double x = is_lat(t) ? m[i].lat_p50_us : m[i].bw_gbps;
+			double x = ig_test_is_lat(t) ? m[i].lat_p50_us
+						     : m[i].bw_gbps;
 
 			if (m[i].ok && m[i].test == (enum ig_test)t &&
 			    !isnan(x))
@@ -108,8 +104,8 @@ static void hop_refs(const struct ig_fab_meas *m, size_t k, double *v,
 			double q;
 
 			for (size_t i = 0; i < k; i++) {
-				double x = is_lat(t) ? m[i].lat_p50_us
-						     : m[i].bw_gbps;
+				double x = ig_test_is_lat(t) ? m[i].lat_p50_us
+							     : m[i].bw_gbps;
 
 				if (at_hops(&m[i], t, d) && !isnan(x))
 					v[nv++] = x;
@@ -118,8 +114,8 @@ static void hop_refs(const struct ig_fab_meas *m, size_t k, double *v,
 			h->median[t][d] = ig_fab_median(v, nv);
 			if (!d || nv < IG_FAB_HOP_MIN || !(medians[t] > 0))
 				continue;
-			q = best_quarter(v, nv, is_lat(t));
-			if (is_lat(t) ? q > medians[t] : q < medians[t])
+			q = best_quarter(v, nv, ig_test_is_lat(t));
+			if (ig_test_is_lat(t) ? q > medians[t] : q < medians[t])
 				h->ref[t][d] = q;
 		}
 }
@@ -146,8 +142,8 @@ static bool judge_one(struct ig_fab_meas *x, const double *medians,
 	if (!test_known(t))
 		return false;
 	med = ref_of(x, medians, h);
-	first = is_lat(t) ? x->lat_p50_us : x->bw_gbps;
-	again = is_lat(t) ? x->retest_p50_us : x->retest_bw_gbps;
+	first = ig_test_is_lat(t) ? x->lat_p50_us : x->bw_gbps;
+	again = ig_test_is_lat(t) ? x->retest_p50_us : x->retest_bw_gbps;
 	if (x->ok && within(t, first, med, tol))
 		return false;
 	if (x->retested && x->retest_ok && within(t, again, med, tol)) {
@@ -193,7 +189,7 @@ ssize_t ig_fab_judge_pairs_hops(struct ig_fab_meas *m, size_t k,
 
 int ig_fab_sender(const struct ig_fab_meas *m)
 {
-	if (!test_known(m->test) || is_lat(m->test))
+	if (!test_known(m->test) || ig_test_is_lat(m->test))
 		return -1;
 	return (int)(m->reverse ? m->b : m->a);
 }
@@ -246,7 +242,8 @@ static size_t make_sides(const struct ig_fab_meas *m, size_t k, unsigned int n,
 			.test = m[i].test,
 			.failed = !m[i].ok,
 			.flagged = m[i].flagged,
-			.x = is_lat(m[i].test) ? m[i].lat_p50_us : m[i].bw_gbps,
+			.x = ig_test_is_lat(m[i].test) ? m[i].lat_p50_us
+						       : m[i].bw_gbps,
 		};
 
 		if (!test_known(m[i].test))
@@ -337,7 +334,7 @@ static void node_test(struct ig_fab_node *nd, struct tally *ty,
 	if (nok)
 		med = nok % 2 ? s[nok / 2].x
 			      : (s[nok / 2 - 1].x + s[nok / 2].x) / 2;
-	if (is_lat(t))
+	if (ig_test_is_lat(t))
 		nd->lat_us[t] = med;
 	else
 		nd->bw_gbps[t] = med;
@@ -361,7 +358,8 @@ static double worst_ratio(const struct ig_fab_node *nd, unsigned int mask,
 	for (int t = 0; t < IG_TEST_COUNT; t++) {
 		double r;
 
-		if (is_lat(t) != lat || !(mask & 1u << t) || !(medians[t] > 0))
+		if (ig_test_is_lat(t) != lat || !(mask & 1u << t) ||
+		    !(medians[t] > 0))
 			continue;
 		r = (lat ? nd->lat_us[t] : nd->bw_gbps[t]) / medians[t];
 		if (worst < 0 || (lat ? r > worst : r < worst))

@@ -83,8 +83,7 @@ void ig_run_params(const struct ig_run_opts *o, unsigned int k,
 		p->streams = o->streams[k % ns];
 	if (o->sizes)
 		p->size = o->sizes[k / ns];
-	if (ig_test_pattern(IG_TESTS, p->test) == IG_PATTERN_LAT &&
-	    !o->size_given)
+	if (ig_test_is_lat(p->test) && !o->size_given)
 		p->size = IG_DEFAULT_LAT_SIZE;
 	/* UD send at the path MTU, which its set-up finds */
 	if (p->test == IG_TEST_UD_SEND_BW && !o->size_given)

@@ -30,6 +30,11 @@ const struct ig_xports ig_transports = {
 	XPORT(IG_XPORT_RSOCKETS, IG_RS_OPS, &ig_rs_tests, NULL, 0),
 };
 
+bool ig_test_is_lat(enum ig_test t)
+{
+	return ig_test_pattern(IG_TESTS, t) == IG_PATTERN_LAT;
+}
+
 int ig_xport_opts_check(const struct ig_optparse *ps, const enum ig_test *tests,
 			unsigned int n, char *err, size_t errlen)
 {

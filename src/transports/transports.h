@@ -14,6 +14,11 @@ extern const struct ig_xports ig_transports;
 /* The tests' rows, for the layers above this one. */
 #define IG_TESTS (&ig_transports.tests)
 
+/* Whether test t is a ping-pong (a latency test) of these transports:
+ * the question every reader of a result asks before it picks a figure
+ * (p50 or bandwidth). */
+bool ig_test_is_lat(enum ig_test t);
+
 /* The transports' options for a command's table (common/opttab.h): one
  * IG_OPT_ROWS row that stands for every transport's rows, in the order of
  * ig_transports; and --window, which each command names with a help of
