@@ -95,7 +95,9 @@ void ig_repeat_change(const struct ig_repeat *before,
 	}
 	if (before->n < 2 || after->n < 2)
 		c->verdict = IG_VERDICT_UNJUDGED;
-	else if (after->ci_lo <= before->ci_hi && before->ci_lo <= after->ci_hi)
+	else if ((after->ci_lo <= before->ci_hi &&
+		  before->ci_lo <= after->ci_hi) ||
+		 fabs(c->pct) < IG_MIN_EFFECT_PCT)
 		c->verdict = IG_VERDICT_NONE;
 	else
 		c->verdict = up == higher_better ? IG_VERDICT_HELPS

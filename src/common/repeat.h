@@ -54,12 +54,19 @@ struct ig_change {
 	enum ig_verdict verdict;
 };
 
+/* The smallest change, in % of the baseline's mean, that a verdict calls
+ * helps or hurts: behind a shaper runs are so steady that -0.09%
+ * [-0.17, -0.02] had intervals apart (integ/try, congestion control
+ * behind a tbf), and no one tunes a host for that. */
+#define IG_MIN_EFFECT_PCT 2.0
+
 /* after against before (the same metric): the change in % of before's
  * mean; its interval runs from after's low end over before's high end to
  * after's high end over before's low end (never narrower than the
- * intervals say); the verdict is "no effect" when the intervals overlap,
- * else helps when after moved the better way (up when higher_better),
- * hurts otherwise; unjudged when either ran fewer than 2 times. */
+ * intervals say); the verdict is "no effect" when the intervals overlap
+ * or the change is under IG_MIN_EFFECT_PCT either way, else helps when
+ * after moved the better way (up when higher_better), hurts otherwise;
+ * unjudged when either ran fewer than 2 times. */
 void ig_repeat_change(const struct ig_repeat *before,
 		      const struct ig_repeat *after, bool higher_better,
 		      struct ig_change *c);

@@ -4,7 +4,8 @@
 # with --allow-try and --auth-file).  Causes planted: on A's egress a tbf
 # shaper of 200mbit (qdisc.shaper: tcp_bw), and on A the congestion
 # control reno (a harmless setting: sock.cc's trial, bbr, must come out "no
-# effect" on tcp_bw).  GRO is off on a veth by default, and a veth has one
+# effect" on tcp_bw: behind the shaper its change was once -0.09% with
+# intervals apart, under the 2% a verdict needs).  GRO is off on a veth by default, and a veth has one
 # queue without RPS (offload.gro.off, queues.single, rps.off on both sides,
 # tried too: the server's through the server).  Last, without the shaper
 # (which would mask it: one trial at a time), a small tcp_rmem on the
@@ -29,6 +30,27 @@
 # Only findings whose changes stay inside the namespaces are tried
 # (net.core.* sysctls, IRQs and the governor are the host's).  Needs root,
 # ip, tc, ethtool and sysctl (77 otherwise).  About 42 s (5 runs of -D 0.3 per measurement).
+#
+# The test runs in a mount namespace of its own (unshare -m, mounts
+# from the host propagate in, none out) with a tmpfs on /var/lib/ibgap:
+# the journal it leaves pending at the default path for a few seconds is
+# seen by no other process on this host, such as the tests and the
+# Soft-RoCE guests running beside it, whose every ibgap command would
+# warn of it.  The host keeps an empty /var/lib/ibgap (mode 700, as
+# ibgap makes it).
+if [[ -z ${IG_TRY_MNTNS:-} && $(id -u) == 0 ]] &&
+	command -v unshare >/dev/null && command -v mount >/dev/null; then
+	if ! [[ -d /var/lib/ibgap ]] && ! mkdir -m 700 /var/lib/ibgap; then
+		echo "try.sh: cannot make /var/lib/ibgap" >&2
+		exit 1
+	fi
+	# fd 9: the host's mount namespace, to look from (IG_TRY_MNTNS)
+	exec 9</proc/self/ns/mnt
+	# shellcheck disable=SC2016 # $0 and $@ are the inner bash's
+	exec env IG_TRY_MNTNS=/proc/$$/fd/9 unshare -m --propagation slave \
+		bash -c 'mount -t tmpfs -o mode=700 ibgap-try /var/lib/ibgap &&
+			exec bash "$0" "$@"' "$0" "$@"
+fi
 source "$(dirname "$0")/lib.sh.inc"
 IG_LIMIT=${IG_LIMIT_TRY:-240}
 ig_init try "$@"
@@ -235,8 +257,8 @@ check(rs and all(c["restored"] for t in rs for c in t["changes"]),
       "the server's trials ran and were put back: %s" % rs)
 cc = [t for t in ran if t["id"] == "sock.cc" and t["side"] == "local"]
 check(cc and cc[0]["verdict"] == "no effect",
-      "the congestion control makes no difference: %s"
-      % (cc and cc[0]["verdict"]))
+      "the congestion control makes no difference: %s %s"
+      % (cc and cc[0]["verdict"], cc and cc[0]["change_pct"]["tcp_bw"]))
 pcts = [t["change_pct"]["tcp_bw"]["pct"] for t in ran]
 check(pcts == sorted(pcts, reverse=True), "ranked by effect: %s" % pcts)
 made = [c for t in d["trials"] for c in t["changes"] if "restored" in c]
@@ -299,6 +321,10 @@ if mid kill "$J3"; then
 	check "SIGKILL: the shaper is still gone" \
 		bash -c "! ip netns exec $NA tc qdisc show dev va | grep -q tbf"
 	check "SIGKILL: the journal is pending" test -s "$J3"
+	if [[ $J3 == "$DEF" && -e ${IG_TRY_MNTNS:-} ]]; then
+		check "the pending journal is not seen outside this test" \
+			nsenter --mount="$IG_TRY_MNTNS" test ! -e "$DEF"
+	fi
 	if [[ $J3 == "$DEF" ]]; then
 		RC=0
 		T 10 version >"$TMP/ver.out" 2>"$TMP/ver.err" || RC=$?

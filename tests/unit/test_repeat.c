@@ -309,6 +309,28 @@ START_TEST(change_before_reaches_zero)
 }
 END_TEST
 
+/* intervals apart, but a change under IG_MIN_EFFECT_PCT (2%) either
+ * way: no effect (-0.09% [-0.17, -0.02] behind a shaper in integ/try);
+ * 2% and more is judged */
+START_TEST(change_small_is_none)
+{
+	struct ig_repeat b = iv(5, 100, 0.01), down = iv(5, 99.91, 0.01),
+			 up = iv(5, 101.9, 0.01), two = iv(5, 98, 0.01);
+	struct ig_change c;
+
+	ig_repeat_change(&b, &down, true, &c);
+	ck_assert_double_lt(c.pct_hi, 0);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_NONE);
+	ig_repeat_change(&b, &up, true, &c);
+	ck_assert_double_gt(c.pct_lo, 0);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_NONE);
+	ig_repeat_change(&b, &two, true, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_HURTS);
+	ig_repeat_change(&b, &up, false, &c);
+	ck_assert_int_eq(c.verdict, IG_VERDICT_NONE);
+}
+END_TEST
+
 /* bandwidth down beyond the intervals: hurts, a negative change */
 START_TEST(change_hurts_bw)
 {
@@ -401,6 +423,7 @@ static Suite *repeat_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
 	tcase_add_test(tc, change_helps_bw);
+	tcase_add_test(tc, change_small_is_none);
 	tcase_add_test(tc, change_hurts_bw);
 	tcase_add_test(tc, change_before_reaches_zero);
 	tcase_add_test(tc, change_latency_direction);
