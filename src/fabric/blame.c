@@ -37,7 +37,7 @@ static double meas_ratio(const struct ig_fab_meas *m, const double *medians)
 		return 1;
 	lat = ig_test_is_lat(m->test);
 	med = medians[m->test];
-	x = lat ? m->lat_p50_us : m->bw_gbps;
+	x = ig_fab_meas_x(m);
 	if (isnan(x))
 		return 0;
 	if (lat)

@@ -122,7 +122,7 @@ static void one_pair(struct cmp *c, json_object *o)
 		if (m->railed)
 			ig_fab_meas_rails_text(r, m, false, rails,
 					       sizeof(rails));
-		now = ig_test_is_lat(m->test) ? m->lat_p50_us : m->bw_gbps;
+		now = ig_fab_meas_x(m);
 		if (!m->ok)
 			now = 0;
 		snprintf(what, sizeof(what), "pair %s -> %s%s", ha, hb, rails);

@@ -85,7 +85,7 @@ void ig_fab_plot_layout(const struct ig_fab_run *r, struct ig_fab_layout *l)
 double ig_fab_cell(const struct ig_fab_meas *m, double median, bool *transient)
 {
 	bool lat = ig_test_is_lat(m->test);
-	double x = lat ? m->lat_p50_us : m->bw_gbps;
+	double x = ig_fab_meas_x(m);
 	double q;
 
 	*transient = m->transient;

@@ -17,6 +17,11 @@
 
 static const struct ig_fab_tol tol_default = { .bw = 0.9, .lat = 2.0 };
 
+double ig_fab_meas_x(const struct ig_fab_meas *m)
+{
+	return ig_test_is_lat(m->test) ? m->lat_p50_us : m->bw_gbps;
+}
+
 static bool test_known(enum ig_test t)
 {
 	return (unsigned int)t < IG_TEST_COUNT;
@@ -63,8 +68,7 @@ static void test_medians(const struct ig_fab_meas *m, size_t k, double *v,
 		size_t nv = 0;
 
 		for (size_t i = 0; i < k; i++) {
-			double x = ig_test_is_lat(t) ? m[i].lat_p50_us
-						     : m[i].bw_gbps;
+			double x = ig_fab_meas_x(&m[i]);
 
 			if (m[i].ok && m[i].test == (enum ig_test)t &&
 			    !isnan(x))
@@ -104,8 +108,7 @@ static void hop_refs(const struct ig_fab_meas *m, size_t k, double *v,
 			double q;
 
 			for (size_t i = 0; i < k; i++) {
-				double x = ig_test_is_lat(t) ? m[i].lat_p50_us
-							     : m[i].bw_gbps;
+				double x = ig_fab_meas_x(&m[i]);
 
 				if (at_hops(&m[i], t, d) && !isnan(x))
 					v[nv++] = x;
@@ -142,7 +145,7 @@ static bool judge_one(struct ig_fab_meas *x, const double *medians,
 	if (!test_known(t))
 		return false;
 	med = ref_of(x, medians, h);
-	first = ig_test_is_lat(t) ? x->lat_p50_us : x->bw_gbps;
+	first = ig_fab_meas_x(x);
 	again = ig_test_is_lat(t) ? x->retest_p50_us : x->retest_bw_gbps;
 	if (x->ok && within(t, first, med, tol))
 		return false;
@@ -242,8 +245,7 @@ static size_t make_sides(const struct ig_fab_meas *m, size_t k, unsigned int n,
 			.test = m[i].test,
 			.failed = !m[i].ok,
 			.flagged = m[i].flagged,
-			.x = ig_test_is_lat(m[i].test) ? m[i].lat_p50_us
-						       : m[i].bw_gbps,
+			.x = ig_fab_meas_x(&m[i]),
 		};
 
 		if (!test_known(m[i].test))

@@ -236,6 +236,10 @@ unsigned int ig_fab_outliers(const char *const *values, unsigned int n,
 /* One line for people ("unknown" for a bad value). */
 const char *ig_fab_cause_text(enum ig_fab_cause c);
 
+/* m's figure for its test: the p50 latency in us for a latency test,
+ * else its bandwidth in Gb/s (NaN or 0 where it has none). */
+double ig_fab_meas_x(const struct ig_fab_meas *m);
+
 /* The median of v[0..n), which it sorts (the mean of the middle two for
  * an even n; 0 when n is 0): the verdicts' medians, and the report's
  * round overhead. */
