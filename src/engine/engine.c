@@ -415,11 +415,31 @@ static int ping_until(struct ig_stream *st, atomic_int *flag)
 }
 
 /*
+ * Round trips timed before their samples go into the histogram.  Turning
+ * ticks into nanoseconds and the histogram's running mean are floating
+ * point, which an emulated guest (QEMU TCG) runs through a helper per
+ * operation: done at every round trip, it put 1.3% on rs_lat's mean there
+ * (docs/lab/2026-12-03-lat-batch.md).  The batch keeps the raw counts
+ * (4 KiB on the stack) and goes into the histogram between two round trips.
+ */
+#define LAT_BATCH 512
+
+static void lat_flush(struct ig_stream *st, const uint64_t *ticks,
+		      unsigned int n, double half)
+{
+	for (unsigned int i = 0; i < n; i++)
+		ig_hist_add(st->lat, (uint64_t)((double)ticks[i] * half));
+	st->lat_rounds += n;
+}
+
+/*
  * Measures `left` round trips (UINT64_MAX: until *stop) on the stream's
  * clock.  One clock read per round trip, as perftest does: a round trip
- * starts where the previous one ended (the histogram update between them
- * costs nanoseconds; a clock_gettime costs microseconds in an emulated
- * guest, which is why the counter is read where it can be trusted).
+ * starts where the previous one ended (storing the previous count costs
+ * nanoseconds; a clock_gettime costs microseconds in an emulated guest,
+ * which is why the counter is read where it can be trusted).  After a
+ * batch goes into the histogram the clock is read again, so that no
+ * round trip holds that work.  Samples already timed are kept on failure.
  */
 static int ping_timed(struct ig_stream *st, uint64_t left, atomic_int *stop)
 {
@@ -428,19 +448,26 @@ static int ping_timed(struct ig_stream *st, uint64_t left, atomic_int *stop)
 	/* half a round trip; read_lat: the whole read (docs/design.md) */
 	double half = st->clk.ns_per_tick /
 		      ig_test_lat_div(st->s->tests, st->s->p.test);
+	uint64_t ticks[LAT_BATCH];
+	unsigned int n = 0;
 	uint64_t t0 = now(), t1;
+	int ret = 0;
 
 	while (left-- && !atomic_load_explicit(stop, memory_order_relaxed)) {
-		int ret = ops->lat_ping(st);
-
+		ret = ops->lat_ping(st);
 		if (ret)
-			return ret;
+			break;
 		t1 = now();
-		ig_hist_add(st->lat, (uint64_t)((double)(t1 - t0) * half));
-		st->lat_rounds++;
+		ticks[n++] = t1 - t0;
 		t0 = t1;
+		if (n == LAT_BATCH) {
+			lat_flush(st, ticks, n, half);
+			n = 0;
+			t0 = now();
+		}
 	}
-	return 0;
+	lat_flush(st, ticks, n, half);
+	return ret;
 }
 
 /*

@@ -190,11 +190,12 @@ START_TEST(test_bw_duration)
 END_TEST
 
 /* Latency: n round trips on each stream, every sample in the histogram,
- * the fake saw exactly n pings and n pongs (no warm-up). */
+ * the fake saw exactly n pings and n pongs (no warm-up).  n = 1101 spans
+ * two of the engine's batches of 512 samples and part of a third. */
 START_TEST(test_lat_iterations)
 {
 	struct bench_spec sp = good(
-		"lat iterations", params(IG_TEST_TCP_LAT, 200, 0, 0, GOOD_MS));
+		"lat iterations", params(IG_TEST_TCP_LAT, 1101, 0, 0, GOOD_MS));
 	struct bench_case *bc;
 
 	sp.p[0].streams = 2;
@@ -203,12 +204,12 @@ START_TEST(test_lat_iterations)
 	const struct ig_result *r = &bc->h[FX_CLIENT].r[0];
 
 	ck_assert(r->has_lat);
-	ck_assert_uint_eq(r->iterations, 400);
-	ck_assert_uint_eq(r->lat.count, 400);
+	ck_assert_uint_eq(r->iterations, 2202);
+	ck_assert_uint_eq(r->lat.count, 2202);
 	for (unsigned int i = 0; i < 2; i++) {
-		ck_assert_uint_eq(r->stream_msgs[i], 200);
-		ck_assert_uint_eq(fx_chan_of(&bc->w, FX_CLIENT, i).sent, 200);
-		ck_assert_uint_eq(fx_chan_of(&bc->w, FX_SERVER, i).sent, 200);
+		ck_assert_uint_eq(r->stream_msgs[i], 1101);
+		ck_assert_uint_eq(fx_chan_of(&bc->w, FX_CLIENT, i).sent, 1101);
+		ck_assert_uint_eq(fx_chan_of(&bc->w, FX_SERVER, i).sent, 1101);
 	}
 	ck_assert(r->clock != NULL);
 	bench_free(bc);
