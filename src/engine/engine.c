@@ -418,9 +418,10 @@ static int ping_until(struct ig_stream *st, atomic_int *flag)
  * Round trips timed before their samples go into the histogram.  Turning
  * ticks into nanoseconds and the histogram's running mean are floating
  * point, which an emulated guest (QEMU TCG) runs through a helper per
- * operation: done at every round trip, it put 1.3% on rs_lat's mean there
- * (docs/lab/2026-12-03-lat-batch.md).  The batch keeps the raw counts
- * (4 KiB on the stack) and goes into the histogram between two round trips.
+ * operation: done at every round trip, it put about 1% on rs_lat's mean
+ * there (docs/lab/2026-12-03-lat-batch.md).  The batch keeps the raw
+ * counts (4 KiB on the stack) and goes into the histogram between two
+ * round trips.
  */
 #define LAT_BATCH 512
 
