@@ -195,15 +195,22 @@ run_a()
 	bad_input
 	shape_rail2
 	rails_json
-	# The emulated guests' verbs figures can differ by half from one
-	# run to the next: when that noise flags the shaped rail's verbs
-	# (the shaping holds TCP alone), "TCP low alone" cannot be checked:
-	# one more run.
-	if [[ $RC == 0 ]] && jq -e --arg d "$IG_RDMA_DEV2" \
-		'any(.rails[]; .device == $d and (.flags | index(["verbs_low"])))' \
-		"$TMP/rails.out" >/dev/null; then
-		rx_log "a rail's verbs figure came out low (emulation noise:" \
-			"$(jq -c '[.rails[] | .verbs_gbps]' "$TMP/rails.out")):" \
+	# The emulated guests' figures can differ by half from one run to
+	# the next: when that noise flags the shaped rail's verbs (the
+	# shaping holds TCP alone), "TCP low alone" cannot be checked; when
+	# the other rail's TCP came out no faster than the shaped one's (a
+	# 0.3 s run that lost a segment waits out a retransmit timeout: seen
+	# once beside CI's host tests, 0.0205 against 0.0175 Gb/s), the
+	# shaper cannot show.  Either way: one more run, whose figures the
+	# checks then hold to.
+	if [[ $RC == 0 ]] && jq -e --arg d "$IG_RDMA_DEV2" '
+		def rail($x): [.rails[] | select(.device == $x)][0];
+		any(.rails[]; .device == $d and (.flags | index(["verbs_low"])))
+		or ([.rails[] | select(.device != $d) | .tcp_gbps][0] <
+		    2 * rail($d).tcp_gbps)' "$TMP/rails.out" >/dev/null; then
+		rx_log "a rail's figure came out low (emulation noise: verbs" \
+			"$(jq -c '[.rails[] | .verbs_gbps]' "$TMP/rails.out"), tcp" \
+			"$(jq -c '[.rails[] | .tcp_gbps]' "$TMP/rails.out")):" \
 			"once more"
 		rails_json
 	fi
