@@ -17,6 +17,7 @@
 
 #include "common/clock.h"
 #include "fab.h"
+#include "mpi_quiet.h"
 #include "mpi_run.h"
 #include "slurm.h"
 #include "sample.h"
@@ -112,7 +113,7 @@ static int options(struct ig_fab *f, int argc, char **argv)
 	if (ret)
 		return 2;
 	ret = rank0_files(f);
-	MPI_Bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	ig_mpi_bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	return ret ? ret : -1;
 }
 
@@ -144,10 +145,10 @@ static int bootstrap_fail(const struct ig_fab *f, int bad, const char *host,
 {
 	int first, any, mine = bad ? (int)f->me : (int)f->n;
 
-	MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	ig_mpi_allreduce_int(&bad, &any, MPI_MAX, MPI_COMM_WORLD);
 	if (!any)
 		return 0;
-	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	ig_mpi_allreduce_int(&mine, &first, MPI_MIN, MPI_COMM_WORLD);
 	if (first == (int)f->me)
 		fprintf(stderr, "ibgap-fabric: rank %u (%s): %s\n", f->me, host,
 			err);
@@ -177,8 +178,7 @@ static int bootstrap(struct ig_fab *f)
 	f->info = calloc(f->n, sizeof(*f->info));
 	if (!f->info)
 		MPI_Abort(MPI_COMM_WORLD, 1);
-	MPI_Allgather(&me, sizeof(me), MPI_BYTE, f->info, sizeof(me), MPI_BYTE,
-		      MPI_COMM_WORLD);
+	ig_mpi_allgather(&me, sizeof(me), f->info, sizeof(me), MPI_COMM_WORLD);
 	for (unsigned int i = 0; !f->me && i < f->n; i++)
 		if (!f->info[i].rdma)
 			fprintf(stderr,
@@ -265,7 +265,7 @@ int main(int argc, char **argv)
 		ret = ig_fab_mpi_run(&f);
 	/* nobody is measured any more once every rank is here (every
 	 * rank: a start that failed on some left the others' servers up) */
-	MPI_Barrier(MPI_COMM_WORLD);
+	ig_mpi_barrier(MPI_COMM_WORLD);
 	if (f.srv_up)
 		ig_run_server_stop(&f.srv);
 	free(f.info);

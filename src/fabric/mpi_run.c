@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "doctor/doctor.h"
+#include "mpi_quiet.h"
 #include "mpi_run.h"
 #include "plan.h"
 #include "sample.h"
@@ -219,10 +220,10 @@ static void one_round(struct state *s, const struct ig_fab_pair *pairs,
 	struct ig_fab *f = s->f;
 	uint64_t t0 = ig_now_ns();
 
-	MPI_Barrier(MPI_COMM_WORLD);
+	ig_mpi_barrier(MPI_COMM_WORLD);
 	my_pair(f, pairs, np, r, reverse, s->mine, s->cap);
-	MPI_Gather(s->mine, (int)s->outsz, MPI_BYTE, s->all, (int)s->outsz,
-		   MPI_BYTE, 0, MPI_COMM_WORLD);
+	ig_mpi_gather(s->mine, (int)s->outsz, s->all, (int)s->outsz, 0,
+		      MPI_COMM_WORLD);
 	if (!f->me) {
 		collect(s, (double)(ig_now_ns() - t0) / 1e6);
 		fprintf(stderr, "ibgap-fabric: round %u of %u%s: %u pair(s)\n",
@@ -243,9 +244,9 @@ static unsigned int round_get(struct state *s, unsigned int idx, unsigned int r,
 		np = s->plan.nrounds ? ig_fab_rounds_get(&s->plan, idx, pairs)
 				     : ig_fab_round(f->o.pattern, f->n,
 						    f->o.root, r, pairs);
-	MPI_Bcast(&np, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
-	MPI_Bcast(pairs, (int)(np * sizeof(*pairs)), MPI_BYTE, 0,
-		  MPI_COMM_WORLD);
+	ig_mpi_bcast(&np, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+	ig_mpi_bcast(pairs, (int)(np * sizeof(*pairs)), MPI_BYTE, 0,
+		     MPI_COMM_WORLD);
 	return np;
 }
 
@@ -300,7 +301,7 @@ static void suspects(struct state *s, struct ig_fab_pair *pairs,
 {
 	unsigned int nr = s->f->me ? 0 : suspects_plan(s, from);
 
-	MPI_Bcast(&nr, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+	ig_mpi_bcast(&nr, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
 	rounds(s, pairs, from, nr);
 }
 
@@ -318,7 +319,7 @@ static void retest_one(struct state *s, const unsigned int *w,
 				     .railed = w[3] != 0,
 				     .rail_a = w[4],
 				     .rail_b = w[5] };
-	MPI_Barrier(MPI_COMM_WORLD);
+	ig_mpi_barrier(MPI_COMM_WORLD);
 	if (f->me == a)
 		run_meas(f, b, res, 1);
 	if (a == 0)
@@ -326,8 +327,7 @@ static void retest_one(struct state *s, const unsigned int *w,
 	if (f->me == a)
 		MPI_Send(res, sizeof(*res), MPI_BYTE, 0, 0, MPI_COMM_WORLD);
 	else if (!f->me)
-		MPI_Recv(res, sizeof(*res), MPI_BYTE, (int)a, 0, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
+		ig_mpi_recv(res, sizeof(*res), (int)a, 0, MPI_COMM_WORLD);
 }
 
 static void judge(struct state *s)
@@ -361,7 +361,7 @@ static void retests(struct state *s)
 			if (s->run.m[i].flagged)
 				idx[cnt++] = (unsigned int)i;
 	}
-	MPI_Bcast(&cnt, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+	ig_mpi_bcast(&cnt, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
 	for (unsigned int i = 0; i < cnt; i++) {
 		struct ig_fab_meas *m = s->f->me ? NULL : &s->run.m[idx[i]];
 		unsigned int w[6] = { m ? m->a : 0,
@@ -372,7 +372,7 @@ static void retests(struct state *s)
 				      m ? m->rail_b : 0 };
 		struct ig_fab_meas res;
 
-		MPI_Bcast(w, 6, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+		ig_mpi_bcast(w, 6, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
 		retest_one(s, w, &res);
 		if (!m)
 			continue;
@@ -423,14 +423,14 @@ static void doctors(struct state *s)
 	for (unsigned int i = 0; !f->me && i < f->n; i++)
 		tcp_low |= s->run.nodes[i].flagged &&
 			   s->run.nodes[i].cause == IG_FAB_TCP_LOW;
-	MPI_Bcast(&tcp_low, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	ig_mpi_bcast(&tcp_low, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (!tcp_low)
 		return; /* every rank knows: no gather of nothing */
 	doctor_here(f, &mine);
 	if (!f->me && !(all = calloc(f->n, sizeof(*all))))
 		MPI_Abort(MPI_COMM_WORLD, 1);
-	MPI_Gather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine), MPI_BYTE,
-		   0, MPI_COMM_WORLD);
+	ig_mpi_gather(&mine, sizeof(mine), all, sizeof(mine), 0,
+		      MPI_COMM_WORLD);
 	s->run.find = all;
 	s->run.nfind = all ? f->n : 0;
 	if (all)
@@ -738,7 +738,7 @@ int ig_fab_mpi_run(struct ig_fab *f)
 		bad = 2;
 	if (!pairs || out_alloc(&s) || (!f->me && rank0_alloc(&s)))
 		bad = 1;
-	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	ig_mpi_bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (bad) {
 		if (!f->me && bad == 1)
 			fprintf(stderr,
@@ -755,7 +755,7 @@ int ig_fab_mpi_run(struct ig_fab *f)
 	if (planned && !f->me)
 		total = smp ? s.plan.nrounds : s.run.rounds_total;
 	if (planned)
-		MPI_Bcast(&total, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+		ig_mpi_bcast(&total, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
 	rounds(&s, pairs, 0, total);
 	if (smp)
 		suspects(&s, pairs, total);
@@ -766,7 +766,7 @@ int ig_fab_mpi_run(struct ig_fab *f)
 	doctors(&s);
 	if (!f->me)
 		ret = finish(&s);
-	MPI_Bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	ig_mpi_bcast(&ret, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	free(pairs);
 	state_free(&s);
 	return ret;

@@ -18,7 +18,7 @@
 #   the doctor's findings every node has on one line;
 # - ring --rounds 2, bisection (both directions; and -R, where b sends)
 #   and incast: the pairs each pattern makes; bisection of 3 ranks: the
-#   idle rank "not measured";
+#   idle rank "not measured", and resting without spinning a CPU;
 # - --repeat 2: each measurement's runs and interval in the JSON;
 # - a rank whose server wedges (IBGAP_FAULT hang): its pair fails with
 #   the error named, the rest of the fabric is measured;
@@ -265,12 +265,24 @@ got=$(jqc "$TMP/incast.json" '[.pairs[] | select(.ok) | [.a, .b]] | sort')
 [[ $got == '[[0,4],[1,4],[2,4],[3,4],[5,4]]' ]] &&
 	pass "incast --root 4: five at once, all ok" || fail "incast: $got"
 
-# 3 ranks, bisection: 0 -> 1, rank 2 rests: "not measured", never "ok"
+# 3 ranks, bisection: 0 -> 1, rank 2 rests: "not measured", never "ok".
+# Resting, it waits in MPI without spinning (src/fabric/mpi_quiet.h): its
+# CPU time through the run under a quarter of the 2 s measured (0.14-0.19
+# s here; 1.6 s when it spun in MPI_Gather).  A loaded machine can only
+# lower a spinning rank's share, not raise a quiet one's.
 RC=0
-fc_mpirun 3 "$FABRIC" -D 0.2 --warmup 0.05 --timeout 5 -t tcp_bw \
-	--pattern bisection >"$TMP/bis3.out" 2>"$TMP/bis3.err" || RC=$?
+fc_mpirun 3 "$FABRIC" -D 2 --warmup 0.05 --timeout 5 -t tcp_bw \
+	--pattern bisection >"$TMP/bis3.out" 2>"$TMP/bis3.err" &
+BPID=$!
+ticks=$(fc_proc_cpu "${FC_NS[2]}" ibgap-fabric "$BPID")
+wait "$BPID" || RC=$?
 expect_rc 0 "bisection of 3 ranks" ||
 	ig_log "stderr: $(head -c 3000 "$TMP/bis3.err")"
+hz=$(getconf CLK_TCK)
+((ticks > 0 && ticks * 4 < 2 * hz)) &&
+	pass "bisection of 3 ranks: the resting rank used $ticks/$hz s of CPU" ||
+	fail "bisection of 3 ranks: the resting rank used $ticks/$hz s of" \
+		"CPU in a run of 2 s measured (allowed 0.5 s; 0: not seen)"
 grep -qE "^  2 +${FC_NS[2]} +[0-9.]+ +not measured$" "$TMP/bis3.out" &&
 	pass "bisection of 3 ranks: rank 2 rests, listed as not measured" ||
 	fail "bisection of 3 ranks: $(cat "$TMP/bis3.out")"
