@@ -22,13 +22,12 @@
 int ig_session_fail(struct ig_session *s, int err, const char *fmt, ...)
 {
 	va_list ap;
+	int ret;
 
-	if (!s->ctrl->err[0]) {
-		va_start(ap, fmt);
-		vsnprintf(s->ctrl->err, sizeof(s->ctrl->err), fmt, ap);
-		va_end(ap);
-	}
-	return -err;
+	va_start(ap, fmt);
+	ret = ig_ctrl_vfail(s->ctrl, err, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 const char *ig_session_err(struct ig_session *s)

@@ -270,6 +270,7 @@ static void look_for_stop(struct ig_ctrl *c)
 	int timeout = c->timeout_ms;
 	enum ig_msg_type type = IG_MSG_KEEPALIVE;
 	char err[sizeof(c->err)];
+	int claimed = atomic_load(&c->err_claimed);
 	json_object *o;
 
 	memcpy(err, c->err, sizeof(err));
@@ -285,6 +286,7 @@ static void look_for_stop(struct ig_ctrl *c)
 	}
 	c->timeout_ms = timeout;
 	memcpy(c->err, err, sizeof(err));
+	atomic_store(&c->err_claimed, claimed);
 }
 
 /* The failure's line into err: the server's stop when it said so. */

@@ -41,16 +41,24 @@ void ig_ctrl_close(struct ig_ctrl *c)
 	c->fd = -1;
 }
 
+int ig_ctrl_vfail(struct ig_ctrl *c, int err, const char *fmt, va_list ap)
+{
+	/* only the claimant reads or writes err; a line already there
+	 * (look_for_stop's, put back whole) also wins */
+	if (!atomic_exchange(&c->err_claimed, 1) && !c->err[0])
+		vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	return -err;
+}
+
 int ig_ctrl_fail(struct ig_ctrl *c, int err, const char *fmt, ...)
 {
 	va_list ap;
+	int ret;
 
-	if (!c->err[0]) {
-		va_start(ap, fmt);
-		vsnprintf(c->err, sizeof(c->err), fmt, ap);
-		va_end(ap);
-	}
-	return -err;
+	va_start(ap, fmt);
+	ret = ig_ctrl_vfail(c, err, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /* The address of sa without its port; 0 or -EINVAL (not IPv4 or IPv6). */

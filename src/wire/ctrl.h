@@ -2,6 +2,8 @@
 #ifndef IG_CTRL_H
 #define IG_CTRL_H
 
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +23,9 @@ struct ig_ctrl {
 	int timeout_ms;
 	char peer[64]; /* "host:port" for messages */
 	char err[256];
+	/* set by the one failure that writes err: the session's threads
+	 * (its workers, its control) may fail at once */
+	atomic_int err_claimed;
 	/* the peer's message when it sent ERROR or BUSY */
 	char remote_msg[256];
 	/* what stopped the server, when an ERROR that ig_ctrl_recv read
@@ -35,6 +40,10 @@ void ig_ctrl_close(struct ig_ctrl *c);
  * passed through, so callers can write: return ig_ctrl_fail(c, e, ...). */
 int ig_ctrl_fail(struct ig_ctrl *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same with a va_list (ig_session_fail).  Safe from several threads:
+ * the first to claim err writes it, whole. */
+int ig_ctrl_vfail(struct ig_ctrl *c, int err, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* Sends one message; body may be NULL (sent as {}).  Does not consume the
  * caller's reference. */
