@@ -55,8 +55,9 @@ rx_log "rs_bw -n 200: $(jq -r '.results[0].bw_gbps' "$TMP/bw.out" 2>/dev/null) G
 # data connections"): the client stops itself after sending SETUP
 # (IBGAP_FAULT client:params:stall, SIGSTOP), so the server's listening
 # rsocket waits for it; the server's CPU time over 2 s of that wait under
-# a quarter of it (0.13 s; 2.16 s when it spun on rpoll); the client,
-# continued, then runs to the end.
+# half of it (0.04-0.16 s; 2.16 s when it spun on rpoll; 1.27 s with naps
+# up to 1 ms beside CI's work); the client, continued, then runs to the
+# end.
 srv_ticks()
 {
 	local line
@@ -83,8 +84,8 @@ kill -CONT "$BG_PID"
 rx_wait_bg 60
 expect_rc 0 "rs_bw, the client stopped 2 s after SETUP, then continued" ||
 	rx_log "stderr: $(head -c 2000 "$TMP/nap.err")"
-check "the server waited 2 s for the client's rsockets with $used/$hz s of CPU (allowed under a quarter)" \
-	test "$((used * 4))" -lt "$((2 * hz))"
+check "the server waited 2 s for the client's rsockets with $used/$hz s of CPU (allowed under 1 s)" \
+	test "$used" -lt "$hz"
 
 # A stalled peer is an error within the timeout: the server stopped in
 # the middle of rs_bw, the client says so in one line (an rpoll() whose
