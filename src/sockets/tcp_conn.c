@@ -57,7 +57,7 @@ static int wait_fd(const struct ig_sock_calls *sc, int fd, short events,
 		   uint64_t deadline)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };
-	int n = ig_sock_poll(sc, &pfd, 1, deadline, true);
+	int n = ig_sock_poll(sc, &pfd, 1, deadline);
 
 	return n > 0 ? 0 : n;
 }
@@ -145,7 +145,7 @@ static int wait_listener(struct ig_session *s, const struct ig_sock_calls *sc,
 {
 	struct pollfd pfd[2] = { { .fd = lfd, .events = POLLIN },
 				 { .fd = s->ctrl->fd, .events = POLLIN } };
-	int n = ig_sock_poll(sc, pfd, 2, deadline, true);
+	int n = ig_sock_poll(sc, pfd, 2, deadline);
 
 	if (n == -ETIMEDOUT)
 		return n;

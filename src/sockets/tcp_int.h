@@ -46,10 +46,9 @@ int ig_tcp_stream_init(struct ig_session *s, unsigned int idx, int fd,
 		       const struct ig_sock_calls *sc);
 /* tcp_stream.c: polls pfd with the table's poll until one of them has
  * events or the deadline (ig_now_ns) passes (spinning where the table
- * says so; setup: a connection's wait, where a spinning table naps
- * between polls): how many have events, -ETIMEDOUT or -errno */
+ * says so): how many have events, -ETIMEDOUT or -errno */
 int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
-		 uint64_t deadline, bool setup);
+		 uint64_t deadline);
 /* tcp_stream.c: waits up to the timeout for events on the stream's
  * socket after a call said EAGAIN: 0, or -1 with errno EAGAIN when the
  * time is up (with timeo the call itself waited: at once) */

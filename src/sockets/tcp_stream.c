@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "common/clock.h"
 #include "engine/engine.h"
@@ -62,49 +61,9 @@ static int spin_poll(const struct ig_sock_calls *sc, struct pollfd *pfd,
 	return ret;
 }
 
-/*
- * A spinning table's set-up wait (a connection made or taken): one poll,
- * then a nap, from SETUP_NAP_MIN_NS doubling to SETUP_NAP_MAX_NS.  The
- * peer may take seconds to come (a client between SETUP and its
- * connections, an address resolved slowly) and the wait is no part of a
- * measurement.  A server waiting 2 s for a stopped client in the
- * emulated guest used 2.16 s of CPU spinning, 0.63 s with naps of 100 us
- * and 0.13 s with naps up to 1 ms on a quiet host, but 1.27 s with those
- * beside CI's other work, where a poll and a wake-up took about a
- * millisecond of the guest's time; hence up to 10 ms (docs/design.md,
- * "TCP data connections").
- */
-#define SETUP_NAP_MIN_NS 50000L
-#define SETUP_NAP_MAX_NS 10000000L
-
-static int nap_poll(const struct ig_sock_calls *sc, struct pollfd *pfd,
-		    nfds_t n, long *nap)
-{
-	struct timespec ts = { .tv_nsec = *nap };
-	int ret = sc->poll(pfd, n, 0);
-
-	if (ret)
-		return ret;
-	nanosleep(&ts, NULL);
-	*nap = 2 * *nap < SETUP_NAP_MAX_NS ? 2 * *nap : SETUP_NAP_MAX_NS;
-	return 0;
-}
-
-/* nap: NULL on the data path (a spinning table spins), else the set-up
- * wait's nap so far */
-static int poll_once(const struct ig_sock_calls *sc, struct pollfd *pfd,
-		     nfds_t n, int ms, long *nap)
-{
-	if (!sc->spin)
-		return sc->poll(pfd, n, ms);
-	return nap ? nap_poll(sc, pfd, n, nap) : spin_poll(sc, pfd, n);
-}
-
 int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
-		 uint64_t deadline, bool setup)
+		 uint64_t deadline)
 {
-	long nap = SETUP_NAP_MIN_NS;
-
 	for (;;) {
 		uint64_t now = ig_now_ns();
 		int ms, ret;
@@ -112,7 +71,7 @@ int ig_sock_poll(const struct ig_sock_calls *sc, struct pollfd *pfd, nfds_t n,
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		ms = (int)((deadline - now) / IG_NSEC_PER_MSEC) + 1;
-		ret = poll_once(sc, pfd, n, ms, setup ? &nap : NULL);
+		ret = sc->spin ? spin_poll(sc, pfd, n) : sc->poll(pfd, n, ms);
 		if (ret > 0)
 			return ret;
 		if (ret < 0 && errno != EINTR)
@@ -152,7 +111,7 @@ int ig_tcp_wait(struct ig_stream *st, short events)
 			return -1;
 		}
 		n = ig_sock_poll(ts->sc, &pfd, 1,
-				 slice < deadline ? slice : deadline, false);
+				 slice < deadline ? slice : deadline);
 		if (n != -ETIMEDOUT)
 			break;
 		now = ig_now_ns();

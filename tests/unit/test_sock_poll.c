@@ -66,7 +66,7 @@ START_TEST(t_ready_after_batches)
 	struct pollfd pfd = { .fd = 3, .events = POLLIN };
 
 	sc_now = (struct script){ .ready_at = 2 * BATCH + 88 };
-	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000), false), 1);
+	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000)), 1);
 	ck_assert_uint_eq(sc_now.calls, 2 * BATCH + 88);
 	ck_assert_int_eq(sc_now.timeouts, 0); /* spinning: never blocks */
 }
@@ -78,8 +78,7 @@ START_TEST(t_timeout_whole_batches)
 	struct pollfd pfd = { .fd = 3, .events = POLLIN };
 
 	sc_now = (struct script){ 0 };
-	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(5), false),
-			 -ETIMEDOUT);
+	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(5)), -ETIMEDOUT);
 	ck_assert_uint_gt(sc_now.calls, 0);
 	/* the clock is read between batches only */
 	ck_assert_uint_eq(sc_now.calls % BATCH, 0);
@@ -92,7 +91,7 @@ START_TEST(t_eintr_goes_on)
 	struct pollfd pfd = { .fd = 3, .events = POLLIN };
 
 	sc_now = (struct script){ .eintr_at = 7, .ready_at = 300 };
-	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000), false), 1);
+	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000)), 1);
 	ck_assert_uint_eq(sc_now.calls, 300);
 }
 END_TEST
@@ -103,8 +102,7 @@ START_TEST(t_error_ends)
 	struct pollfd pfd = { .fd = 3, .events = POLLIN };
 
 	sc_now = (struct script){ .err = EBADF };
-	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000), false),
-			 -EBADF);
+	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000)), -EBADF);
 	ck_assert_uint_eq(sc_now.calls, 1);
 }
 END_TEST
@@ -115,53 +113,10 @@ START_TEST(t_blocking_gets_time_left)
 	struct pollfd pfd = { .fd = 3, .events = POLLIN };
 
 	sc_now = (struct script){ .ready_at = 1 };
-	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000), false), 1);
+	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000)), 1);
 	ck_assert_uint_eq(sc_now.calls, 1);
 	ck_assert_int_gt(sc_now.timeouts, 5000);
 	ck_assert_int_le(sc_now.timeouts, 10001);
-}
-END_TEST
-
-/* set-up: each poll followed by a nap of at least 50 us, 100, 200 ... up
- * to 10 ms (poll 12 comes after 42.75 ms of naps), so that a wait of 50
- * ms makes at most 12 polls (spinning: whole batches of 256 between two
- * clock reads, thousands) and never blocks in the table's poll */
-START_TEST(t_setup_naps)
-{
-	struct ig_sock_calls c = table(true);
-	struct pollfd pfd = { .fd = 3, .events = POLLIN };
-
-	sc_now = (struct script){ 0 };
-	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(50), true),
-			 -ETIMEDOUT);
-	ck_assert_uint_gt(sc_now.calls, 0);
-	ck_assert_uint_le(sc_now.calls, 12);
-	ck_assert_int_eq(sc_now.timeouts, 0);
-}
-END_TEST
-
-START_TEST(t_setup_ready)
-{
-	struct ig_sock_calls c = table(true);
-	struct pollfd pfd = { .fd = 3, .events = POLLIN };
-
-	sc_now = (struct script){ .eintr_at = 2, .ready_at = 4 };
-	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000), true), 1);
-	ck_assert_uint_eq(sc_now.calls, 4);
-	ck_assert_int_eq(sc_now.timeouts, 0);
-}
-END_TEST
-
-/* a table that does not spin: set-up or not, one poll with the time left */
-START_TEST(t_setup_blocking)
-{
-	struct ig_sock_calls c = table(false);
-	struct pollfd pfd = { .fd = 3, .events = POLLIN };
-
-	sc_now = (struct script){ .ready_at = 1 };
-	ck_assert_int_eq(ig_sock_poll(&c, &pfd, 1, in_ms(10000), true), 1);
-	ck_assert_uint_eq(sc_now.calls, 1);
-	ck_assert_int_gt(sc_now.timeouts, 5000);
 }
 END_TEST
 
@@ -175,9 +130,6 @@ static Suite *sock_poll_suite(void)
 	tcase_add_test(tc, t_eintr_goes_on);
 	tcase_add_test(tc, t_error_ends);
 	tcase_add_test(tc, t_blocking_gets_time_left);
-	tcase_add_test(tc, t_setup_naps);
-	tcase_add_test(tc, t_setup_ready);
-	tcase_add_test(tc, t_setup_blocking);
 	suite_add_tcase(s, tc);
 	return s;
 }
