@@ -11,7 +11,8 @@ static void nap(long us)
 	nanosleep(&ts, NULL);
 }
 
-int ig_mpi_wait(MPI_Request *req)
+/* Tests req until it is done, napping between tests. */
+static int quiet_wait(MPI_Request *req)
 {
 	long us = IG_MPI_NAP_MIN_US;
 	int done = 0, ret;
@@ -21,16 +22,14 @@ int ig_mpi_wait(MPI_Request *req)
 		if (ret != MPI_SUCCESS || done)
 			return ret;
 		nap(us);
-		if (us < IG_MPI_NAP_MAX_US)
-			us = us * 2 < IG_MPI_NAP_MAX_US ? us * 2
-							: IG_MPI_NAP_MAX_US;
+		us = us * 2 < IG_MPI_NAP_MAX_US ? us * 2 : IG_MPI_NAP_MAX_US;
 	}
 }
 
 /* ret, the nonblocking call's status: its wait's, if it started */
 static int waited(int ret, MPI_Request *req)
 {
-	return ret == MPI_SUCCESS ? ig_mpi_wait(req) : ret;
+	return ret == MPI_SUCCESS ? quiet_wait(req) : ret;
 }
 
 int ig_mpi_barrier(MPI_Comm comm)

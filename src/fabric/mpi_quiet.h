@@ -14,7 +14,6 @@
 #define IG_MPI_NAP_MIN_US 20
 #define IG_MPI_NAP_MAX_US 1000
 
-int ig_mpi_wait(MPI_Request *req);
 int ig_mpi_barrier(MPI_Comm comm);
 int ig_mpi_bcast(void *buf, int count, MPI_Datatype type, int root,
 		 MPI_Comm comm);
