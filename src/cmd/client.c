@@ -8,6 +8,7 @@
 
 #include "wire/auth.h"
 #include "client.h"
+#include "report/baseline.h"
 #include "report/compare.h"
 #include "plot/plot.h"
 #include "wire/ctrl.h"
@@ -198,7 +199,8 @@ static int finish(const struct ig_client_opts *o, FILE *f,
 	verdict = ig_client_baseline(o, env, res, n, old);
 	if (old) {
 		env->baseline = o->baseline;
-		env->regressed = verdict == 1;
+		env->regressed = verdict == IG_DIFF_REGRESSION;
+		env->incomplete = verdict == IG_DIFF_INCOMPLETE;
 	}
 	ret = write_all(o, f, env, res, n, &cmp);
 	ig_compare_free(&cmp);

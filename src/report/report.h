@@ -28,9 +28,12 @@ struct ig_report_env {
 	size_t nfindings;
 	const char *peer; /* the server as the client named it (openmetrics) */
 	/* --baseline's verdict (openmetrics): baseline is the file's name,
-	 * NULL when there was no check; regressed when a metric was worse */
+	 * NULL when there was no check; regressed when a metric was worse;
+	 * incomplete when none was, but the run lacked results or metrics of
+	 * the baseline, or compared none (exit 3) */
 	const char *baseline;
 	bool regressed;
+	bool incomplete;
 	/* --rails: the rails' report (text: its blocks instead of the
 	 * table; JSON: "rails"), or NULL */
 	const struct ig_rails_report *rails;

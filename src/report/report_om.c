@@ -171,21 +171,35 @@ static void om_family(FILE *f, const struct om_family *fam,
 	}
 }
 
+/* One of --baseline's verdicts: a gauge of one sample, 1 or 0. */
+static void om_verdict(FILE *f, const struct ig_report_env *env,
+		       const char *name, const char *help, bool on)
+{
+	fprintf(f, "# TYPE %s gauge\n# HELP %s %s\n%s{baseline=\"", name, name,
+		help, name);
+	om_str(f, env->baseline);
+	fprintf(f, "\",peer=\"");
+	om_str(f, env->peer ? env->peer : "");
+	fprintf(f, "\"} %d\n", on ? 1 : 0);
+}
+
 int ig_rep_om(FILE *f, const struct ig_report_env *env,
 	      const struct ig_result *res, size_t n)
 {
 	for (size_t i = 0; i < sizeof(families) / sizeof(*families); i++)
 		om_family(f, &families[i], env, res, n);
 	if (env->baseline) {
-		fputs("# TYPE ibgap_regression gauge\n"
-		      "# HELP ibgap_regression 1 when a metric was worse than "
-		      "the baseline by more than the tolerance, else 0.\n"
-		      "ibgap_regression{baseline=\"",
-		      f);
-		om_str(f, env->baseline);
-		fprintf(f, "\",peer=\"");
-		om_str(f, env->peer ? env->peer : "");
-		fprintf(f, "\"} %d\n", env->regressed ? 1 : 0);
+		om_verdict(
+			f, env, "ibgap_regression",
+			"1 when a metric was worse than the baseline by more "
+			"than the tolerance, else 0.",
+			env->regressed);
+		om_verdict(f, env, "ibgap_baseline_incomplete",
+			   "1 when no metric was worse than the baseline but "
+			   "the run lacked results or metrics of it, or "
+			   "compared none (exit 3): ibgap_regression's 0 does "
+			   "not clear the baseline then; else 0.",
+			   env->incomplete);
 	}
 	fputs("# EOF\n", f);
 	return 0;

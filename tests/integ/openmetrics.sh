@@ -7,7 +7,9 @@
 #   CPU has a client and a server sample per result; no ibgap_regression
 #   without --baseline;
 # - against a baseline made 100x faster: exit 1, and the report is still
-#   written, with ibgap_regression 1;
+#   written, with ibgap_regression 1 (and ibgap_baseline_incomplete 0);
+# - tcp_bw alone against a baseline of tcp_bw (made 100x slower) and
+#   tcp_lat: exit 3, ibgap_regression 0 and ibgap_baseline_incomplete 1;
 # - -o is written whole or not at all: no temporary file is left, and a
 #   failed run (no server) leaves the previous report as it was.
 #   bash tests/integ/openmetrics.sh /abs/path/to/ibgap
@@ -75,14 +77,22 @@ PYEOF
 left=$(find "$TMP" -maxdepth 1 -name 'ibgap.prom.*' | wc -l)
 check "no temporary file left beside -o ($left)" test "$left" = 0
 
-# a baseline 100x faster: a regression
-$PY - "$TMP/base.json" "$TMP/fast.json" <<'PYEOF'
+# scaled SRC DST FACTOR: the baseline SRC with its bandwidths and message
+# rates times FACTOR, into DST
+scaled()
+{
+	$PY - "$@" <<'PYEOF' || die "cannot write $2"
 import json, sys
 d = json.load(open(sys.argv[1]))
 for r in d["results"]:
-    if "bw_gbps" in r: r["bw_gbps"] *= 100
+    for k in ("bw_gbps", "msg_rate"):
+        if k in r: r[k] *= float(sys.argv[3])
 json.dump(d, open(sys.argv[2], "w"))
 PYEOF
+}
+
+# a baseline 100x faster: a regression
+scaled "$TMP/base.json" "$TMP/fast.json" 100
 ig_client 60 run2 -t tcp_bw -D 0.3 --warmup 0 --format openmetrics \
 	-o "$OM" --baseline "$TMP/fast.json"
 expect_rc 1 "run against a 100x faster baseline"
@@ -92,6 +102,25 @@ check(r is not None, "no ibgap_regression family")
 if r:
     check([x.value for x in r.samples] == [1], "regression samples %s" % r.samples)
     check(r.samples[0].labels["baseline"].endswith("fast.json"), str(r.samples[0].labels))
+i = fams.get("ibgap_baseline_incomplete")
+check(i is not None and [x.value for x in i.samples] == [0],
+      "incomplete samples %s" % (i.samples if i else None))
+PYEOF
+
+# tcp_bw alone against a baseline of tcp_bw, 100x slower (bandwidth and
+# message rate), and tcp_lat:
+# no regression, but the baseline's tcp_lat is not compared
+scaled "$TMP/base.json" "$TMP/slow.json" 0.01
+ig_client 60 run4 -t tcp_bw -D 0.3 --warmup 0 --format openmetrics \
+	-o "$OM" --baseline "$TMP/slow.json"
+expect_rc 3 "tcp_bw alone against a baseline that also has tcp_lat"
+om_check "$OM" "ibgap_regression 0, ibgap_baseline_incomplete 1" <<'PYEOF'
+for name, want in (("ibgap_regression", 0), ("ibgap_baseline_incomplete", 1)):
+    f = fams.get(name)
+    check(f is not None and [x.value for x in f.samples] == [want],
+          "%s samples %s, want [%d]" % (name, f.samples if f else None, want))
+    if f:
+        check(f.samples[0].labels["baseline"].endswith("slow.json"), str(f.samples[0].labels))
 PYEOF
 
 # a failed run keeps the previous report
