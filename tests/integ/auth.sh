@@ -237,11 +237,12 @@ fi
 
 # (h) authentication comes before the busy check: while a session runs,
 # a stranger is refused as always and learns nothing of it; a client with
-# the secret is told busy
+# the secret is told busy (the sessions counted before the client starts:
+# counted after, its own session could be counted already)
+n=$(grep -c "session started" "$AUTH_LOG")
 ig_bg long client -p "$AUTH_PORT" -t tcp_bw -D 3 --warmup 0.1 --format json \
 	--auth-file "$TMP/key" 127.0.0.1
 long=$BG_PID
-n=$(grep -c "session started" "$AUTH_LOG")
 # up to 20 s: a client's start on a loaded 2-CPU machine (CI runs a guest
 # beside this) was seen to take more than 5
 for _ in $(seq 400); do
