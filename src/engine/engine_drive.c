@@ -101,6 +101,23 @@ static int confirm_rx(struct ig_session *s)
 	return ret;
 }
 
+/* BEGIN, with the bytes handed over before it (the warm-up's): where no
+ * SYNC confirmed them, the follower starts its count there, not at what
+ * it has when it reads BEGIN, which may hold measured data already. */
+static int send_begin(struct ig_session *s)
+{
+	json_object *o = json_object_new_object();
+	uint64_t sent = 0;
+	int ret;
+
+	for (unsigned int i = 0; i < s->nstreams; i++)
+		sent += s->st[i].tx_msgs * s->p.size;
+	json_object_object_add(o, "tx_bytes", json_object_new_uint64(sent));
+	ret = ig_ctrl_send(s->ctrl, IG_MSG_BEGIN, o);
+	json_object_put(o);
+	return ret;
+}
+
 static bool confirms(struct ig_session *s)
 {
 	return !atomic_load(&s->failed) && (s->ops->rx_confirms || s->lossy);
@@ -120,7 +137,7 @@ static int measure_phase(struct ig_session *s, struct ig_eng_measure *m)
 
 	/* the warm-up is delivered and the workers wait: nothing moves */
 	ig_eng_info_start(s);
-	ret = ig_ctrl_send(s->ctrl, IG_MSG_BEGIN, NULL);
+	ret = send_begin(s);
 	if (ret)
 		return ret;
 	ig_cpu_snap(s->cpu_root, &m->c0);

@@ -131,15 +131,25 @@ static uint64_t reverse_count(struct ig_session *s)
 	return n;
 }
 
-static void on_begin(struct ig_session *s, struct ig_eng_follow *f)
+static void on_begin(struct ig_session *s, struct ig_eng_follow *f,
+		     json_object *o)
 {
+	uint64_t sent;
+
 	ig_fault_point(s->local.fault, s->server, IG_FAULT_MEASURE);
 	ig_cpu_snap(s->cpu_root, &f->c0);
 	ig_eng_info_start(s);
 	f->rev = reverse_count(s);
-	/* the warm-up's confirmed count, when there is one: the data that
-	 * follows BEGIN may arrive before we read it */
-	f->rx = f->has_synced ? f->synced : rx_count(s);
+	/* the warm-up's confirmed count, when there is one, else what the
+	 * driver handed over before BEGIN (an older one says nothing: our
+	 * count now): the data that follows BEGIN may arrive before we read
+	 * it, all of it in a short run */
+	if (f->has_synced)
+		f->rx = f->synced;
+	else if (!ig_json_get_u64(o, "tx_bytes", &sent))
+		f->rx = sent;
+	else
+		f->rx = rx_count(s);
 	f->ns = ig_now_ns();
 }
 
@@ -195,7 +205,7 @@ int ig_eng_follow(struct ig_session *s, enum ig_msg_type last,
 			ret = on_sync(s, o, &f->synced);
 			break;
 		case IG_MSG_BEGIN:
-			on_begin(s, f);
+			on_begin(s, f, o);
 			break;
 		case IG_MSG_ERROR:
 			ret = peer_error(s, o);

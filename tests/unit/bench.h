@@ -101,7 +101,11 @@ enum bench_action {
 			  then killed */
 	BA_STOP_LATE,  /* the same, but its streams reset 20 ms before the
 			  ERROR comes (a network that brings them first) */
+	BA_PAUSE,      /* the half's thread sleeps BENCH_PAUSE_MS there and
+			  goes on: a busy host's late read, not a fault */
 };
+
+#define BENCH_PAUSE_MS 50
 
 #define BENCH_MAX_TESTS 2
 

@@ -82,6 +82,11 @@ static void bench_point(const struct ig_fault *f, bool server,
 	case BA_INTERRUPT:
 		h->interrupt = 1;
 		break;
+	case BA_PAUSE:
+		nanosleep(&(struct timespec){ .tv_nsec = BENCH_PAUSE_MS *
+							 1000000L },
+			  NULL);
+		break;
 	case BA_STOP:
 	case BA_STOP_LATE:
 		half_stop(h, sp->action == BA_STOP_LATE);
@@ -242,7 +247,8 @@ static void join(struct bench_half *h)
 void bench_finish(struct bench_case *bc)
 {
 	const struct bench_spec *sp = bc->spec;
-	bool fault = sp->action != BA_NONE && sp->action != BA_INTERRUPT;
+	bool fault = sp->action != BA_NONE && sp->action != BA_INTERRUPT &&
+		     sp->action != BA_PAUSE;
 
 	if (!fault) {
 		join(&bc->h[FX_CLIENT]);
