@@ -11,7 +11,7 @@ ig_init bad_input "$@"
 # option, one of which the line must contain (empty = do not check).
 usage_error()
 {
-	local value=$1 names=$2 what text='' line nl ok=1
+	local value=$1 names=$2 what line ok=1
 	local edge='(^|[^0-9A-Za-z])' end='([^0-9A-Za-z]|$)' opt
 
 	shift 2
@@ -19,10 +19,9 @@ usage_error()
 	ig_run 10 usage "$@"
 	[[ $RC == 2 ]] || { ok=0; fail "$what: exit code $RC, expected 2"; }
 	# read and matched in bash: ~100 cases, each process costs a few ms
-	IFS= read -r -d '' text <"$TMP/usage.err" || :
-	line=${text%$'\n'}
-	nl=${text//[!$'\n']/}
-	if [[ ${#nl} != 1 ]]; then
+	ig_slurp "$TMP/usage.err"
+	line=${IG_TEXT%$'\n'}
+	if [[ $IG_LINES != 1 ]]; then
 		ok=0
 		fail "$what: want exactly one line on stderr, got:" \
 			"$(head -c 1000 "$TMP/usage.err")"

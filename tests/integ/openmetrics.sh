@@ -16,8 +16,8 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh.inc"
 ig_init openmetrics "$@"
 
+# Debian's python3, which has it (ig_init put it first in PATH)
 PY=python3
-[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
 if ! $PY -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
 	ig_log "skipped: $PY has no prometheus_client (apt-get install python3-prometheus-client)"
 	exit 77
