@@ -7,9 +7,14 @@
 # by /proc/cpuinfo (basis "invariant"), else checked across the thread's
 # CPUs (the QEMU guest hides the flags: basis "ordered", with the number
 # of CPUs in the text); only a check that did not finish (a busy guest)
-# leaves "monotonic", with that reason in the warning.  The samples must fit in the measured interval (2 x mean x
-# round trips <= seconds) and the two clocks' p50 agree within 3x: no
-# absolute time is asserted.
+# leaves "monotonic", with that reason in the warning.  Each run's
+# samples, which follow one another, must fill its measured interval
+# (timed by CLOCK_MONOTONIC on another thread): seconds / 3 <= 2 x mean x
+# round trips <= seconds, so a clock off by 3x in either direction fails
+# within the run.  No absolute time is asserted, and the two runs'
+# latencies are not compared: a pinned and an unpinned run in the loaded
+# 2-vCPU guest may differ 100-fold (CI, 3 Dec 2026: p50 2007 us pinned,
+# 17 us not).
 #   tests/rxe/rxe-run bash tests/rxe/t_clock.sh /abs/path/to/ibgap
 # Exit 0 pass, 1 fail, 77 skipped (no IG_RDMA_DEV).  About 20 s in the
 # QEMU guest.
@@ -39,12 +44,14 @@ rx_log "counter $counter, flagged invariant: $inv"
 
 N=1000
 C=(--timeout 10 --format json -t send_lat -n "$N" --warmup 0.2)
-# The samples lie inside the measured interval; p50 within [min, max].
+# The samples fill the measured interval; p50 within [min, max].
 SANE='chk(.iterations == $n; pre + "iterations \(.iterations), want \($n)"),
 	chk(.lat_us.min > 0 and .lat_us.min <= .lat_us.p50 and
 	    .lat_us.p50 <= .lat_us.max; pre + "min/p50/max \(.lat_us)"),
 	chk(2 * .lat_us.mean * .iterations / 1e6 <= .seconds * 1.01;
-	    pre + "2 x mean \(.lat_us.mean) us x \(.iterations) > \(.seconds) s")'
+	    pre + "2 x mean \(.lat_us.mean) us x \(.iterations) > \(.seconds) s"),
+	chk(2 * .lat_us.mean * .iterations / 1e6 >= .seconds / 3;
+	    pre + "2 x mean \(.lat_us.mean) us x \(.iterations) < \(.seconds) s / 3")'
 
 rx_client 120 pinned "${C[@]}" --cpu 0
 expect_client_ok pinned "send_lat --cpu 0" &&
@@ -83,14 +90,11 @@ expect_client_ok free "send_lat, not pinned" &&
 	     pre + \"clock_ghz \(.clock_ghz) with the monotonic clock\")" \
 		--arg want "$unpinned" --arg basis "$ubasis" --argjson n "$N"
 
-# The two clocks measure the same thing: p50 within a factor of 3.
-if [[ -s $TMP/pinned.out && -s $TMP/free.out ]]; then
-	a=$(jq -r '.results[0].lat_us.p50' "$TMP/pinned.out")
-	b=$(jq -r '.results[0].lat_us.p50' "$TMP/free.out")
-	check "p50 pinned $a us vs not pinned $b us within 3x" \
-		awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && b > 0 &&
-			a < 3 * b && b < 3 * a) }'
-fi
+# How much of each interval the samples fill (logged, not checked here).
+for r in pinned free; do
+	[[ -s $TMP/$r.out ]] && rx_log "$r: samples fill $(jq -r '.results[0] |
+		2 * .lat_us.mean * .iterations / 1e6 / .seconds' "$TMP/$r.out") of the interval (p50 $(jq -r '.results[0].lat_us.p50' "$TMP/$r.out") us)"
+done
 
 # The text report names the clock.
 rx_client 120 text --timeout 10 -t send_lat -n 200 --warmup 0 --cpu 0
