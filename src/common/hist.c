@@ -33,21 +33,40 @@ static inline unsigned int hist_bucket(uint64_t v)
 	return s * HIST_HALF + (unsigned int)(v >> s);
 }
 
-/*
- * Centre of the integer values of bucket i, (lo + hi) / 2, computed as
- * lo + (width - 1) / 2 in double so that hi = UINT64_MAX cannot overflow.
- */
-static double hist_bucket_mid(unsigned int i)
+/* Lowest and highest integer value of bucket i. */
+static void hist_bucket_range(unsigned int i, uint64_t *lo, uint64_t *hi)
 {
 	unsigned int s;
-	uint64_t lo, width;
 
-	if (i < IG_HIST_SUB)
-		return i;
+	if (i < IG_HIST_SUB) {
+		*lo = i;
+		*hi = i;
+		return;
+	}
 	s = i / HIST_HALF - 1;
-	lo = (uint64_t)(i - s * HIST_HALF) << s;
-	width = (uint64_t)1 << s;
-	return (double)lo + (double)(width - 1) / 2.0;
+	*lo = (uint64_t)(i - s * HIST_HALF) << s;
+	*hi = *lo + (((uint64_t)1 << s) - 1);
+}
+
+/*
+ * The j-th (1-based) smallest of the c samples in bucket i, taken as
+ * spread evenly over the bucket's values inside [min, max]: lo + (hi - lo)
+ * (j - 1/2) / c.  One sample gives the centre; many samples of a smooth
+ * distribution land near their true values, not all on one centre.
+ */
+static double hist_bucket_at(const struct ig_hist *h, unsigned int i,
+			     uint64_t j)
+{
+	uint64_t lo, hi, c = h->buckets[i];
+
+	hist_bucket_range(i, &lo, &hi);
+	if (lo < h->min)
+		lo = h->min;
+	if (hi > h->max)
+		hi = h->max;
+	if (hi <= lo || !c)
+		return (double)lo;
+	return (double)lo + (double)(hi - lo) * ((double)j - 0.5) / (double)c;
 }
 
 void ig_hist_init(struct ig_hist *h)
@@ -140,7 +159,6 @@ static uint64_t hist_rank(uint64_t count, double q)
 bool ig_hist_percentile(const struct ig_hist *h, double q, double *out)
 {
 	uint64_t rank, cum = 0;
-	double v;
 	unsigned int i;
 
 	/* Also rejects NaN. */
@@ -151,17 +169,11 @@ bool ig_hist_percentile(const struct ig_hist *h, double q, double *out)
 
 	rank = hist_rank(h->count, q);
 	for (i = 0; i < IG_HIST_NBUCKETS - 1; i++) {
-		cum += h->buckets[i];
-		if (cum >= rank)
+		if (cum + h->buckets[i] >= rank)
 			break;
+		cum += h->buckets[i];
 	}
-
-	v = hist_bucket_mid(i);
-	if (v < (double)h->min)
-		v = (double)h->min;
-	if (v > (double)h->max)
-		v = (double)h->max;
-	*out = v;
+	*out = hist_bucket_at(h, i, rank - cum);
 	return true;
 }
 

@@ -10,9 +10,10 @@
  *
  * Values below IG_HIST_SUB are counted exactly.  Above, every power-of-two
  * range [2^k, 2^(k+1)) is cut into IG_HIST_SUB/2 equal buckets, so a bucket
- * is at most 2^k / (IG_HIST_SUB/2) wide and a value reported as the bucket
- * midpoint is within 1/IG_HIST_SUB (< 1%) of any value in it.  Memory is
- * fixed: it does not grow with the number of samples.
+ * is at most 2^k / (IG_HIST_SUB/2) wide: any value in it is within
+ * 2/IG_HIST_SUB (< 1.6%) of any other, and within 1/IG_HIST_SUB (< 1%) of
+ * its centre.  Memory is fixed: it does not grow with the number of
+ * samples.
  *
  * min, max, mean and standard deviation are exact (not bucketed): mean and
  * variance are kept with Welford's method in double precision.
@@ -45,7 +46,11 @@ double ig_hist_stdev(const struct ig_hist *h);
  * cannot support q: at least one sample must lie above the q-th quantile,
  * i.e. count * (1 - q) >= 1 (p50 needs 2 samples, p99 100, p99.99 10000).
  * Otherwise stores in *out the value of the sample of rank ceil(q * count)
- * (nearest-rank), as its bucket midpoint clamped to [min, max].
+ * (nearest-rank), estimated inside its bucket: the bucket's values inside
+ * [min, max], with its c samples taken as spread evenly over them, the
+ * j-th of them at lo + (hi - lo) (j - 1/2) / c.  A lone sample gives the
+ * centre (within 1/IG_HIST_SUB of the truth); within a bucket of many
+ * samples of a smooth distribution the estimate is far closer.
  */
 bool ig_hist_percentile(const struct ig_hist *h, double q, double *out);
 

@@ -574,6 +574,76 @@ START_TEST(test_count_from)
 }
 END_TEST
 
+/*
+ * 1,000 samples on 100 values, 28,000..28,099 ns, all in the bucket
+ * 27,904..28,159: the sample of rank 500 is 28,049.  Its bucket's centre
+ * (28,031.5) is 17.5 ns off; spread over [min, max] the estimate is within
+ * a nanosecond.
+ */
+START_TEST(test_within_bucket)
+{
+	struct ig_hist *h = hist_new();
+	double got;
+
+	for (unsigned int i = 0; i < 1000; i++)
+		ig_hist_add(h, 28000 + (i * 37) % 100);
+	ck_assert(ig_hist_percentile(h, 0.5, &got));
+	ck_assert_msg(fabs(got - 28049.0) < 1.0, "p50 %.3f, want 28049", got);
+	ck_assert(ig_hist_percentile(h, 0.9, &got));
+	ck_assert_msg(fabs(got - 28089.0) < 1.0, "p90 %.3f, want 28089", got);
+	free(h);
+}
+END_TEST
+
+/*
+ * Smooth bells (the sum of 12 uniforms: mean 28 us, sd 2 us, as read_lat
+ * in the Soft-RoCE guest) of 20,000 samples over about 40 buckets 256 and
+ * 512 ns wide, 8 seeds: p50's error against the sorted samples averages
+ * under 3e-4 (measured: 1.3e-4; buckets' centres, 6.7e-4) and no
+ * percentile is off by more than 2e-3 (centres may be off by 4.6e-3).
+ */
+static double bell_err(uint64_t seed, size_t qi, double *worst)
+{
+	const size_t n = 20000;
+	uint64_t *v = malloc(n * sizeof(*v));
+	struct ig_hist *h = hist_new();
+	double got, want, e50 = 0;
+
+	ck_assert_ptr_nonnull(v);
+	for (size_t i = 0; i < n; i++) {
+		double u = 0;
+
+		for (int k = 0; k < 12; k++)
+			u += (double)(xorshift64(&seed) >> 11) * 0x1p-53;
+		v[i] = (uint64_t)(28000.0 + (u - 6.0) * 2000.0);
+		ig_hist_add(h, v[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < qi; i++) {
+		const struct frac *f = &tail_q[i];
+
+		ck_assert(ig_hist_percentile(h, f->q, &got));
+		want = (double)v[exact_rank(n, f->num, f->den) - 1];
+		*worst = fmax(*worst, fabs(got - want) / want);
+		if (i == 0)
+			e50 = fabs(got - want) / want;
+	}
+	free(v);
+	free(h);
+	return e50;
+}
+
+START_TEST(test_smooth)
+{
+	double sum = 0, worst = 0;
+
+	for (uint64_t seed = 1; seed <= 8; seed++)
+		sum += bell_err(seed * 7919, 3, &worst);
+	ck_assert_msg(sum / 8 < 3e-4, "p50's mean error %.2e", sum / 8);
+	ck_assert_msg(worst < 2e-3, "worst error %.2e", worst);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -597,6 +667,8 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, test_bucket_error_sweep);
 	tcase_add_test(tc, test_bucket_layout);
 	tcase_add_test(tc, test_count_from);
+	tcase_add_test(tc, test_within_bucket);
+	tcase_add_test(tc, test_smooth);
 	suite_add_tcase(s, tc);
 	return s;
 }
