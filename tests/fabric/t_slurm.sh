@@ -119,12 +119,14 @@ want=$(jq -nc --args '[4, $ARGS.positional[0:4], $ARGS.positional[4:8],
 # the fast half (CI flagged node 2 too once, fresh clone of 47d0a24,
 # when the steps also ran tcp_lat)
 got=$(jqc "$TMP/drain1.out" '[[.nodes[] | select(.flagged) | .host],
-	[.drained[] | .node], (.drained[0].reason | startswith("ibgap: ")),
+	[.drained[] | .node], (.drained[0].reason // "" | startswith("ibgap: ")),
 	.drained[0].updated, .not_drained]')
 want=$(jq -nc --arg n3 "${N[2]}" '[[$n3], [$n3], true, false, []]')
+# on failure, what the verdict saw: each pair's ranks and Gb/s
 [[ $got == "$want" ]] &&
 	pass "--drain: exactly node 3 drained, an ibgap: reason" ||
-	fail "--drain: got $got, want $want"
+	fail "--drain: got $got, want $want; pairs (a, b, Gb/s): $(jqc \
+		"$TMP/drain1.out" '[.pairs[] | [.a, .b, .bw_gbps]]')"
 ig_log "drained: $(jqc "$TMP/drain1.out" '.drained')"
 
 RC=$(cat "$TMP/drain2.rc" 2>/dev/null)
