@@ -64,7 +64,7 @@ static double hist_bucket_at(const struct ig_hist *h, unsigned int i,
 		lo = h->min;
 	if (hi > h->max)
 		hi = h->max;
-	if (hi <= lo || !c)
+	if (hi <= lo)
 		return (double)lo;
 	return (double)lo + (double)(hi - lo) * ((double)j - 0.5) / (double)c;
 }
