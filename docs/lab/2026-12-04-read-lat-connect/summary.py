@@ -68,5 +68,6 @@ def fresh():
                                     med[('perftest', 1)]))
 
 
-oob()
-fresh()
+if __name__ == '__main__':
+    oob()
+    fresh()

@@ -3,18 +3,14 @@ guest's speed (rstream's own figure), over the three full peers runs of
 2026-12-03, split in thirds; then the two runs of this directory.  Each
 figure: the median and its 95% order-statistic interval."""
 import glob
-import statistics
-from math import comb
+import importlib.util
 
-
-def interval(xs):
-    xs, n, k, cov = sorted(xs), len(xs), 1, 0.0
-    for j in range(1, n // 2 + 1):
-        c = 1 - 2 * sum(comb(n, i) for i in range(j)) / 2 ** n
-        if c >= 0.95:
-            k, cov = j, c
-    return '%.3f (%.3f-%.3f, %.1f%%, %d rounds)' % (
-        statistics.median(xs), xs[k - 1], xs[n - k], cov * 100, n)
+# the median and its interval: the read_lat note's summary.py
+_spec = importlib.util.spec_from_file_location(
+    'summary', '2026-12-04-read-lat-connect/summary.py')
+_summary = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_summary)
+interval = _summary.interval
 
 
 def rounds(path):
