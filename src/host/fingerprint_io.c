@@ -62,17 +62,18 @@ int ig_fp_path(char *out, size_t len, const char *root, const char *fmt, ...)
 }
 
 /*
- * The first line of a file into buf ("" when missing or unreadable: an
+ * The first line of a file, path relative to folder dirfd (AT_FDCWD: the
+ * working directory's), into buf ("" when missing or unreadable: an
  * unused GID's ndev reads as EINVAL).  O_NONBLOCK: a FIFO in a fixture
  * tree must not hang us.  Returns 0 when the file could be read.
  */
-static int read_line(const char *path, char *buf, size_t len)
+static int read_line(int dirfd, const char *path, char *buf, size_t len)
 {
 	ssize_t n;
 	int fd;
 
 	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, len - 1);
@@ -100,7 +101,16 @@ int ig_fp_attr(const char *root, char *buf, size_t len, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= sizeof(rel) ||
 	    ig_fp_path(path, sizeof(path), root, "%s", rel))
 		return -ENAMETOOLONG;
-	return read_line(path, buf, len);
+	return read_line(AT_FDCWD, path, buf, len);
+}
+
+int ig_fp_attr_at(int dirfd, const char *name, char *buf, size_t len)
+{
+	if (dirfd < 0 || !ig_fp_name_ok(name, NAME_MAX + 1)) {
+		buf[0] = '\0';
+		return -EBADF;
+	}
+	return read_line(dirfd, name, buf, len);
 }
 
 bool ig_fp_name_ok(const char *s, size_t max)

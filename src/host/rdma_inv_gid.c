@@ -7,10 +7,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/fail.h"
 #include "fingerprint_int.h"
@@ -63,17 +65,19 @@ static int add_indexes(const char *dir, int **idx, size_t *n, char *err,
 
 /* Entry index of the port: kept (1) when it has a GID, a type or a
  * netdev.  A zero GID is an unused entry (its attributes read EINVAL):
- * one read, not three, for most of a table (rxe's has 1024 entries). */
-static int read_gid(const char *root, const char *base, int index,
+ * one read, not three, for most of a table (rxe's has 1024 entries),
+ * and that one relative to gids/ open as gdir. */
+static int read_gid(const char *root, const char *base, int gdir, int index,
 		    struct ig_inv_gid *g, char *err, size_t errlen)
 {
 	static const uint8_t zero[16];
-	char s[64];
+	char s[64], name[16];
 	int ret;
 
 	memset(g, 0, sizeof(*g));
 	g->index = index;
-	ret = ig_fp_attr(root, s, sizeof(s), "%s/gids/%d", base, index);
+	snprintf(name, sizeof(name), "%d", index);
+	ret = ig_fp_attr_at(gdir, name, s, sizeof(s));
 	if (!ret && ig_fp_gid_parse(s, g->gid))
 		return ig_fail(-EINVAL, err, errlen,
 			       "%s%s/gids/%d: '%s' is not a GID "
@@ -88,24 +92,37 @@ static int read_gid(const char *root, const char *base, int index,
 	return memcmp(g->gid, zero, 16) || g->type[0] || g->netdev[0];
 }
 
+/* gids/ of the port under root, open as a folder; -1 when it cannot be
+ * (each GID then reads as missing, as without the folder). */
+static int open_gids(const char *root, const char *base)
+{
+	char dir[PATH_MAX];
+
+	if (ig_fp_path(dir, sizeof(dir), root, "%s/gids", base))
+		return -1;
+	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 static int fill(const char *root, const char *base, struct ig_inv_port *p,
 		const int *idx, size_t n, char *err, size_t errlen)
 {
+	int gdir, ret = 0;
+
 	p->gids = calloc(n ? n : 1, sizeof(*p->gids));
 	if (!p->gids)
 		return ig_fail(-ENOMEM, err, errlen, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		int ret;
-
+	gdir = open_gids(root, base);
+	for (size_t i = 0; ret >= 0 && i < n; i++) {
 		if (i && idx[i] == idx[i - 1])
 			continue;
-		ret = read_gid(root, base, idx[i], &p->gids[p->ngids], err,
-			       errlen);
-		if (ret < 0)
-			return ret;
-		p->ngids += (size_t)ret;
+		ret = read_gid(root, base, gdir, idx[i], &p->gids[p->ngids],
+			       err, errlen);
+		if (ret > 0)
+			p->ngids += (size_t)ret;
 	}
-	return 0;
+	if (gdir >= 0)
+		close(gdir);
+	return ret < 0 ? ret : 0;
 }
 
 int ig_inv_read_gids(const char *root, const struct ig_inv_dev *dev,
