@@ -47,11 +47,13 @@ static bool tcp_far_behind(const struct ig_compare *c)
 	return false;
 }
 
+/* The IPoIB mode shows only beside pairs (or n_half) of the comparison;
+ * finding it is a doctor's run, skipped when there are none. */
 void ig_client_diag_ipoib(const struct ig_client_diag *d, struct ig_compare *c)
 {
 	char mode[16] = "";
 
-	if (d->peer_known)
+	if (d->peer_known && (c->npairs || c->nnhalf))
 		ig_dr_ipoib_mode(NULL, (const struct sockaddr *)&d->peer, mode,
 				 sizeof(mode));
 	ig_compare_set_ipoib(c, mode);
