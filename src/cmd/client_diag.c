@@ -27,8 +27,7 @@ void ig_client_diag_end(struct ig_client_diag *d)
 {
 	struct ig_dr_counters c1;
 
-	if (!d->have_peer ||
-	    ig_dr_counters_read(NULL, (struct sockaddr *)&d->peer, &c1))
+	if (!d->have_peer || ig_dr_counters_again(NULL, &d->c0, &c1))
 		return;
 	d->nf = ig_dr_counters_diff(&d->c0, &c1, d->f, IG_CLIENT_DIAG_MAX);
 }

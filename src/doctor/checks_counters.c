@@ -153,6 +153,15 @@ void ig_dr_check_tcp_retrans(struct ig_dr *d)
 		     "ring sizes (ethtool -g) and the port counters");
 }
 
+/* The port's counters of p and the host's TCP ones into c. */
+static void take(struct ig_dr *d, const struct ig_dr_path *p,
+		 struct ig_dr_counters *c)
+{
+	snap(d, p, c);
+	c->has_tcp = !read_snmp(d, &c->tcp_out_segs, &c->tcp_retrans_segs);
+	c->loopback = !strcmp(p->kind, "loopback");
+}
+
 int ig_dr_counters_read(const char *root, const struct sockaddr *addr,
 			struct ig_dr_counters *c)
 {
@@ -170,9 +179,26 @@ int ig_dr_counters_read(const char *root, const struct sockaddr *addr,
 	if (ret)
 		return ret;
 	ig_dr_map_addr(&d, host, &pc);
-	snap(&d, &r.paths[0], c);
-	c->has_tcp = !read_snmp(&d, &c->tcp_out_segs, &c->tcp_retrans_segs);
-	c->loopback = !strcmp(r.paths[0].kind, "loopback");
+	take(&d, &r.paths[0], c);
+	ig_dr_close(&d);
+	ig_dr_report_free(&r);
+	return 0;
+}
+
+int ig_dr_counters_again(const char *root, const struct ig_dr_counters *a,
+			 struct ig_dr_counters *b)
+{
+	struct ig_dr_opts o = { .root = root, .no_inventory = true };
+	struct ig_dr_report r = { 0 };
+	struct ig_dr_path p = { .port = a->port };
+	struct ig_dr d;
+	int ret = ig_dr_open(&d, &o, &r);
+
+	if (ret)
+		return ret;
+	snprintf(p.rdma_dev, sizeof(p.rdma_dev), "%s", a->rdma_dev);
+	snprintf(p.kind, sizeof(p.kind), "%s", a->loopback ? "loopback" : "");
+	take(&d, &p, b);
 	ig_dr_close(&d);
 	ig_dr_report_free(&r);
 	return 0;

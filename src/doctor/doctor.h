@@ -111,8 +111,9 @@ struct ig_dr_opts {
 	 * every netdev that has an RDMA device */
 	const char *addr;
 	bool addr_is_local;
-	uint64_t window; /* --window, 0 none */
-	double rtt_us;	 /* measured round trip, 0: IG_DR_DEFAULT_RTT_US */
+	uint64_t window;   /* --window, 0 none */
+	double rtt_us;	   /* measured round trip, 0: IG_DR_DEFAULT_RTT_US */
+	bool no_inventory; /* the RDMA inventory not read (nothing mapped) */
 };
 
 /*
@@ -162,6 +163,10 @@ struct ig_dr_counters {
  * absent: has[i] false). */
 int ig_dr_counters_read(const char *root, const struct sockaddr *addr,
 			struct ig_dr_counters *c);
+/* Snapshot again of a's device and port (and TCP): no address mapped, no
+ * RDMA inventory read, for the end of the run a began; as above. */
+int ig_dr_counters_again(const char *root, const struct ig_dr_counters *a,
+			 struct ig_dr_counters *b);
 /* Findings "run.port_errors" and "run.tcp_retrans" for what grew between
  * a and b; returns how many were written into out (at most max). */
 size_t ig_dr_counters_diff(const struct ig_dr_counters *a,

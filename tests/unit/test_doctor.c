@@ -796,12 +796,29 @@ START_TEST(counters_diff)
 	ck_assert_uint_eq(ig_dr_counters_diff(&a, &b, out, 4), 1);
 	ck_assert(!a.loopback);
 
+	/* the end of the run: a's device and port again, without mapping */
+	memset(&b, 0xa5, sizeof(b));
+	ck_assert_int_eq(ig_dr_counters_again(root, &a, &b), 0);
+	ck_assert_str_eq(b.rdma_dev, "mlx5_0");
+	ck_assert_int_eq(b.port, 1);
+	ck_assert(b.has[0]);
+	ck_assert_uint_eq(b.v[0], 1523);
+	ck_assert(b.has_tcp);
+	ck_assert_uint_eq(b.tcp_retrans_segs, 2000000);
+	ck_assert(!b.loopback);
+	ck_assert_uint_eq(ig_dr_counters_diff(&a, &b, out, 4), 0);
+	ck_assert_int_lt(
+		ig_dr_counters_again("/nonexistent-ibgap-root", &a, &b), 0);
+
 	/* over loopback: no NIC advice (old code: pause frames and rings) */
 	fixture_root(root, sizeof(root), "healthy");
 	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
 	ck_assert_int_eq(ig_dr_counters_read(root, (struct sockaddr *)&sa, &a),
 			 0);
 	ck_assert(a.loopback);
+	ck_assert_int_eq(ig_dr_counters_again(root, &a, &b), 0);
+	ck_assert(b.loopback);
+	ck_assert_str_eq(b.rdma_dev, "");
 	a.has_tcp = true; /* whatever the fixture's /proc holds */
 	b = a;
 	b.tcp_out_segs += 10000;
