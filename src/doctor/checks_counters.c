@@ -159,7 +159,6 @@ static void take(struct ig_dr *d, const struct ig_dr_path *p,
 {
 	snap(d, p, c);
 	c->has_tcp = !read_snmp(d, &c->tcp_out_segs, &c->tcp_retrans_segs);
-	c->loopback = !strcmp(p->kind, "loopback");
 }
 
 int ig_dr_counters_read(const char *root, const struct sockaddr *addr,
@@ -180,6 +179,7 @@ int ig_dr_counters_read(const char *root, const struct sockaddr *addr,
 		return ret;
 	ig_dr_map_addr(&d, host, &pc);
 	take(&d, &r.paths[0], c);
+	c->loopback = !strcmp(r.paths[0].kind, "loopback");
 	ig_dr_close(&d);
 	ig_dr_report_free(&r);
 	return 0;
@@ -197,8 +197,8 @@ int ig_dr_counters_again(const char *root, const struct ig_dr_counters *a,
 	if (ret)
 		return ret;
 	snprintf(p.rdma_dev, sizeof(p.rdma_dev), "%s", a->rdma_dev);
-	snprintf(p.kind, sizeof(p.kind), "%s", a->loopback ? "loopback" : "");
 	take(&d, &p, b);
+	b->loopback = a->loopback;
 	ig_dr_close(&d);
 	ig_dr_report_free(&r);
 	return 0;
