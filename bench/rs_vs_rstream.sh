@@ -38,12 +38,30 @@
 # --window 512K ibgap's mean was the same over 30 rounds
 # (docs/lab/2026-12-03-rs-lat-30.md).  Columns: round,
 # ibgap_rs_lat_mean_us, rstream_us, ratio (ibgap/rstream: <= 1 is good).
+#
+# --pin C:S (before --lat): every client of both tools on CPU C, every
+# server on CPU S (taskset -c), as verbs_vs_perftest.guest.sh --pin does:
+# both ends share this machine's CPUs, and where the scheduler puts them is
+# not what the row compares (docs/lab/2026-12-07-send-bw-placement.md).
 # Exit 1 when a run failed, 77 when rxe-run has no device.
 set -u -o pipefail
 SELF=${0##*/}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 MODE=bw
+PIN=
+PIN_CLI=()
+PIN_SRV=()
+if [[ ${1:-} == --pin ]]; then
+	PIN=${2:-}
+	shift 2 || { echo "$SELF: --pin wants CLIENT:SERVER CPUs, e.g. 0:1" >&2; exit 2; }
+	[[ $PIN =~ ^[0-9]+:[0-9]+$ ]] || {
+		echo "$SELF: --pin '$PIN': want CLIENT:SERVER CPUs, e.g. 0:1" >&2
+		exit 2
+	}
+	PIN_CLI=(taskset -c "${PIN%%:*}")
+	PIN_SRV=(taskset -c "${PIN#*:}")
+fi
 if [[ ${1:-} == --lat ]]; then
 	MODE=lat
 	shift
@@ -64,7 +82,7 @@ if [[ -z ${IG_RDMA_DEV:-} ]]; then
 	command -v rstream >/dev/null ||
 		{ echo "$SELF: rstream not found (Debian: rdmacm-utils)" >&2; exit 2; }
 	exec env IBGAP="$IBGAP" "$ROOT/tests/rxe/rxe-run" bash "$0" \
-		"${MODE_ARGS[@]}" "$ROUNDS" "$COUNT" "$SIZE"
+		${PIN:+--pin "$PIN"} "${MODE_ARGS[@]}" "$ROUNDS" "$COUNT" "$SIZE"
 fi
 
 IBGAP=${IBGAP:?}
@@ -74,7 +92,7 @@ PORT=$((20000 + $$ % 10000))
 RPORT=$((PORT + 1))
 SPID=
 trap 'kill $SPID 2>/dev/null; rm -rf "$TMP"' EXIT
-"$IBGAP" server -p $PORT --timeout 60 >"$TMP/server.log" 2>&1 &
+"${PIN_SRV[@]}" "$IBGAP" server -p $PORT --timeout 60 >"$TMP/server.log" 2>&1 &
 SPID=$!
 sleep 2
 fail=0
@@ -87,7 +105,7 @@ fail=0
 ig_lat() {
 	local r=$1
 
-	if timeout 120 "$IBGAP" client "$IG_RDMA_ADDR" -p "$PORT" -t rs_lat \
+	if timeout 120 "${PIN_CLI[@]}" "$IBGAP" client "$IG_RDMA_ADDR" -p "$PORT" -t rs_lat \
 		-s "$SIZE" -n "$COUNT" --warmup 0 --timeout 60 \
 		--format json >"$TMP/ig.$r.json" 2>"$TMP/ig.$r.err"; then
 		ig=$(jq -r '.results[0].lat_us.mean' "$TMP/ig.$r.json")
@@ -102,11 +120,11 @@ ig_lat() {
 rst_lat() {
 	local r=$1 rpid
 
-	timeout 120 rstream -p "$RPORT" -S "$SIZE" -C 1 -I "$COUNT" -T n \
+	timeout 120 "${PIN_SRV[@]}" rstream -p "$RPORT" -S "$SIZE" -C 1 -I "$COUNT" -T n \
 		-f ip >"$TMP/rs.srv.$r" 2>&1 &
 	rpid=$!
 	sleep 1
-	if timeout 120 rstream -s "$IG_RDMA_ADDR" -p "$RPORT" -S "$SIZE" -C 1 \
+	if timeout 120 "${PIN_CLI[@]}" rstream -s "$IG_RDMA_ADDR" -p "$RPORT" -S "$SIZE" -C 1 \
 		-I "$COUNT" -T n -f ip >"$TMP/rs.$r" 2>&1; then
 		# name bytes xfers iters total time Gb/sec usec/xfer
 		rst=$(awk '$1 == "custom" && $8 + 0 > 0 { print $8 }' \
@@ -150,7 +168,7 @@ fi
 ig_bw() {
 	local r=$1
 
-	if timeout 120 "$IBGAP" client "$IG_RDMA_ADDR" -p "$PORT" -t rs_bw \
+	if timeout 120 "${PIN_CLI[@]}" "$IBGAP" client "$IG_RDMA_ADDR" -p "$PORT" -t rs_bw \
 		-s "$SIZE" -n "$COUNT" --window 512K --warmup 0.2 --timeout 60 \
 		--format json >"$TMP/ig.$r.json" 2>"$TMP/ig.$r.err"; then
 		ig=$(jq -r '.results[0].bw_gbps' "$TMP/ig.$r.json")
@@ -163,11 +181,11 @@ ig_bw() {
 rst_bw() {
 	local r=$1 rpid
 
-	timeout 120 rstream -p "$RPORT" -S "$SIZE" -C "$COUNT" -f ip \
+	timeout 120 "${PIN_SRV[@]}" rstream -p "$RPORT" -S "$SIZE" -C "$COUNT" -f ip \
 		>"$TMP/rs.srv.$r" 2>&1 &
 	rpid=$!
 	sleep 1
-	if timeout 120 rstream -s "$IG_RDMA_ADDR" -p "$RPORT" -S "$SIZE" \
+	if timeout 120 "${PIN_CLI[@]}" rstream -s "$IG_RDMA_ADDR" -p "$RPORT" -S "$SIZE" \
 		-C "$COUNT" -f ip >"$TMP/rs.$r" 2>&1; then
 		# name bytes xfers iters total time Gb/sec usec/xfer: its
 		# Gb/sec has 2 decimals (0.05 under TCG), so from its time (10 ms

@@ -76,6 +76,9 @@ PT_BW_EXTRA=
 IBGAP_LAT_EXTRA=
 PT_LAT_EXTRA=
 LAT_PIN=
+PIN=
+PIN_CLI=()
+PIN_SRV=()
 PT_CLI_WRAP=()
 EMIT=0
 CHECK=0
@@ -118,6 +121,13 @@ usage: $SELF [options]
                         servers stay free): a pinned ibgap reads the TSC
                         even where /proc/cpuinfo hides its invariance
                         (docs/design.md, "Clock")
+      --pin C:S         every run of both tools with its client on CPU C and
+                        its server on CPU S (taskset -c; ibgap's server
+                        process for the whole run): the two ends of a test
+                        share this one machine's CPUs, and pinning them
+                        raised ibgap's send_bw by 1-6% and left
+                        perftest's as it was
+                        (docs/lab/2026-12-07-send-bw-placement.md)
       --stamp STAMP     name the files verbs_vs_perftest-STAMP.* (default:
                         the current time)
       --emit            also print the TSV and raw outputs for the host
@@ -171,6 +181,7 @@ parse_args() {
 		--ibgap-lat-extra) IBGAP_LAT_EXTRA=$2 ; shift ;;
 		--perftest-lat-extra) PT_LAT_EXTRA=$2 ; shift ;;
 		--lat-pin) LAT_PIN=$2 ; shift ;;
+		--pin) PIN=$2 ; shift ;;
 		--stamp) STAMP=$2 ; shift ;;
 		--emit) EMIT=1 ;;
 		--check) CHECK=1 ;;
@@ -193,6 +204,14 @@ parse_args() {
 	want_int "-n" "$BW_ITERS" 5 1000000000
 	want_int "-N" "$LAT_ITERS" 5 1000000000
 	[[ -z $LAT_PIN ]] || want_int "--lat-pin" "$LAT_PIN" 0 4095
+	if [[ -n $PIN ]]; then
+		[[ $PIN == *:* ]] || die "--pin '$PIN': want CLIENT:SERVER CPUs, e.g. 0:1"
+		want_int "--pin's client CPU" "${PIN%%:*}" 0 4095
+		want_int "--pin's server CPU" "${PIN#*:}" 0 4095
+		[[ -z $LAT_PIN ]] || die "--pin and --lat-pin: give one of them"
+		PIN_CLI=(taskset -c "${PIN%%:*}")
+		PIN_SRV=(taskset -c "${PIN#*:}")
+	fi
 	want_int "-t" "$TX_DEPTH" 1 8192
 	want_int "-Q" "$CQ_MOD" 1 "$TX_DEPTH"
 	want_int "-u" "$QP_TIMEOUT" 0 31
@@ -349,7 +368,8 @@ IBGAP_PID=
 start_ibgap() {
 	port_listening "$BASE_PORT" &&
 		die "port $BASE_PORT is already in use; pick another -p"
-	timeout $((RUN_TIMEOUT * 8 * ROUNDS)) "$IBGAP" server -p "$BASE_PORT" \
+	timeout $((RUN_TIMEOUT * 8 * ROUNDS)) "${PIN_SRV[@]}" "$IBGAP" server \
+		-p "$BASE_PORT" \
 		>"$RAW/server_ibgap.log" 2>&1 &
 	IBGAP_PID=$!
 	wait_listen ibgap "$BASE_PORT" "$IBGAP_PID" \
@@ -368,7 +388,7 @@ ibgap_run() {
 	local tag=$1 test=$2
 
 	shift 2
-	timed "$tag" "$IBGAP" client -p "$BASE_PORT" -t "$test" \
+	timed "$tag" "${PIN_CLI[@]}" "$IBGAP" client -p "$BASE_PORT" -t "$test" \
 		--warmup 0 --format json "$@" "$IG_RDMA_ADDR" || {
 		echo "  $tag: ibgap exited $?: $(tail -2 "$RAW/$tag.err")" >&2
 		return 1
@@ -412,7 +432,7 @@ perftest_run() {
 		echo "  $tag: port $port is in use" >&2
 		return 1
 	}
-	timeout "$RUN_TIMEOUT" "$tool" "$@" -p "$port" \
+	timeout "$RUN_TIMEOUT" "${PIN_SRV[@]}" "$tool" "$@" -p "$port" \
 		>"$RAW/$tag.server" 2>&1 &
 	spid=$!
 	wait_listen "$tool" "$port" "$spid" "$RAW/$tag.server" || {
@@ -422,7 +442,7 @@ perftest_run() {
 	}
 	for ((i = 0; i < 10; i++)); do
 		rc=0
-		timed "$tag" "${PT_CLI_WRAP[@]}" "$tool" "$@" -p "$port" \
+		timed "$tag" "${PT_CLI_WRAP[@]}" "${PIN_CLI[@]}" "$tool" "$@" -p "$port" \
 			"$IG_RDMA_ADDR" || rc=$?
 		((rc == 0)) && break
 		grep -q "Couldn't connect" "$RAW/$tag.out" "$RAW/$tag.err" ||
@@ -740,6 +760,12 @@ header() {
 	     "(tx depth 128, cq-mod 16), --inline 0 on send_lat and ud_send_lat; perftest -u" \
 	     "${PT_TIMEOUT_TXT}, -r 2 -I 0 on send_lat and ud_send_lat; extra: ibgap '$IBGAP_LAT_EXTRA' perftest" \
 	     "'$PT_LAT_EXTRA'"
+	if [[ -n $PIN ]]; then
+		echo "pinned: every client on CPU ${PIN%%:*}, every server on CPU" \
+		     "${PIN#*:} (--pin $PIN)"
+	else
+		echo "pinned: no (--pin not given)"
+	fi
 	echo "figures: $TSV; raw outputs: $RAW/"
 	echo
 }

@@ -136,6 +136,7 @@ kernel=6.1.0-test
 rounds=9
 mode=full
 only=all
+pin=0:1
 guest_kernel=6.1.0-guest
 guest_cpus=2
 guest_clocksource=hpet
@@ -224,6 +225,9 @@ expect '2026-01-01 00:00 UTC, commit abc1234 (clean tree; ibgap 0.1.0 (git abc12
 expect 'Machine: Made-up CPU @ 1.00GHz, 2 CPUs (hypervisor KVM), kernel 6.1.0-test' \
 	"the machine"
 expect '2 CPUs, kernel 6.1.0-guest, clocksource hpet' "the guest"
+expect 'clocksource hpet. Pinned (--pin 0:1): every client in the guest on CPU 0, every server on CPU 1.' \
+	"the guest's pinning"
+reject 'Not pinned' "a pinned run is not said to be unpinned"
 reject 'Quick smoke run' "a full run is not labelled quick"
 expect $'# Title\n\nhand-written before\n\n<!-- peers:begin' \
 	"the text before the markers kept"
@@ -237,11 +241,12 @@ out=$(<"$page")
 count_is 1 '^| tcp_bw |' "regenerated in place, one table"
 
 # A quick run in the directory: the table says so.
-sed 's/^mode=full/mode=quick/' "$RUNS/peers-20260101-000000.meta" \
+sed -e 's/^mode=full/mode=quick/' -e '/^pin=/d' "$RUNS/peers-20260101-000000.meta" \
 	>"$RUNS/peers-20260101-010000.meta"
 bash "$PEERS" --report "$RUNS" --out "$DIR/new.md" >/dev/null 2>&1
 out=$(cat "$DIR/new.md" 2>/dev/null)
 expect '**Quick smoke run**' "a quick run is labelled"
+expect 'clocksource hpet. Not pinned.' "a run without pin= (older, or --pin not given) is unpinned"
 expect '<!-- peers:end -->' "a new --out file gets the table with its markers"
 
 # Refusals: no markers, no directory.
