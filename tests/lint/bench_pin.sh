@@ -23,18 +23,18 @@ refuse() {
 }
 
 G=$SRC/bench/verbs_vs_perftest.guest.sh
-if out=$(bash "$G" --pin 0:1 --check 2>&1) && [[ $out == rounds=5 ]]; then
+if out=$(bash "$G" -b "$(type -P true)" --pin 0:1 --check 2>&1) && [[ $out == rounds=5 ]]; then
 	echo "ok: verbs_vs_perftest.guest.sh --pin 0:1 taken"
 else
 	echo "FAIL: verbs_vs_perftest.guest.sh --pin 0:1: $out"
 	fails=$((fails + 1))
 fi
 refuse "guest script: --pin without a server CPU" "--pin '0': want CLIENT:SERVER" \
-	bash "$G" --pin 0 --check
+	bash "$G" -b "$(type -P true)" --pin 0 --check
 refuse "guest script: a CPU that is not a number" "server CPU wants an integer in 0..4095, not 'x'" \
-	bash "$G" --pin 0:x --check
+	bash "$G" -b "$(type -P true)" --pin 0:x --check
 refuse "guest script: --pin with --lat-pin" "--pin and --lat-pin: give one of them" \
-	bash "$G" --pin 0:1 --lat-pin 0 --check
+	bash "$G" -b "$(type -P true)" --pin 0:1 --lat-pin 0 --check
 refuse "rs_vs_rstream.sh: a bad --pin" "--pin '1-2': want CLIENT:SERVER" \
 	bash "$SRC/bench/rs_vs_rstream.sh" --pin 1-2 3
 refuse "peers: a bad --pin" "--pin ':1': want CLIENT:SERVER" \
