@@ -48,19 +48,16 @@ set -u -o pipefail
 SELF=${0##*/}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
+# shellcheck source=bench/lib.sh.inc
+source "$HERE/lib.sh.inc"
 MODE=bw
 PIN=
 PIN_CLI=()
 PIN_SRV=()
 if [[ ${1:-} == --pin ]]; then
 	PIN=${2:-}
-	shift 2 || { echo "$SELF: --pin wants CLIENT:SERVER CPUs, e.g. 0:1" >&2; exit 2; }
-	[[ $PIN =~ ^[0-9]+:[0-9]+$ ]] || {
-		echo "$SELF: --pin '$PIN': want CLIENT:SERVER CPUs, e.g. 0:1" >&2
-		exit 2
-	}
-	PIN_CLI=(taskset -c "${PIN%%:*}")
-	PIN_SRV=(taskset -c "${PIN#*:}")
+	shift 2 || die "--pin wants CLIENT:SERVER CPUs, e.g. 0:1"
+	pin_set "$PIN"
 fi
 if [[ ${1:-} == --lat ]]; then
 	MODE=lat

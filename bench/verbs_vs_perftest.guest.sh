@@ -205,12 +205,8 @@ parse_args() {
 	want_int "-N" "$LAT_ITERS" 5 1000000000
 	[[ -z $LAT_PIN ]] || want_int "--lat-pin" "$LAT_PIN" 0 4095
 	if [[ -n $PIN ]]; then
-		[[ $PIN == *:* ]] || die "--pin '$PIN': want CLIENT:SERVER CPUs, e.g. 0:1"
-		want_int "--pin's client CPU" "${PIN%%:*}" 0 4095
-		want_int "--pin's server CPU" "${PIN#*:}" 0 4095
+		pin_set "$PIN"
 		[[ -z $LAT_PIN ]] || die "--pin and --lat-pin: give one of them"
-		PIN_CLI=(taskset -c "${PIN%%:*}")
-		PIN_SRV=(taskset -c "${PIN#*:}")
 	fi
 	want_int "-t" "$TX_DEPTH" 1 8192
 	want_int "-Q" "$CQ_MOD" 1 "$TX_DEPTH"
