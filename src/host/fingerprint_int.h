@@ -32,9 +32,9 @@ ig_fp_path(char *out, size_t len, const char *root, const char *fmt, ...);
 int __attribute__((format(printf, 4, 5)))
 ig_fp_attr(const char *root, char *buf, size_t len, const char *fmt, ...);
 
-/* The same of file name in the folder open as dirfd: one path step, not
- * a walk from the root, for the 1024 entries of a GID table.  -EBADF
- * when dirfd is negative or name is no plain file name. */
+/* As ig_fp_attr, for file name in the folder open as dirfd: one path
+ * step, not a walk from the root, for the 1024 entries of a GID table.
+ * -EBADF when dirfd is negative or name is no plain file name. */
 int ig_fp_attr_at(int dirfd, const char *name, char *buf, size_t len);
 
 struct dirent;
