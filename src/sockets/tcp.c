@@ -209,15 +209,19 @@ static uint32_t tcp_stream_ctrs(struct ig_stream *st, uint64_t *v)
 	return have;
 }
 
+/* Reads fill one piece after another (tcp_stream.c, RX_PIECE). */
 static int tcp_bw_recv(struct ig_stream *st)
 {
 	struct tcp_stream *ts = st->priv;
+	size_t off = 0;
 
 	for (;;) {
-		ssize_t n = ts->sc->recv(ts->fd, ts->buf, ts->buflen, 0);
+		ssize_t n =
+			ts->sc->recv(ts->fd, ts->buf + off, ts->piece - off, 0);
 
 		if (n > 0) {
 			ig_stream_rx(st, n);
+			off = (off + (size_t)n) % ts->piece;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)

@@ -18,7 +18,15 @@
 #include "engine/engine.h"
 #include "tcp_int.h"
 
-#define RX_CHUNK (256u * 1024)
+/*
+ * The bandwidth receiver reads the stream in pieces of RX_PIECE bytes (or
+ * of its buffer, where that is smaller), each one filled before the next
+ * begins: a read that returns short is followed by one that asks only for
+ * the rest of its piece, as qperf reads its messages.  Against reads of
+ * 256 KiB that take what is there, it moved loopback tcp_bw up at 128K
+ * and 1M (docs/lab/2026-12-07-tcp-rx-reads.md).
+ */
+#define RX_PIECE (128u * 1024)
 
 int ig_tcp_io_fail(struct ig_stream *st, const char *what, ssize_t n)
 {
@@ -157,10 +165,10 @@ static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd,
 	unsigned int nbuf;
 
 	/* the receiving side (the server, or the client with -R) reads in
-	 * large chunks */
+	 * pieces of RX_PIECE */
 	if (ig_test_pattern(s->tests, s->p.test) == IG_PATTERN_BW &&
-	    s->server != (bool)s->p.reverse && len < RX_CHUNK)
-		len = RX_CHUNK;
+	    s->server != (bool)s->p.reverse && len < RX_PIECE)
+		len = RX_PIECE;
 	if (!ts)
 		goto err;
 	ts->sc = sc;
@@ -172,6 +180,7 @@ static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd,
 	for (unsigned int i = 0; i < nbuf; i++)
 		memset(ts->buf + i * ts->stride, 0xa5, len);
 	ts->buflen = len;
+	ts->piece = len < RX_PIECE ? len : RX_PIECE;
 	ts->fd = fd;
 	st->priv = ts;
 	return 0;
