@@ -28,8 +28,7 @@ struct tcp_stream {
 	const struct ig_sock_calls *sc; /* kernel TCP or rsockets */
 	int fd;
 	char *buf;
-	size_t buflen; /* bytes of one buffer */
-	size_t piece;  /* bandwidth receiver: bytes of one filled read */
+	size_t piece; /* bandwidth receiver: bytes of one filled read */
 	/* bandwidth sender: one message (copying, or MSG_ZEROCOPY),
 	 * chosen once at set-up */
 	ssize_t (*send)(struct ig_stream *st);

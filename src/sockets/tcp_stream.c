@@ -179,7 +179,6 @@ static int stream_alloc(struct ig_session *s, struct ig_stream *st, int fd,
 		goto err_ts;
 	for (unsigned int i = 0; i < nbuf; i++)
 		memset(ts->buf + i * ts->stride, 0xa5, len);
-	ts->buflen = len;
 	ts->piece = len < RX_PIECE ? len : RX_PIECE;
 	ts->fd = fd;
 	st->priv = ts;

@@ -49,16 +49,12 @@ static ssize_t fake_recv(int fd, void *b, size_t len, int flags)
 }
 
 /* Runs bw_recv over the script on one stream of a PIECE-byte buffer with
- * pieces of `piece` bytes; returns the bytes it counted. */
+ * pieces of `piece` bytes (at most PIECE); returns the bytes it counted. */
 static uint64_t run(size_t piece)
 {
 	static char buf[PIECE];
 	struct ig_sock_calls c = { .name = "fake", .recv = fake_recv };
-	struct tcp_stream ts = { .sc = &c,
-				 .fd = 3,
-				 .buf = buf,
-				 .buflen = sizeof(buf),
-				 .piece = piece };
+	struct tcp_stream ts = { .sc = &c, .fd = 3, .buf = buf, .piece = piece };
 	struct ig_session s = { .ops = &ig_tcp_ops, .nstreams = 1 };
 	struct ig_stream st = { .s = &s, .priv = &ts };
 
