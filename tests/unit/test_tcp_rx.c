@@ -9,7 +9,6 @@
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "engine/engine.h"
 #include "sockets/tcp.h"
@@ -64,22 +63,28 @@ static uint64_t run(size_t piece)
 	return atomic_load(&st.rx_bytes);
 }
 
+/* The script's n reads asked for asked[i] bytes at offset at[i]. */
+static void check_reads(const size_t *asked, const size_t *at, unsigned int n)
+{
+	ck_assert_uint_eq(sc_now.calls, n);
+	for (unsigned int i = 0; i < n; i++) {
+		ck_assert_uint_eq(sc_now.asked[i], asked[i]);
+		ck_assert_uint_eq(sc_now.at[i], at[i]);
+	}
+}
+
 START_TEST(t_short_reads_fill_the_piece)
 {
 	sc_now = (struct script){ .got = { 50000, 81072, 70000, 10000, 51072,
 					   PIECE, 0 } };
 	ck_assert_uint_eq(run(PIECE), 3 * (uint64_t)PIECE);
-	ck_assert_uint_eq(sc_now.calls, 7);
 	/* each read asks for the rest of its piece, where the last ended */
 	const size_t asked[] = { PIECE,		PIECE - 50000, PIECE,
 				 PIECE - 70000, PIECE - 80000, PIECE,
 				 PIECE };
 	const size_t at[] = { 0, 50000, 0, 70000, 80000, 0, 0 };
 
-	for (unsigned int i = 0; i < 7; i++) {
-		ck_assert_uint_eq(sc_now.asked[i], asked[i]);
-		ck_assert_uint_eq(sc_now.at[i], at[i]);
-	}
+	check_reads(asked, at, 7);
 }
 END_TEST
 
@@ -91,10 +96,7 @@ START_TEST(t_small_piece)
 	const size_t asked[] = { 4096, 3996, 4096, 4096, 4095 };
 	const size_t at[] = { 0, 100, 0, 0, 1 };
 
-	for (unsigned int i = 0; i < 5; i++) {
-		ck_assert_uint_eq(sc_now.asked[i], asked[i]);
-		ck_assert_uint_eq(sc_now.at[i], at[i]);
-	}
+	check_reads(asked, at, 5);
 }
 END_TEST
 
