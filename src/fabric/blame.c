@@ -295,22 +295,45 @@ static bool link_ok(const struct cands *c, size_t x, unsigned int *seen)
 	return 2 * fine > ends;
 }
 
+/* Most of candidate x's pairs that do not cross candidate y are low, or
+ * none avoids y (the pairs cannot tell x from y). */
+static bool most_low_off(const struct cands *c, size_t x, size_t y)
+{
+	unsigned int low = 0, tot = 0;
+
+	for (size_t j = c->coff[x]; j < c->coff[x + 1]; j++) {
+		if (pair_has(c, c->cp[j], y))
+			continue;
+		tot++;
+		low += c->p[c->cp[j]].low ? 1u : 0u;
+	}
+	return !tot || (low >= 2 && 2 * low > tot);
+}
+
 /* Switch vertex v (candidate x): most of its pairs inside low, or with
- * none inside, two or more of its switch links with most pairs low. */
+ * none inside, two or more of its switch links with most pairs low and
+ * most of its pairs off the worst of them low too: one slow link makes
+ * each other link of its switch look half bad, and one pair low by
+ * chance then tips them (docs/fabric.md, "Blame"). */
 static bool switch_ok(const struct cands *c, size_t x, unsigned int v)
 {
 	const struct ig_topo *t = c->t;
 	unsigned int nbad = 0;
+	size_t worst = 0;
 
 	if (c->nin[x])
 		return 2 * c->kin[x] > c->nin[x];
 	for (unsigned int j = t->off[v]; j < t->off[v + 1]; j++) {
 		unsigned int li = t->adj[j];
+		size_t y = c->n + li;
 
-		nbad += is_sw(t, t->l[li].a) && is_sw(t, t->l[li].b) &&
-			most_low(c, c->n + li);
+		if (!is_sw(t, t->l[li].a) || !is_sw(t, t->l[li].b) ||
+		    !most_low(c, y))
+			continue;
+		if (!nbad++ || c->low[y] > c->low[worst])
+			worst = y;
 	}
-	return nbad >= 2;
+	return nbad >= 2 && most_low_off(c, x, worst);
 }
 
 static int eligible(struct cands *c)

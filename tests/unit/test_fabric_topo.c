@@ -440,6 +440,32 @@ START_TEST(test_blame_uplink)
 }
 END_TEST
 
+static bool uplink2_noise(unsigned int a, unsigned int b)
+{
+	return uplink2(a, b) || (a == 0 && b == 8);
+}
+
+/* leaf2's uplink and one pair between leaf1 and leaf3 low by chance:
+ * leaf1's and leaf3's uplinks then have 17 of 32 pairs low, but off
+ * leaf2's uplink the spine has 1 of 16: the link, not the spine. */
+START_TEST(test_blame_uplink_noise)
+{
+	struct ig_topo t;
+	struct ig_blame b;
+
+	blame_tree(tree3, 12, uplink2_noise, &t, &b);
+	ck_assert_uint_eq(b.nitems, 1);
+	ck_assert_int_eq(b.items[0].what.kind, IG_BLAME_LINK);
+	ck_assert_int_eq((int)b.items[0].what.id,
+			 link_of(&t, "leaf2", "spine"));
+	ck_assert_uint_eq(b.items[0].k, 32);
+	ck_assert_uint_eq(b.nlow, 33);
+	ck_assert_uint_eq(b.nexpl, 32);
+	ig_blame_free(&b);
+	ig_topo_free(&t);
+}
+END_TEST
+
 /* A throttled node is the node, not its leaf's link; a bad leaf (the
  * pairs inside it low too) is the switch. */
 static const struct {
@@ -823,6 +849,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_loop_test(tc, test_truncated, 0, ARRAY_SIZE(samples));
 	tcase_add_test(tc, test_blame_uplink);
+	tcase_add_test(tc, test_blame_uplink_noise);
 	tcase_add_loop_test(tc, test_blame_one, 0, ARRAY_SIZE(one_cases));
 	tcase_add_test(tc, test_blame_spine);
 	tcase_add_test(tc, test_blame_twins);
